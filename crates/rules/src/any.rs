@@ -110,6 +110,28 @@ impl GameKind {
         }
     }
 
+    /// What the two sides are called in this game, side 0 first.
+    pub fn side_names(self) -> [&'static str; 2] {
+        match self {
+            GameKind::Gomoku => ["X", "0"],
+            GameKind::Connect4 => ["blue", "red"],
+            GameKind::Pahtum => ["X", "O"],
+            GameKind::Legions => ["player 0", "player 1"],
+            GameKind::Nupud => ["White", "Black"],
+        }
+    }
+
+    /// How a move is written, with an example, for help texts and error messages.
+    pub fn notation(self) -> &'static str {
+        match self {
+            GameKind::Gomoku => "column letter A-J then row digit 0-9 (row 0 at the top), e.g. B7",
+            GameKind::Connect4 => "the column index from 0 at the left, e.g. 3",
+            GameKind::Pahtum => "row letter A-G (A at the top) then column 1-7, e.g. C4",
+            GameKind::Legions => "one turn: orders \"X Y C\" separated by ';', e.g. \"3 6 1;3 5 2\" (\"\" for none)",
+            GameKind::Nupud => "set-up: six digits for files a-f, e.g. 432111; move: from and to square, e.g. c1c3",
+        }
+    }
+
     pub fn options(self) -> &'static [OptionSpec] {
         with_kind!(self, G => G::OPTIONS)
     }

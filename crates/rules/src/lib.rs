@@ -17,7 +17,7 @@ use std::fmt::Debug;
 
 use rand::Rng;
 
-pub use any::{AnyPosition, GameKind};
+pub use any::{AnyPosition, GameKind, Visit, VisitMut};
 pub use options::{OptionSpec, Options};
 
 /// One of the two players. `First` is the side that moves first (side 0 in records and

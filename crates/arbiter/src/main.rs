@@ -1,0 +1,75 @@
+//! The `arbiter` command: argument parsing and wiring of the library crates. Each
+//! subcommand lives in its own module; errors end here as one line and an exit code.
+
+mod bench;
+mod games;
+mod play;
+mod verify;
+
+use std::process::ExitCode;
+
+use anyhow::{Context, bail};
+use clap::{Parser, Subcommand};
+use rules::{GameKind, Options};
+
+/// Referee and tournament system for game-playing programs.
+#[derive(Parser, Debug)]
+#[command(name = "arbiter", version, about, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// List the games, their options and defaults.
+    Games(games::Args),
+    /// Play games between players and print the results.
+    Play(play::Args),
+    /// Check game records: JSON lines on stdin, one JSON verdict per line on stdout.
+    Verify(verify::Args),
+    /// Measure random playouts per second of each game on one thread.
+    Bench(bench::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Games(args) => games::run(&args),
+        Command::Play(args) => play::run(&args),
+        Command::Verify(args) => verify::run(&args),
+        Command::Bench(args) => bench::run(&args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("arbiter: {}", one_line(&err));
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// An error and its causes on one line: "what we tried: why it failed".
+fn one_line(err: &anyhow::Error) -> String {
+    err.chain().map(ToString::to_string).collect::<Vec<_>>().join(": ")
+}
+
+/// Reads `-o key=value` arguments into game options, checked against the game.
+fn parse_options(kind: GameKind, pairs: &[String]) -> anyhow::Result<Options> {
+    let mut options = Options::new();
+    for pair in pairs {
+        let Some((key, value)) = pair.split_once('=') else {
+            bail!("option {pair:?} is not key=value (e.g. -o width=20)");
+        };
+        let key = key.trim();
+        if options.insert(key.to_string(), value.trim().to_string()).is_some() {
+            bail!("option {key} is given twice");
+        }
+    }
+    // Building the default start checks every name and value, so a typo is reported
+    // before any work starts rather than in the middle of it.
+    let mut rng = <rand::rngs::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(0);
+    let start = kind.random_start(&options, &mut rng)?;
+    kind.new_position(&options, start.as_deref()).with_context(|| format!("options for {kind}"))?;
+    Ok(options)
+}

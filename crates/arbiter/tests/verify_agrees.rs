@@ -1,0 +1,162 @@
+//! `arbiter verify` against games played here: a thousand random games of each game,
+//! their move lists fed to the binary, and every verdict checked against the game's
+//! own end; plus cut-short and corrupted records.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use rand::rngs::ChaCha8Rng;
+use rand::{RngExt, SeedableRng};
+use rules::{AnyPosition, GameKind, Options};
+use serde_json::{Value, json};
+
+const GAMES: u64 = 1000;
+
+struct Case {
+    kind: GameKind,
+    options: &'static [(&'static str, &'static str)],
+}
+
+const CASES: &[Case] = &[
+    Case { kind: GameKind::Gomoku, options: &[] },
+    Case { kind: GameKind::Connect4, options: &[] },
+    Case { kind: GameKind::Connect4, options: &[("width", "20"), ("height", "20")] },
+    Case { kind: GameKind::Pahtum, options: &[] },
+    Case { kind: GameKind::Legions, options: &[("size", "7")] },
+    Case { kind: GameKind::Legions, options: &[] },
+    Case { kind: GameKind::Nupud, options: &[] },
+];
+
+fn options_of(case: &Case) -> Options {
+    case.options.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+}
+
+/// Runs `arbiter verify` on the given lines and returns its output lines as JSON.
+fn verify(case: &Case, lines: &[String]) -> Vec<Value> {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_arbiter"));
+    cmd.arg("verify").arg(case.kind.name());
+    for (k, v) in case.options {
+        cmd.arg("-o").arg(format!("{k}={v}"));
+    }
+    let mut child = cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("start arbiter");
+    let input = lines.join("\n") + "\n";
+    let mut stdin = child.stdin.take().expect("piped stdin");
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()).expect("write stdin"));
+    let output = child.wait_with_output().expect("arbiter runs");
+    writer.join().expect("writer thread");
+    assert!(output.status.success(), "verify failed: {}", String::from_utf8_lossy(&output.stderr));
+    let out: Vec<Value> = String::from_utf8(output.stdout)
+        .expect("utf-8")
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("each output line is JSON"))
+        .collect();
+    assert_eq!(out.len(), lines.len(), "one output line per input line");
+    out
+}
+
+/// A random game: its start text, its moves, and the final position.
+fn random_game(case: &Case, seed: u64) -> (Option<String>, Vec<String>, AnyPosition) {
+    let options = options_of(case);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let start = case.kind.random_start(&options, &mut rng).expect("options");
+    let mut pos = case.kind.new_position(&options, start.as_deref()).expect("start");
+    let mut moves = Vec::new();
+    while let Some(text) = pos.random_move_text(&mut rng) {
+        pos.play_text(&text).expect("random moves are legal");
+        moves.push(text);
+    }
+    (start, moves, pos)
+}
+
+fn record(start: &Option<String>, moves: &[String]) -> String {
+    match start {
+        Some(start) => json!({ "moves": moves, "start": start }).to_string(),
+        None => json!({ "moves": moves }).to_string(),
+    }
+}
+
+#[test]
+fn verify_agrees_with_a_thousand_random_games_of_each_game() {
+    for case in CASES {
+        let games: Vec<_> = (0..GAMES).map(|seed| random_game(case, seed)).collect();
+        let lines: Vec<String> = games.iter().map(|(start, moves, _)| record(start, moves)).collect();
+        let verdicts = verify(case, &lines);
+        for ((_, moves, end), verdict) in games.iter().zip(&verdicts) {
+            let outcome = end.outcome().expect("random games end");
+            let expected = json!({
+                "status": "over",
+                "winner": outcome.winner.map(|side| side.index()),
+                "scores": outcome.scores,
+            });
+            assert_eq!(verdict, &expected, "{} game {moves:?}", case.kind);
+        }
+    }
+}
+
+#[test]
+fn verify_reports_ongoing_games_with_their_legal_moves() {
+    for case in CASES {
+        let lines_and_positions: Vec<_> = (0..50)
+            .map(|seed| {
+                let (start, moves, _) = random_game(case, seed);
+                let cut = ChaCha8Rng::seed_from_u64(seed).random_range(0..moves.len());
+                let options = options_of(case);
+                let mut pos = case.kind.new_position(&options, start.as_deref()).expect("start");
+                for text in &moves[..cut] {
+                    pos.play_text(text).expect("legal");
+                }
+                (record(&start, &moves[..cut]), pos)
+            })
+            .collect();
+        let lines: Vec<String> = lines_and_positions.iter().map(|(line, _)| line.clone()).collect();
+        for ((line, pos), verdict) in lines_and_positions.iter().zip(verify(case, &lines)) {
+            let mut expected = json!({ "status": "ongoing", "winner": null, "scores": pos.running_scores() });
+            if let Some(legal) = pos.legal_moves_text() {
+                expected["legal"] = json!(legal);
+            }
+            assert_eq!(verdict, expected, "{} record {line}", case.kind);
+        }
+    }
+}
+
+#[test]
+fn verify_names_the_first_illegal_move_and_goes_on_after_bad_lines() {
+    // Replaying a legal move a second time is illegal in every game with placements.
+    for case in CASES.iter().filter(|case| matches!(case.kind, GameKind::Gomoku | GameKind::Pahtum)) {
+        let (start, moves, _) = random_game(case, 7);
+        let mut bad = moves[..4].to_vec();
+        bad.push(moves[1].clone());
+        let lines = vec![record(&start, &bad), "this is not json".to_string(), record(&start, &moves)];
+        let verdicts = verify(case, &lines);
+        assert_eq!(verdicts[0]["status"], "illegal");
+        assert_eq!(verdicts[0]["ply"], 4);
+        assert!(verdicts[0]["error"].as_str().is_some_and(|e| e.contains(&moves[1])), "{}", verdicts[0]);
+        assert_eq!(verdicts[1]["status"], "invalid");
+        assert_eq!(verdicts[2]["status"], "over");
+    }
+    // A move after the end.
+    let case = &CASES[1];
+    let (start, mut moves, end) = random_game(case, 3);
+    let n = moves.len();
+    moves.push(end.legal_moves_text().unwrap_or_default().first().cloned().unwrap_or_else(|| "0".to_string()));
+    let verdicts = verify(case, &[record(&start, &moves)]);
+    assert_eq!(verdicts[0]["status"], "illegal");
+    assert_eq!(verdicts[0]["ply"], n);
+}
+
+#[test]
+fn verify_refuses_records_that_are_not_records() {
+    let pahtum = &CASES[3];
+    let lines = vec![
+        json!({ "moves": ["A1"] }).to_string(),
+        json!({ "moves": [], "start": "-------\n" }).to_string(),
+        json!({ "start": "x" }).to_string(),
+        String::new(),
+    ];
+    let verdicts = verify(pahtum, &lines);
+    for verdict in &verdicts {
+        assert_eq!(verdict["status"], "invalid", "{verdict}");
+        assert!(verdict["error"].as_str().is_some_and(|e| !e.is_empty()));
+    }
+    assert!(verdicts[0]["error"].as_str().unwrap().contains("start"), "{}", verdicts[0]);
+}

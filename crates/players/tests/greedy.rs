@@ -1,0 +1,89 @@
+//! The greedy player takes a win at once, blocks an immediate loss, and grabs points;
+//! the random player only plays legal moves.
+
+use players::Builtin;
+use rand::SeedableRng;
+use rand::rngs::ChaCha8Rng;
+use rules::{AnyPosition, GameKind, Options};
+
+fn position(kind: GameKind, options: &[(&str, &str)], moves: &[&str]) -> AnyPosition {
+    let options: Options = options.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+    let mut pos = kind.new_position(&options, None).expect("start");
+    for text in moves {
+        pos.play_text(text).unwrap_or_else(|err| panic!("{text}: {err}"));
+    }
+    pos
+}
+
+/// Greedy's choices over many seeds (its ties are broken at random).
+fn greedy_choices(pos: &AnyPosition) -> Vec<String> {
+    (0..20)
+        .map(|seed| Builtin::Greedy.choose_text(pos, &mut ChaCha8Rng::seed_from_u64(seed)).expect("a move"))
+        .collect()
+}
+
+#[test]
+fn connect4_greedy_wins_at_once() {
+    let pos = position(GameKind::Connect4, &[], &["0", "6", "1", "6", "2", "5"]);
+    assert!(greedy_choices(&pos).iter().all(|mv| mv == "3"));
+}
+
+#[test]
+fn connect4_greedy_blocks_an_immediate_loss() {
+    let pos = position(GameKind::Connect4, &[], &["0", "6", "1", "6", "2"]);
+    assert!(greedy_choices(&pos).iter().all(|mv| mv == "3"));
+}
+
+#[test]
+fn gomoku_greedy_completes_five_and_blocks_four() {
+    // X: A0 B0 C0 D0; 0: A5 B5 C5 (X to move): X wins with E0.
+    let pos = position(GameKind::Gomoku, &[], &["A0", "A5", "B0", "B5", "C0", "C5", "D0", "J9"]);
+    assert!(greedy_choices(&pos).iter().all(|mv| mv == "E0"));
+    // 0 to move facing X's four A0..D0 with one open end: it must take E0.
+    let pos = position(GameKind::Gomoku, &[], &["A0", "A5", "B0", "B5", "C0", "C5", "D0"]);
+    assert!(greedy_choices(&pos).iter().all(|mv| mv == "E0"));
+}
+
+#[test]
+fn legions_greedy_takes_the_city_when_it_can() {
+    // The spec's reconstructed 7x7 game: after turn 12, player 0 can take the city
+    // (6, 6) with two legions from (6, 5).
+    let turns = [
+        "0 1 1;0 2 1;0 3 1;0 4 1;0 5 1",
+        "5 6 1;5 5 1;4 5 1;4 4 1;3 5 1",
+        "1 5 1;2 5 1;3 5 2;3 6 1",
+        "4 3 1;3 5 3;3 4 1",
+        "2 4 1;3 4 2;1 4 1;3 3 1",
+        "2 5 2;1 5 2;5 4 1",
+        "1 5 3;1 3 1;1 2 1",
+        "6 4 1;3 4 3;6 5 1",
+        "2 5 3;2 6 1;4 6 1",
+        "2 4 2;2 3 1;1 4 2",
+        "5 6 2;1 4 3",
+        "1 3 2;1 4 3",
+    ];
+    let pos = position(GameKind::Legions, &[("size", "7")], &turns);
+    for choice in greedy_choices(&pos) {
+        let mut next = pos.clone();
+        next.play_text(&choice).expect("a turn");
+        let outcome = next.outcome().expect("taking the city ends the game");
+        assert_eq!(outcome.scores, Some([98, 0]), "{choice}");
+    }
+}
+
+#[test]
+fn random_plays_legal_moves_only() {
+    for kind in GameKind::ALL {
+        let options: Options = if kind == GameKind::Legions { [("size".to_string(), "5".to_string())].into() } else { Options::new() };
+        let mut rng = ChaCha8Rng::seed_from_u64(9);
+        let start = kind.random_start(&options, &mut rng).expect("options");
+        let mut pos = kind.new_position(&options, start.as_deref()).expect("start");
+        while let Some(text) = Builtin::Random.choose_text(&pos, &mut rng) {
+            if let Some(legal) = pos.legal_moves_text() {
+                assert!(legal.contains(&text), "{kind}: {text} not in {legal:?}");
+            }
+            pos.play_text(&text).expect("legal");
+        }
+        assert!(pos.outcome().is_some());
+    }
+}
