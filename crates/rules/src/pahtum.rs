@@ -378,7 +378,7 @@ fn lowest(bits: u64) -> Option<u64> {
 
 fn check_blocked_count(board: &Board) -> Result<(), String> {
     let n = board.count(Cell::Blocked);
-    if n % 2 == 0 || !(MIN_BLOCKED..=MAX_BLOCKED).contains(&n) {
+    if n.is_multiple_of(2) || !(MIN_BLOCKED..=MAX_BLOCKED).contains(&n) {
         return Err(format!("the board has {n} blocked squares; it must have an odd number between 1 and 25"));
     }
     Ok(())
@@ -435,7 +435,7 @@ pub fn move_from_answer(pos: &Position, answer: &str) -> Result<Move, MoveError>
         }
         ref many => {
             let list: Vec<String> =
-                many.iter().map(|sq| format!("{sq} {}->{}", before.at(*sq).to_char(), after.at(*sq).to_char())).collect();
+                many.iter().map(|sq| format!("{sq} from {} to {}", before.at(*sq).to_char(), after.at(*sq).to_char())).collect();
             Err(illegal(format!("the answer changes {} squares ({}); a move changes exactly one", many.len(), list.join(", "))))
         }
     }
