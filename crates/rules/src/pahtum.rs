@@ -11,8 +11,8 @@
 //!
 //! Options: `blocked` (default 5, odd, 1..=25): the number of blocked squares, placed
 //! uniformly at random, in a start board made by [`Game::random_start`]. A start board
-//! given to [`Game::new`] decides its own blocked squares; `new` has no default board
-//! ([`SetupError::StartRequired`]).
+//! given to [`Game::new`] decides its own blocked squares (the option is still checked
+//! there); `new` has no default board ([`SetupError::StartRequired`]).
 //!
 //! Move notation: the row letter then the column number, e.g. `C4` (read in any letter
 //! case, surrounding whitespace ignored). Legal moves are listed in reading order

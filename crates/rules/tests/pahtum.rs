@@ -299,6 +299,23 @@ fn move_notation() {
     assert_eq!(err.to_string(), "cannot read move \"H1\": the row must be a letter from A to G");
 }
 
+#[test]
+fn the_picture_shows_the_board_scores_and_turn() {
+    let mut pos = Position::from_board(SEED_MIDGAME).unwrap();
+    pos.play(&mv("f7")).unwrap();
+    let expected = "   1 2 3 4 5 6 7
+A  X O - O X X -
+B  - - - - - - +
+C  - - - + - O -
+D  O - - - - - -
+E  - - + + - - -
+F  - - X X X X X
+G  + X - O O O O
+X 25, O 10; O to move, last move F7
+";
+    assert_eq!(pos.picture(), expected);
+}
+
 // ---------------------------------------------------------------- setup
 
 #[test]
