@@ -491,7 +491,8 @@ fn squares(mut bits: u64) -> impl Iterator<Item = Move> {
 }
 
 impl Position {
-    /// A position from a start board (only `-` and `+`; see [`parse_start`]).
+    /// A position from a start board as [`parse_start`] returns it (only `-` and `+`,
+    /// an odd number of `+` in 1..=25); the board is not checked again here.
     pub fn from_start(start: Board) -> Position {
         Position { board: start, start, last: None }
     }
