@@ -347,7 +347,7 @@ impl Position {
     }
 
     fn side_to_move(&self) -> Side {
-        if self.n_moves % 2 == 0 { Side::First } else { Side::Second }
+        if self.n_moves.is_multiple_of(2) { Side::First } else { Side::Second }
     }
 
     /// Puts the mark of the side to move on an empty cell and updates the outcome.
@@ -442,10 +442,7 @@ impl Game for Position {
             return Err(MoveError::GameOver);
         }
         if let Some(owner) = self.cell_at(*mv) {
-            return Err(MoveError::Illegal {
-                text: mv.to_string(),
-                reason: format!("cell {mv} is occupied by {}", mark_char(owner)),
-            });
+            return Err(MoveError::Illegal { text: mv.to_string(), reason: format!("cell {mv} is occupied by {}", mark_char(owner)) });
         }
         self.place(mv.bit(), *mv);
         Ok(())
