@@ -15,7 +15,17 @@
 //!
 //! Field text (the native format of both bot interfaces, also the start text): 10 lines of
 //! 10 characters, `.` empty, `X` cross, `0` nought; see [`parse_field`] and
-//! [`format_field`].
+//! [`format_field`]. The console interface's other answers: [`mark_char`] for `figure?`,
+//! [`Position::step_answer`] for `step?`.
+//!
+//! Decisions where the spec is silent:
+//! - An off-board cell (`K3`, `A10`) is a [`MoveError::Parse`]: a [`Move`] is always a
+//!   cell of the board. Either way the bot loses.
+//! - A start field must leave at least one empty cell; a full one is refused.
+//! - Field readers also skip a leading byte-order mark and empty lines after the tenth;
+//!   anything else off the format (spaces, `x`, the letter `O`) is refused.
+//! - [`Game::n_moves`] counts the plies played since the start position, not the marks
+//!   on the board (see [`Position::n_marks`]).
 
 use rand::{Rng, RngExt};
 
@@ -309,6 +319,12 @@ impl Position {
     /// interface answers `step?` with `--` then).
     pub fn last_move(&self) -> Option<Move> {
         self.last_move
+    }
+
+    /// The console interface's answer to `step?`: the last move played, or `--` when no
+    /// move has been played yet in this game (also after a partially filled start).
+    pub fn step_answer(&self) -> String {
+        self.last_move.map_or_else(|| "--".to_string(), |mv| mv.to_string())
     }
 
     /// The cells of the winner's lines of five or more through the last move, in reading

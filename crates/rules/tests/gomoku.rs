@@ -134,6 +134,9 @@ fn players_alternate_and_marks_land_where_named() {
     assert_eq!(pos.cell(0, 0), None);
     assert_eq!(pos.to_move(), Some(Side::First));
     assert_eq!(pos.last_move(), Some(mv("F5")));
+    assert_eq!(pos.step_answer(), "F5");
+    assert_eq!(Position::empty().step_answer(), "--");
+    assert_eq!(start(MID_FIELD).step_answer(), "--");
     assert_eq!((pos.n_moves(), pos.n_marks(Side::First), pos.n_marks(Side::Second), pos.n_empty()), (2, 1, 1, 98));
     play_all(&mut pos, "A0");
     assert_eq!(pos.to_move(), Some(Side::Second));
