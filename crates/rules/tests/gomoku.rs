@@ -617,8 +617,8 @@ fn assert_outcome_matches_board(pos: &Position) {
 
 #[test]
 fn random_playout_is_uniform_over_the_empty_cells() {
-    // From a position with 6 empty cells and no five possible in one move, the first
-    // cell filled by random_playout is roughly uniform.
+    // Column A rows 0..5 empty, X to move, no five possible: X gets 3 of the 6 cells, so
+    // under a uniform choice each cell ends up X in half the games.
     let mut field = gomoku::parse_field(DRAW_FIELD).unwrap();
     let empties = [0, 10, 20, 30, 40, 50];
     for idx in empties {
@@ -626,20 +626,19 @@ fn random_playout_is_uniform_over_the_empty_cells() {
     }
     let start = Position::from_field(&field).unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(7);
-    let mut first_x = [0u32; 100];
+    let mut x_count = [0u32; 100];
     for _ in 0..6000 {
         let mut pos = start.clone();
         pos.random_playout(&mut rng);
         assert_outcome_matches_board(&pos);
-        // The X cells of column A that the start left empty: X got 3 of them.
         for idx in empties {
             if pos.cell(idx % 10, idx / 10) == Some(Side::First) {
-                first_x[idx] += 1;
+                x_count[idx] += 1;
             }
         }
     }
     for idx in empties {
-        assert!((2700..3300).contains(&first_x[idx]), "cell {idx}: {}", first_x[idx]);
+        assert!((2700..3300).contains(&x_count[idx]), "cell {idx}: {}", x_count[idx]);
     }
 }
 
