@@ -271,7 +271,10 @@ impl Board {
     }
 
     fn touches(&self, rows: &Rows, x: usize, y: usize) -> bool {
-        (x > 0 && bit(rows, x - 1, y)) || (x + 1 < self.n && bit(rows, x + 1, y)) || (y > 0 && bit(rows, x, y - 1)) || (y + 1 < self.n && bit(rows, x, y + 1))
+        (x > 0 && bit(rows, x - 1, y))
+            || (x + 1 < self.n && bit(rows, x + 1, y))
+            || (y > 0 && bit(rows, x, y - 1))
+            || (y + 1 < self.n && bit(rows, x, y + 1))
     }
 
     /// The province (connected, own) or a neighbour of it is connected for `p`.
@@ -727,7 +730,8 @@ impl Position {
                     }
                 }
             }
-            let pick = if rng.random_bool(attack) { board.pick(&enemy, rng).or_else(|| board.pick(&cheap, rng)) } else { board.pick(&cheap, rng) };
+            let pick =
+                if rng.random_bool(attack) { board.pick(&enemy, rng).or_else(|| board.pick(&cheap, rng)) } else { board.pick(&cheap, rng) };
             let Some((x, y)) = pick else { break };
             let need = board.needed(p, x, y);
             let effect = board.apply(side, x as i64, y as i64, need);
@@ -1089,7 +1093,8 @@ pub fn parse_input(text: &str) -> Result<Input, InputError> {
     let mut cells = Vec::with_capacity(n);
     for y in 0..n {
         let (ln, line) = next("map line").map_err(|_| err(0, format!("the map has {y} lines, not {n}")))?;
-        let row: Vec<Option<MapCell>> = line.split_whitespace().map(|t| parse_cell(t).ok_or_else(|| err(ln, format!("bad cell {t:?}")))).collect::<Result<_, _>>()?;
+        let row: Vec<Option<MapCell>> =
+            line.split_whitespace().map(|t| parse_cell(t).ok_or_else(|| err(ln, format!("bad cell {t:?}")))).collect::<Result<_, _>>()?;
         if row.len() != n {
             return Err(err(ln, format!("a map line has {n} cells, not {}", row.len())));
         }

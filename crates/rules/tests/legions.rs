@@ -190,7 +190,10 @@ fn own_disconnected_province_is_unreachable() {
 fn connectivity_is_judged_when_each_order_runs() {
     let mut pos = Position::with_size(5);
     // 2 0 is unreachable until 1 0 is taken, by an earlier order of the same turn.
-    assert_eq!(play(&mut pos, "2 0 1; 1 0 1; 2 0 1; 3 0 1; 3 1 1"), [Effect::Deserted(Desertion::Unreachable)].into_iter().chain([Effect::Occupied { starved: 0 }; 4]).collect::<Vec<_>>());
+    assert_eq!(
+        play(&mut pos, "2 0 1; 1 0 1; 2 0 1; 3 0 1; 3 1 1"),
+        [Effect::Deserted(Desertion::Unreachable)].into_iter().chain([Effect::Occupied { starved: 0 }; 4]).collect::<Vec<_>>()
+    );
     assert_eq!(map(&pos)[0], "N0 N0 N0 N0 .");
     assert_eq!(map(&pos)[1], ". . . N0 .");
 }
@@ -450,7 +453,13 @@ fn candidates_include_the_strong_ideas() {
     for mv in &moves {
         let mut next = pos.clone();
         next.play(mv).unwrap();
-        assert!(next.last_turn().unwrap().orders.iter().all(|o| matches!(o.effect, Effect::Occupied { starved: 0 } | Effect::Captured { lost: 0, .. })));
+        assert!(
+            next.last_turn()
+                .unwrap()
+                .orders
+                .iter()
+                .all(|o| matches!(o.effect, Effect::Occupied { starved: 0 } | Effect::Captured { lost: 0, .. }))
+        );
     }
     // The deterministic sample has the empty move and one single order per target.
     moves.clear();
@@ -470,7 +479,10 @@ fn random_move_is_the_baseline() {
         let mut next = pos.clone();
         next.play(&mv).unwrap();
         // Every order goes to a reachable province that is not the player's own.
-        assert!(next.last_turn().unwrap().orders.iter().all(|OrderReport { effect, .. }| matches!(effect, Effect::Occupied { .. })), "{mv:?}");
+        assert!(
+            next.last_turn().unwrap().orders.iter().all(|OrderReport { effect, .. }| matches!(effect, Effect::Occupied { .. })),
+            "{mv:?}"
+        );
     }
 }
 
@@ -698,4 +710,53 @@ proptest! {
         let used: i64 = next.last_turn().unwrap().unused;
         prop_assert!((0..=5).contains(&used));
     }
+}
+
+#[test]
+fn random_playout_plays_the_baseline_games() {
+    // The fast loop draws the same random numbers in the same order as random_move, so
+    // with one seed both give the same game, report included.
+    for (size, seed) in [(3, 1), (7, 2), (17, 3), (32, 4)] {
+        let start = Position::with_size(size);
+        let mut fast = start.clone();
+        let fast_outcome = fast.random_playout(&mut ChaCha8Rng::seed_from_u64(seed));
+        let mut slow = start.clone();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        while let Some(mv) = slow.random_move(&mut rng) {
+            slow.play(&mv).unwrap();
+        }
+        assert_eq!(slow.outcome(), Some(fast_outcome));
+        assert_eq!(slow, fast, "size {size}");
+    }
+}
+
+#[test]
+fn one_move_lookahead_on_candidates_beats_the_baseline() {
+    let start = Position::with_size(7);
+    let mut rng = ChaCha8Rng::seed_from_u64(9);
+    let mut wins = 0;
+    for game in 0..10 {
+        let greedy_side = if game % 2 == 0 { Side::First } else { Side::Second };
+        let mut pos = start.clone();
+        while let Some(side) = pos.to_move() {
+            let mv = if side == greedy_side {
+                let mut moves = Vec::new();
+                pos.candidate_moves(&mut rng, &mut moves);
+                let value = |mv: &Move| {
+                    let mut next = pos.clone();
+                    next.play(mv).unwrap();
+                    let s = next.running_scores().unwrap();
+                    s[side.index()] - s[side.other().index()]
+                };
+                moves.iter().max_by_key(|mv| value(mv)).unwrap().clone()
+            } else {
+                pos.random_move(&mut rng).unwrap()
+            };
+            pos.play(&mv).unwrap();
+        }
+        if pos.outcome().unwrap().winner == Some(greedy_side) {
+            wins += 1;
+        }
+    }
+    assert!(wins >= 9, "the lookahead player won only {wins} of 10");
 }
