@@ -1061,9 +1061,10 @@ pub fn format_input(pos: &Position, player: Side) -> String {
 /// separated by any whitespace, `\r\n` line ends and blank lines after the map are
 /// accepted. n must be 3..=32; cities are read, not checked (see [`Position::from_input`]).
 pub fn parse_input(text: &str) -> Result<Input, InputError> {
+    let end = text.split('\n').count() + 1;
     let mut lines = text.split('\n').map(|line| line.trim_end_matches('\r')).enumerate();
     let mut next = |what: &str| -> Result<(usize, &str), InputError> {
-        lines.next().map(|(i, line)| (i + 1, line)).ok_or_else(|| InputError { line: 0, reason: format!("missing {what}") })
+        lines.next().map(|(i, line)| (i + 1, line)).ok_or_else(|| InputError { line: end, reason: format!("missing {what}") })
     };
     let err = |line: usize, reason: String| InputError { line, reason };
 
@@ -1092,7 +1093,7 @@ pub fn parse_input(text: &str) -> Result<Input, InputError> {
     }
     let mut cells = Vec::with_capacity(n);
     for y in 0..n {
-        let (ln, line) = next("map line").map_err(|_| err(0, format!("the map has {y} lines, not {n}")))?;
+        let (ln, line) = next("map line").map_err(|e| err(e.line, format!("the map has {y} lines, not {n}")))?;
         let row: Vec<Option<MapCell>> =
             line.split_whitespace().map(|t| parse_cell(t).ok_or_else(|| err(ln, format!("bad cell {t:?}")))).collect::<Result<_, _>>()?;
         if row.len() != n {
