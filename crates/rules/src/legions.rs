@@ -1,57 +1,1159 @@
-//! STUB: the rules of legions; to be written.
+//! Legions: territorial conquest on an n × n board (seed 001, "Легионеры", Ural
+//! championship in sports programming, 2007; the exact rules are in `spec/legions.md`).
+//!
+//! Player 0's city is (0, 0), player 1's city is (n−1, n−1), each holding one novice
+//! legion at the start. X is the column (0 = left), Y the row (0 = top). Players alternate,
+//! player 0 first; a turn gives 5 legions and a list of orders `X Y C` (send C legions to
+//! province (X, Y)), run one after the other. The target must be adjacent to a province of
+//! the player connected to its city *at the moment the order runs*, else the legions
+//! desert. An empty target takes one novice (extra legions starve); an own target starves
+//! the legions; an enemy novice falls to 2 (else it becomes a veteran), an enemy veteran
+//! to 3, and the one surviving attacker stays as a veteran. Taking the enemy city ends the
+//! game at once (taker 2·n², loser 0); otherwise after n² turns the running scores are
+//! final: 1 per novice and 2 per veteran over the player's provinces connected to its
+//! city, the city not counted.
+//!
+//! Options: `size` (n, 3..=32, default 17), `score-disconnected` (count disconnected
+//! provinces too, default false).
+//!
+//! Move notation (one turn): orders `X Y C` separated by `;` (or line ends), e.g.
+//! `3 6 1; 3 5 2; 2 5 2`; the empty text is a turn with no orders. [`Game::format_move`]
+//! writes `"; "` between orders. Any text is a turn: a piece that is not integers in
+//! threes is kept as an [`Order::Unreadable`] and skipped when played, as the rules say
+//! for orders a bot cannot write; so [`Game::play`] never answers `Illegal`.
+//!
+//! Decisions where the spec is silent:
+//! - An order to one of the player's own *connected* provinces (the city included) counts
+//!   as reachable: its legions starve. An own disconnected province is unreachable: they
+//!   desert. (Either way the legions are lost; only the report differs.)
+//! - Orders after the one that takes the city are not run ([`Effect::NotRun`]).
+//! - The bot reader ([`parse_orders`]) splits the output at line ends and `;`; each
+//!   non-blank piece whose whitespace-separated tokens are all integers, in a positive
+//!   multiple of three, gives that many orders; any other piece is one unreadable order.
+//! - A start text is the native input format ([`format_input`]); the player line is the
+//!   side to move, and the game counts as having played 0 turns (player 0 to move) or 1
+//!   turn (player 1 to move). The case of the map letters is ignored: connection is
+//!   recomputed.
+//! - The random baseline ([`Game::random_move`]) spends the 5 legions order by order: a
+//!   target uniform over the non-own provinces reachable at that moment, a count uniform
+//!   in 1..=legions left, the order played at once so the next one may build on it.
 
-use rand::Rng;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::fmt;
 
+use rand::{Rng, RngExt};
+
+use crate::options::{get_bool, get_int};
 use crate::{Game, MoveError, OptionSpec, Options, Outcome, SetupError, Side};
 
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Position {}
+/// The largest board side.
+pub const MAX_SIZE: usize = 32;
+/// The smallest board side.
+pub const MIN_SIZE: usize = 3;
+/// New legions a player gets each turn.
+pub const LEGIONS_PER_TURN: i64 = 5;
+/// The longest name a bot may give on empty input.
+pub const MAX_NAME_LEN: usize = 16;
 
+/// One bitset of the board: row `y` is `rows[y]`, bit `x` is column `x`.
+type Rows = [u32; MAX_SIZE];
+
+/// The legion holding a province.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Legion {
+    pub owner: Side,
+    pub veteran: bool,
+}
+
+/// One order of a turn, as the bot wrote it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Order {
+    /// Send `c` legions to province (`x`, `y`). Any integers: the rules decide what an
+    /// off-board target or a bad count does.
+    Send { x: i64, y: i64, c: i64 },
+    /// A piece of text that is not an order (trimmed, without line ends or `;`).
+    Unreadable(String),
+}
+
+/// One turn: the orders in the order they run.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Move {
+    pub orders: Vec<Order>,
+}
+
+impl Move {
+    pub fn new(orders: Vec<Order>) -> Move {
+        Move { orders }
+    }
+
+    /// A move of `Send` orders from `(x, y, c)` triples.
+    pub fn sends(orders: &[(i64, i64, i64)]) -> Move {
+        Move { orders: orders.iter().map(|&(x, y, c)| Order::Send { x, y, c }).collect() }
+    }
+}
+
+/// Why the legions of an order deserted.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Desertion {
+    /// The target is not on the board.
+    OffBoard,
+    /// The target is not adjacent to a connected province of the player.
+    Unreachable,
+}
+
+/// Why an order was skipped (it used no legions).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Skip {
+    /// Not three integers.
+    Unreadable,
+    /// C < 1.
+    NotPositive,
+    /// C is more than the legions left this turn.
+    OverBudget { left: i64 },
+}
+
+/// What one order did.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Effect {
+    /// An empty province taken by one novice; `starved` more legions of the order died.
+    Occupied { starved: i64 },
+    /// The target is the player's own: the legions starved.
+    Starved,
+    /// The legions deserted.
+    Deserted(Desertion),
+    /// The order was skipped and used no legions.
+    Skipped(Skip),
+    /// An enemy province taken; one attacker stays as a veteran. `veteran`: the defender
+    /// was a veteran; `city`: it was the enemy city (the game is over); `lost`: attackers
+    /// beyond the ones the fight needed, lost too.
+    Captured { veteran: bool, city: bool, lost: i64 },
+    /// Too few attackers: they died. `promoted`: the defender was a novice and is now a
+    /// veteran.
+    Repelled { promoted: bool },
+    /// The game ended (the city fell) before this order ran.
+    NotRun,
+}
+
+impl fmt::Display for Effect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Effect::Occupied { starved: 0 } => f.write_str("occupied"),
+            Effect::Occupied { starved } => write!(f, "occupied, {starved} starved"),
+            Effect::Starved => f.write_str("starved in an own province"),
+            Effect::Deserted(Desertion::OffBoard) => f.write_str("deserted: off the board"),
+            Effect::Deserted(Desertion::Unreachable) => f.write_str("deserted: not reachable"),
+            Effect::Skipped(Skip::Unreadable) => f.write_str("skipped: not an order"),
+            Effect::Skipped(Skip::NotPositive) => f.write_str("skipped: count below 1"),
+            Effect::Skipped(Skip::OverBudget { left }) => write!(f, "skipped: only {left} legions left"),
+            Effect::Captured { veteran, city, lost } => {
+                let what = match (city, veteran) {
+                    (true, _) => "city taken",
+                    (false, true) => "veteran beaten, captured as veteran",
+                    (false, false) => "novice beaten, captured as veteran",
+                };
+                f.write_str(what)?;
+                if lost > 0 {
+                    write!(f, ", {lost} more lost")?;
+                }
+                Ok(())
+            }
+            Effect::Repelled { promoted: true } => f.write_str("attack failed, defender promoted"),
+            Effect::Repelled { promoted: false } => f.write_str("attack failed"),
+            Effect::NotRun => f.write_str("not run: the game is over"),
+        }
+    }
+}
+
+/// One order and what it did.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct OrderReport {
+    pub order: Order,
+    pub effect: Effect,
+}
+
+/// What the last turn did, order by order (for records, viewers and tests).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct TurnReport {
+    pub player: Side,
+    /// The turn's number, from 1.
+    pub turn: usize,
+    pub orders: Vec<OrderReport>,
+    /// Legions not ordered (lost).
+    pub unused: i64,
+}
+
+/// The board: who holds what, and which provinces are connected to their city.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+struct Board {
+    n: usize,
+    own: [Rows; 2],
+    vet: Rows,
+    /// Provinces of each player connected to its city; kept exact after every change.
+    conn: [Rows; 2],
+}
+
+/// Runs of `m` that contain a bit of `s` (`s` within `m`), in one row.
+fn hfill(s: u32, m: u32) -> u32 {
+    fn up(s: u32, m: u32) -> u32 {
+        // Adding the seeds carries through each run from its lowest seed to its top.
+        let (s, m) = (u64::from(s), u64::from(m));
+        let t = m + s;
+        (((t ^ m ^ s) | s) & m) as u32
+    }
+    up(s, m) | up(s.reverse_bits(), m.reverse_bits()).reverse_bits()
+}
+
+/// The cells of `mask` joined to `seed` through `mask` (4-neighbour flood fill).
+fn flood(seed: &Rows, mask: &Rows, n: usize) -> Rows {
+    let mut s = [0u32; MAX_SIZE];
+    for y in 0..n {
+        s[y] = hfill(seed[y] & mask[y], mask[y]);
+    }
+    loop {
+        let mut changed = false;
+        for y in 1..n {
+            let v = hfill(s[y] | (s[y - 1] & mask[y]), mask[y]);
+            if v != s[y] {
+                s[y] = v;
+                changed = true;
+            }
+        }
+        for y in (0..n - 1).rev() {
+            let v = hfill(s[y] | (s[y + 1] & mask[y]), mask[y]);
+            if v != s[y] {
+                s[y] = v;
+                changed = true;
+            }
+        }
+        if !changed {
+            return s;
+        }
+    }
+}
+
+fn bit(rows: &Rows, x: usize, y: usize) -> bool {
+    rows[y] >> x & 1 == 1
+}
+
+impl Board {
+    fn new(n: usize) -> Board {
+        let mut board = Board { n, own: [[0; MAX_SIZE]; 2], vet: [0; MAX_SIZE], conn: [[0; MAX_SIZE]; 2] };
+        for side in Side::BOTH {
+            let (x, y) = board.city(side);
+            board.own[side.index()][y] |= 1 << x;
+            board.conn[side.index()][y] |= 1 << x;
+        }
+        board
+    }
+
+    fn row_mask(&self) -> u32 {
+        if self.n == 32 { u32::MAX } else { (1u32 << self.n) - 1 }
+    }
+
+    fn city(&self, side: Side) -> (usize, usize) {
+        match side {
+            Side::First => (0, 0),
+            Side::Second => (self.n - 1, self.n - 1),
+        }
+    }
+
+    fn legion(&self, x: usize, y: usize) -> Option<Legion> {
+        let veteran = bit(&self.vet, x, y);
+        Side::BOTH.into_iter().find(|side| bit(&self.own[side.index()], x, y)).map(|owner| Legion { owner, veteran })
+    }
+
+    fn recompute(&mut self, side: Side) {
+        let (cx, cy) = self.city(side);
+        let mut seed = [0u32; MAX_SIZE];
+        seed[cy] = 1 << cx;
+        self.conn[side.index()] = flood(&seed, &self.own[side.index()], self.n);
+    }
+
+    fn touches(&self, rows: &Rows, x: usize, y: usize) -> bool {
+        (x > 0 && bit(rows, x - 1, y))
+            || (x + 1 < self.n && bit(rows, x + 1, y))
+            || (y > 0 && bit(rows, x, y - 1))
+            || (y + 1 < self.n && bit(rows, x, y + 1))
+    }
+
+    /// The province (connected, own) or a neighbour of it is connected for `p`.
+    fn reachable(&self, p: usize, x: usize, y: usize) -> bool {
+        bit(&self.conn[p], x, y) || self.touches(&self.conn[p], x, y)
+    }
+
+    /// `p` gains (x, y), which is reachable: connected at once, and it may join
+    /// disconnected provinces of `p` to the city.
+    fn gain(&mut self, p: usize, x: usize, y: usize) {
+        self.own[p][y] |= 1 << x;
+        self.conn[p][y] |= 1 << x;
+        let mut loose = [0u32; MAX_SIZE];
+        let lo = y.saturating_sub(1);
+        let hi = (y + 1).min(self.n - 1);
+        for (row, slot) in loose.iter_mut().enumerate().take(hi + 1).skip(lo) {
+            *slot = self.own[p][row] & !self.conn[p][row];
+        }
+        if self.touches(&loose, x, y) {
+            self.conn[p] = flood(&self.conn[p], &self.own[p], self.n);
+        }
+    }
+
+    /// Plays one order of `c >= 1` legions (already taken from the budget) for `side`.
+    fn apply(&mut self, side: Side, x: i64, y: i64, c: i64) -> Effect {
+        let n = self.n as i64;
+        if x < 0 || y < 0 || x >= n || y >= n {
+            return Effect::Deserted(Desertion::OffBoard);
+        }
+        let (x, y) = (x as usize, y as usize);
+        let p = side.index();
+        let q = side.other().index();
+        if !self.reachable(p, x, y) {
+            return Effect::Deserted(Desertion::Unreachable);
+        }
+        if bit(&self.own[p], x, y) {
+            return Effect::Starved;
+        }
+        if bit(&self.own[q], x, y) {
+            let veteran = bit(&self.vet, x, y);
+            let need = if veteran { 3 } else { 2 };
+            if c < need {
+                self.vet[y] |= 1 << x;
+                return Effect::Repelled { promoted: !veteran };
+            }
+            let city = self.city(side.other()) == (x, y);
+            let was_connected = bit(&self.conn[q], x, y);
+            self.own[q][y] &= !(1 << x);
+            self.conn[q][y] &= !(1 << x);
+            self.vet[y] |= 1 << x;
+            self.gain(p, x, y);
+            if was_connected {
+                // A lost city leaves nothing connected.
+                self.recompute(side.other());
+            }
+            return Effect::Captured { veteran, city, lost: c - need };
+        }
+        self.gain(p, x, y);
+        Effect::Occupied { starved: c - 1 }
+    }
+
+    /// Legions an attack on (x, y) needs: 0 for an own province.
+    fn needed(&self, p: usize, x: usize, y: usize) -> i64 {
+        if bit(&self.own[p], x, y) {
+            0
+        } else if bit(&self.own[1 - p], x, y) {
+            if bit(&self.vet, x, y) { 3 } else { 2 }
+        } else {
+            1
+        }
+    }
+
+    /// Non-own provinces reachable for `p` now.
+    fn frontier(&self, p: usize) -> Rows {
+        let mask = self.row_mask();
+        let conn = &self.conn[p];
+        let mut f = [0u32; MAX_SIZE];
+        for y in 0..self.n {
+            let c = conn[y];
+            let mut d = c | c << 1 | c >> 1;
+            if y > 0 {
+                d |= conn[y - 1];
+            }
+            if y + 1 < self.n {
+                d |= conn[y + 1];
+            }
+            f[y] = d & mask & !self.own[p][y];
+        }
+        f
+    }
+
+    /// A province uniform over the set bits of `rows`, `None` when empty.
+    fn pick<R: Rng + ?Sized>(&self, rows: &Rows, rng: &mut R) -> Option<(usize, usize)> {
+        let total: u32 = rows[..self.n].iter().map(|r| r.count_ones()).sum();
+        if total == 0 {
+            return None;
+        }
+        let mut k = rng.random_range(0..total);
+        for (y, &row) in rows[..self.n].iter().enumerate() {
+            let ones = row.count_ones();
+            if k < ones {
+                let mut r = row;
+                for _ in 0..k {
+                    r &= r - 1;
+                }
+                return Some((r.trailing_zeros() as usize, y));
+            }
+            k -= ones;
+        }
+        unreachable!("k is below the number of set bits")
+    }
+
+    fn score(&self, side: Side, score_disconnected: bool) -> i64 {
+        let p = side.index();
+        let set = if score_disconnected { &self.own[p] } else { &self.conn[p] };
+        let (cx, cy) = self.city(side);
+        let mut score = 0i64;
+        for (y, &row) in set.iter().enumerate().take(self.n) {
+            let mut row = row;
+            if y == cy {
+                row &= !(1 << cx);
+            }
+            score += i64::from(row.count_ones()) + i64::from((row & self.vet[y]).count_ones());
+        }
+        score
+    }
+
+    fn cells(&self) -> impl Iterator<Item = (usize, usize)> + use<> {
+        let n = self.n;
+        (0..n).flat_map(move |y| (0..n).map(move |x| (x, y)))
+    }
+}
+
+/// The state of a game of Legions.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Move {}
+pub struct Position {
+    /// Boxed: the bitsets are large next to the other games' positions.
+    board: Box<Board>,
+    score_disconnected: bool,
+    /// Turns played, counting one for a start text with player 1 to move.
+    turn: usize,
+    /// The player who took the other's city.
+    taker: Option<Side>,
+    /// The start text, normalised, when the game began from one.
+    start: Option<String>,
+    last: Option<TurnReport>,
+}
+
+impl Position {
+    /// The start position of an n × n game (`size` option) with default options.
+    pub fn with_size(n: usize) -> Position {
+        assert!((MIN_SIZE..=MAX_SIZE).contains(&n), "board size {n} out of range");
+        Position { board: Box::new(Board::new(n)), score_disconnected: false, turn: 0, taker: None, start: None, last: None }
+    }
+
+    /// The board side n.
+    pub fn size(&self) -> usize {
+        self.board.n
+    }
+
+    /// The legion holding province (x, y), `None` when empty. Panics off the board.
+    pub fn cell(&self, x: usize, y: usize) -> Option<Legion> {
+        assert!(x < self.board.n && y < self.board.n, "province {x} {y} is off the board");
+        self.board.legion(x, y)
+    }
+
+    /// Whether (x, y) is held by a player and connected to that player's city.
+    pub fn is_connected(&self, x: usize, y: usize) -> bool {
+        assert!(x < self.board.n && y < self.board.n, "province {x} {y} is off the board");
+        Side::BOTH.into_iter().any(|side| bit(&self.board.conn[side.index()], x, y))
+    }
+
+    /// The city of `side`: (0, 0) for player 0, (n−1, n−1) for player 1.
+    pub fn city(&self, side: Side) -> (usize, usize) {
+        self.board.city(side)
+    }
+
+    /// Whether the running score counts disconnected provinces too (option).
+    pub fn score_disconnected(&self) -> bool {
+        self.score_disconnected
+    }
+
+    /// Turns played so far (1 more than the real count for a start with player 1 to move).
+    pub fn turn(&self) -> usize {
+        self.turn
+    }
+
+    /// The last turn of the game: n².
+    pub fn max_turns(&self) -> usize {
+        self.board.n * self.board.n
+    }
+
+    /// The player who took the other's city, if one did.
+    pub fn city_taker(&self) -> Option<Side> {
+        self.taker
+    }
+
+    /// What the last turn did, order by order.
+    pub fn last_turn(&self) -> Option<&TurnReport> {
+        self.last.as_ref()
+    }
+
+    /// The last turn's orders.
+    pub fn last_move(&self) -> Option<Move> {
+        self.last.as_ref().map(|report| Move { orders: report.orders.iter().map(|o| o.order.clone()).collect() })
+    }
+
+    /// Running score of `side` (see the module header).
+    pub fn score(&self, side: Side) -> i64 {
+        self.board.score(side, self.score_disconnected)
+    }
+
+    /// The score a taken city gives: 2·n².
+    pub fn city_score(&self) -> i64 {
+        2 * (self.board.n * self.board.n) as i64
+    }
+
+    /// Legions the order needs to take (x, y) for `side`: 1 empty, 2 novice, 3 veteran,
+    /// 0 own.
+    pub fn legions_needed(&self, side: Side, x: usize, y: usize) -> i64 {
+        self.board.needed(side.index(), x, y)
+    }
+
+    /// Whether an order of `side` to (x, y) would reach it now (its own connected
+    /// provinces and their neighbours).
+    pub fn is_reachable(&self, side: Side, x: usize, y: usize) -> bool {
+        x < self.board.n && y < self.board.n && self.board.reachable(side.index(), x, y)
+    }
+
+    /// The position from a bot input (see [`parse_input`]): cities must be where the rules
+    /// put them and hold their owners' legions.
+    pub fn from_input(input: &Input, score_disconnected: bool) -> Result<Position, SetupError> {
+        let n = input.n;
+        if !(MIN_SIZE..=MAX_SIZE).contains(&n) {
+            return Err(SetupError::BadStart(format!("board size {n} is not between {MIN_SIZE} and {MAX_SIZE}")));
+        }
+        let mut board = Board { n, own: [[0; MAX_SIZE]; 2], vet: [0; MAX_SIZE], conn: [[0; MAX_SIZE]; 2] };
+        for side in Side::BOTH {
+            let city = board.city(side);
+            if input.cities[side.index()] != (city.0 as i64, city.1 as i64) {
+                return Err(SetupError::BadStart(format!("the city of player {} must be at {} {}", side.index(), city.0, city.1)));
+            }
+        }
+        for (y, row) in input.cells.iter().enumerate() {
+            for (x, cell) in row.iter().enumerate() {
+                if let Some(cell) = cell {
+                    board.own[cell.owner.index()][y] |= 1 << x;
+                    if cell.veteran {
+                        board.vet[y] |= 1 << x;
+                    }
+                }
+            }
+        }
+        for side in Side::BOTH {
+            let (x, y) = board.city(side);
+            if !bit(&board.own[side.index()], x, y) {
+                return Err(SetupError::BadStart(format!("the city of player {} at {x} {y} must hold its legion", side.index())));
+            }
+            board.recompute(side);
+        }
+        let turn = input.player.index();
+        Ok(Position { board: Box::new(board), score_disconnected, turn, taker: None, start: None, last: None })
+    }
+
+    fn side_to_move(&self) -> Side {
+        if self.turn.is_multiple_of(2) { Side::First } else { Side::Second }
+    }
+
+    fn is_over(&self) -> bool {
+        self.taker.is_some() || self.turn >= self.max_turns()
+    }
+
+    /// Plays a turn's orders: the rules, faults included.
+    fn play_turn(&mut self, orders: &[Order]) {
+        let side = self.side_to_move();
+        let mut report = self.last.take().unwrap_or_else(|| TurnReport { player: side, turn: 0, orders: Vec::new(), unused: 0 });
+        report.player = side;
+        report.turn = self.turn + 1;
+        report.orders.clear();
+        let mut left = LEGIONS_PER_TURN;
+        for order in orders {
+            let effect = if self.taker.is_some() {
+                Effect::NotRun
+            } else {
+                match *order {
+                    Order::Unreadable(_) => Effect::Skipped(Skip::Unreadable),
+                    Order::Send { c, .. } if c < 1 => Effect::Skipped(Skip::NotPositive),
+                    Order::Send { c, .. } if c > left => Effect::Skipped(Skip::OverBudget { left }),
+                    Order::Send { x, y, c } => {
+                        left -= c;
+                        let effect = self.board.apply(side, x, y, c);
+                        if matches!(effect, Effect::Captured { city: true, .. }) {
+                            self.taker = Some(side);
+                        }
+                        effect
+                    }
+                }
+            };
+            report.orders.push(OrderReport { order: order.clone(), effect });
+        }
+        report.unused = left;
+        self.last = Some(report);
+        self.turn += 1;
+    }
+
+    /// A random order for the baseline player on `board`, with `left >= 1` legions.
+    fn random_order<R: Rng + ?Sized>(board: &Board, side: Side, left: i64, rng: &mut R) -> (i64, i64, i64) {
+        let frontier = board.frontier(side.index());
+        let (x, y) = board.pick(&frontier, rng).expect("the enemy city is never enclosed by the player's own connected provinces");
+        (x as i64, y as i64, rng.random_range(1..=left))
+    }
+
+    /// The cheapest way to the enemy city: orders along a path, with the legions each
+    /// province needs; `None` when it needs more than 5.
+    fn city_strike(&self) -> Option<Move> {
+        let b = &self.board;
+        let side = self.side_to_move();
+        let p = side.index();
+        let n = b.n;
+        let idx = |x: usize, y: usize| y * n + x;
+        let mut dist = vec![i64::MAX; n * n];
+        let mut parent = vec![usize::MAX; n * n];
+        let mut heap = BinaryHeap::new();
+        for (x, y) in b.cells() {
+            if bit(&b.conn[p], x, y) {
+                dist[idx(x, y)] = 0;
+                heap.push(Reverse((0i64, idx(x, y))));
+            }
+        }
+        let (tx, ty) = b.city(side.other());
+        while let Some(Reverse((d, i))) = heap.pop() {
+            if d > dist[i] || d > LEGIONS_PER_TURN {
+                continue;
+            }
+            if i == idx(tx, ty) {
+                break;
+            }
+            let (x, y) = (i % n, i / n);
+            let mut next = Vec::with_capacity(4);
+            if x > 0 {
+                next.push((x - 1, y));
+            }
+            if x + 1 < n {
+                next.push((x + 1, y));
+            }
+            if y > 0 {
+                next.push((x, y - 1));
+            }
+            if y + 1 < n {
+                next.push((x, y + 1));
+            }
+            for (nx, ny) in next {
+                let j = idx(nx, ny);
+                let nd = d + b.needed(p, nx, ny);
+                if nd < dist[j] {
+                    dist[j] = nd;
+                    parent[j] = i;
+                    heap.push(Reverse((nd, j)));
+                }
+            }
+        }
+        let target = idx(tx, ty);
+        if dist[target] > LEGIONS_PER_TURN {
+            return None;
+        }
+        let mut path = Vec::new();
+        let mut i = target;
+        while dist[i] > 0 {
+            let (x, y) = (i % n, i / n);
+            let need = b.needed(p, x, y);
+            if need > 0 {
+                path.push((x as i64, y as i64, need));
+            }
+            i = parent[i];
+        }
+        path.reverse();
+        Some(Move::sends(&path))
+    }
+
+    fn eval(&self, board: &Board, side: Side) -> i64 {
+        if bit(&board.own[side.index()], board.city(side.other()).0, board.city(side.other()).1) {
+            return i64::MAX / 2;
+        }
+        board.score(side, self.score_disconnected) - board.score(side.other(), self.score_disconnected)
+    }
+
+    /// Orders chosen one by one, each the affordable target with the best score change
+    /// per legion (ties: the first in row order).
+    fn greedy(&self) -> Move {
+        let side = self.side_to_move();
+        let p = side.index();
+        let mut board = *self.board;
+        let mut left = LEGIONS_PER_TURN;
+        let mut orders = Vec::new();
+        while left > 0 {
+            let base = self.eval(&board, side);
+            let frontier = board.frontier(p);
+            // (gain, legions), the order, the board after it.
+            type Best = ((i64, i64), (usize, usize, i64), Board);
+            let mut best: Option<Best> = None;
+            for (x, y) in board.cells() {
+                if !bit(&frontier, x, y) {
+                    continue;
+                }
+                let need = board.needed(p, x, y);
+                if need > left {
+                    continue;
+                }
+                let mut next = board;
+                next.apply(side, x as i64, y as i64, need);
+                let gain = self.eval(&next, side).saturating_sub(base);
+                // Compare gain/need as fractions: gain * other_need.
+                let key = (gain, need);
+                let better = match &best {
+                    None => true,
+                    Some(((g, k), _, _)) => gain.saturating_mul(*k) > g.saturating_mul(key.1),
+                };
+                if better {
+                    best = Some((key, (x, y, need), next));
+                }
+            }
+            let Some((_, (x, y, need), next)) = best else { break };
+            orders.push((x as i64, y as i64, need));
+            left -= need;
+            board = next;
+            if bit(&board.own[p], board.city(side.other()).0, board.city(side.other()).1) {
+                break;
+            }
+        }
+        Move::sends(&orders)
+    }
+
+    /// Orders chosen at random among affordable reachable targets, each with the count it
+    /// needs; `attack` is the chance of preferring an enemy province when there is one.
+    fn smart_random<R: Rng + ?Sized>(&self, attack: f64, rng: &mut R) -> Move {
+        let side = self.side_to_move();
+        let p = side.index();
+        let mut board = *self.board;
+        let mut left = LEGIONS_PER_TURN;
+        let mut orders = Vec::new();
+        while left > 0 {
+            let frontier = board.frontier(p);
+            let mut cheap = [0u32; MAX_SIZE];
+            let mut enemy = [0u32; MAX_SIZE];
+            for (x, y) in board.cells() {
+                if bit(&frontier, x, y) {
+                    let need = board.needed(p, x, y);
+                    if need <= left {
+                        cheap[y] |= 1 << x;
+                        if need >= 2 {
+                            enemy[y] |= 1 << x;
+                        }
+                    }
+                }
+            }
+            let pick =
+                if rng.random_bool(attack) { board.pick(&enemy, rng).or_else(|| board.pick(&cheap, rng)) } else { board.pick(&cheap, rng) };
+            let Some((x, y)) = pick else { break };
+            let need = board.needed(p, x, y);
+            let effect = board.apply(side, x as i64, y as i64, need);
+            orders.push((x as i64, y as i64, need));
+            left -= need;
+            if matches!(effect, Effect::Captured { city: true, .. }) {
+                break;
+            }
+        }
+        Move::sends(&orders)
+    }
+}
 
 impl Game for Position {
     type Move = Move;
     const NAME: &'static str = "legions";
-    const OPTIONS: &'static [OptionSpec] = &[];
+    const OPTIONS: &'static [OptionSpec] = &[
+        OptionSpec { name: "size", default: "17", help: "board side n (3..=32); the game lasts n*n turns" },
+        OptionSpec {
+            name: "score-disconnected",
+            default: "false",
+            help: "count provinces not connected to the city in the running score too",
+        },
+    ];
+    const ENUMERABLE: bool = false;
 
-    fn new(_options: &Options, _start: Option<&str>) -> Result<Self, SetupError> {
-        todo!()
+    fn new(options: &Options, start: Option<&str>) -> Result<Self, SetupError> {
+        let size = get_int(Self::OPTIONS, options, "size", MIN_SIZE as i64, MAX_SIZE as i64)? as usize;
+        let score_disconnected = get_bool(Self::OPTIONS, options, "score-disconnected")?;
+        let Some(text) = start else {
+            let mut pos = Position::with_size(size);
+            pos.score_disconnected = score_disconnected;
+            return Ok(pos);
+        };
+        let input = parse_input(text).map_err(|err| SetupError::BadStart(err.to_string()))?;
+        if options.contains_key("size") && input.n != size {
+            return Err(SetupError::BadStart(format!("the start position is {0}x{0}, option size is {size}", input.n)));
+        }
+        let mut pos = Position::from_input(&input, score_disconnected)?;
+        pos.start = Some(format_input(&pos, input.player));
+        Ok(pos)
     }
+
     fn start_text(&self) -> Option<String> {
-        todo!()
+        self.start.clone()
     }
+
     fn to_move(&self) -> Option<Side> {
-        todo!()
+        if self.is_over() { None } else { Some(self.side_to_move()) }
     }
+
     fn outcome(&self) -> Option<Outcome> {
-        todo!()
+        if let Some(taker) = self.taker {
+            let mut scores = [0; 2];
+            scores[taker.index()] = self.city_score();
+            return Some(Outcome::from_scores(scores));
+        }
+        if self.turn >= self.max_turns() {
+            return self.running_scores().map(Outcome::from_scores);
+        }
+        None
     }
+
     fn running_scores(&self) -> Option<[i64; 2]> {
-        todo!()
+        if let Some(taker) = self.taker {
+            let mut scores = [0; 2];
+            scores[taker.index()] = self.city_score();
+            return Some(scores);
+        }
+        Some([self.score(Side::First), self.score(Side::Second)])
     }
-    fn legal_moves(&self, _out: &mut Vec<Move>) {
-        todo!()
+
+    /// A deterministic sample: the strike on the enemy city when 5 legions can take it,
+    /// the greedy move, one single order per reachable target with the legions it needs
+    /// (row by row), and the empty move.
+    fn legal_moves(&self, out: &mut Vec<Move>) {
+        if self.is_over() {
+            return;
+        }
+        let start = out.len();
+        let push = |out: &mut Vec<Move>, mv: Move| {
+            if !out[start..].contains(&mv) {
+                out.push(mv);
+            }
+        };
+        if let Some(strike) = self.city_strike() {
+            push(out, strike);
+        }
+        push(out, self.greedy());
+        let side = self.side_to_move();
+        let frontier = self.board.frontier(side.index());
+        for (x, y) in self.board.cells() {
+            if bit(&frontier, x, y) {
+                let need = self.board.needed(side.index(), x, y);
+                push(out, Move::sends(&[(x as i64, y as i64, need)]));
+            }
+        }
+        push(out, Move::default());
     }
-    fn random_move<R: Rng + ?Sized>(&self, _rng: &mut R) -> Option<Move> {
-        todo!()
+
+    /// The strike on the enemy city when possible, the greedy move, and 40 random moves
+    /// that send each target the legions it needs (half of them preferring attacks).
+    fn candidate_moves<R: Rng + ?Sized>(&self, rng: &mut R, out: &mut Vec<Move>) {
+        if self.is_over() {
+            return;
+        }
+        let start = out.len();
+        if let Some(strike) = self.city_strike() {
+            out.push(strike);
+        }
+        let greedy = self.greedy();
+        if !out[start..].contains(&greedy) {
+            out.push(greedy);
+        }
+        for k in 0..40 {
+            let attack = if k % 2 == 0 { 0.0 } else { 0.7 };
+            let mv = self.smart_random(attack, rng);
+            if !out[start..].contains(&mv) {
+                out.push(mv);
+            }
+        }
     }
-    fn parse_move(&self, _text: &str) -> Result<Move, MoveError> {
-        todo!()
+
+    fn random_move<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<Move> {
+        if self.is_over() {
+            return None;
+        }
+        let side = self.side_to_move();
+        let mut board = *self.board;
+        let mut left = LEGIONS_PER_TURN;
+        let mut orders = Vec::new();
+        while left > 0 {
+            let (x, y, c) = Position::random_order(&board, side, left, rng);
+            left -= c;
+            orders.push(Order::Send { x, y, c });
+            if matches!(board.apply(side, x, y, c), Effect::Captured { city: true, .. }) {
+                break;
+            }
+        }
+        Some(Move { orders })
     }
-    fn format_move(&self, _mv: &Move) -> String {
-        todo!()
+
+    fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+        Ok(parse_orders(text))
     }
-    fn play(&mut self, _mv: &Move) -> Result<(), MoveError> {
-        todo!()
+
+    fn format_move(&self, mv: &Move) -> String {
+        format_orders(mv, "; ")
     }
-    fn play_unchecked(&mut self, _mv: &Move) {
-        todo!()
+
+    fn play(&mut self, mv: &Move) -> Result<(), MoveError> {
+        if self.is_over() {
+            return Err(MoveError::GameOver);
+        }
+        self.play_turn(&mv.orders);
+        Ok(())
     }
+
+    fn play_unchecked(&mut self, mv: &Move) {
+        self.play_turn(&mv.orders);
+    }
+
     fn picture(&self) -> String {
-        todo!()
+        let b = &self.board;
+        let mut out = String::new();
+        let scores = self.running_scores().expect("legions has scores");
+        let state = match (self.taker, self.to_move()) {
+            (Some(taker), _) => format!("player {} took the city", taker.index()),
+            (None, Some(side)) => format!("player {} to move", side.index()),
+            (None, None) => "game over".to_string(),
+        };
+        out.push_str(&format!("turn {}/{}, {state}, score {}:{}\n", self.turn, self.max_turns(), scores[0], scores[1]));
+        out.push_str("   ");
+        for x in 0..b.n {
+            out.push_str(&format!("{x:>3}"));
+        }
+        out.push('\n');
+        for y in 0..b.n {
+            out.push_str(&format!("{y:>3}"));
+            for x in 0..b.n {
+                out.push_str(&format!("{:>3}", cell_text(b, x, y)));
+            }
+            out.push('\n');
+        }
+        out
     }
+
+    fn forfeit(&self, loser: Side) -> Outcome {
+        let mut scores = [0; 2];
+        scores[loser.other().index()] = self.city_score();
+        Outcome::from_scores(scores)
+    }
+
     fn n_moves(&self) -> usize {
-        todo!()
+        self.turn
     }
+
+    fn random_playout<R: Rng + ?Sized>(&mut self, rng: &mut R) -> Outcome {
+        while !self.is_over() {
+            let side = self.side_to_move();
+            let mut report = self.last.take().unwrap_or_else(|| TurnReport { player: side, turn: 0, orders: Vec::new(), unused: 0 });
+            report.player = side;
+            report.turn = self.turn + 1;
+            report.orders.clear();
+            let mut left = LEGIONS_PER_TURN;
+            while left > 0 {
+                let (x, y, c) = Position::random_order(&self.board, side, left, rng);
+                left -= c;
+                let effect = self.board.apply(side, x, y, c);
+                report.orders.push(OrderReport { order: Order::Send { x, y, c }, effect });
+                if matches!(effect, Effect::Captured { city: true, .. }) {
+                    self.taker = Some(side);
+                    break;
+                }
+            }
+            report.unused = left;
+            self.last = Some(report);
+            self.turn += 1;
+        }
+        self.outcome().expect("the loop ends when the game is over")
+    }
+}
+
+fn cell_text(b: &Board, x: usize, y: usize) -> String {
+    match b.legion(x, y) {
+        None => ".".to_string(),
+        Some(legion) => {
+            let connected = bit(&b.conn[legion.owner.index()], x, y);
+            let letter = match (legion.veteran, connected) {
+                (false, true) => 'N',
+                (false, false) => 'n',
+                (true, true) => 'V',
+                (true, false) => 'v',
+            };
+            format!("{letter}{}", legion.owner.index())
+        }
+    }
+}
+
+/// Reads orders from a bot's output (or a record's move text): pieces split at line ends
+/// and `;`, blank pieces ignored; a piece of whitespace-separated integers in a positive
+/// multiple of three gives that many orders, any other piece one [`Order::Unreadable`]
+/// holding the trimmed piece.
+pub fn parse_orders(text: &str) -> Move {
+    let mut orders = Vec::new();
+    for piece in text.split(['\n', ';']) {
+        let piece = piece.trim();
+        if piece.is_empty() {
+            continue;
+        }
+        let numbers: Option<Vec<i64>> = piece.split_whitespace().map(|token| token.parse::<i64>().ok()).collect();
+        match numbers {
+            Some(numbers) if numbers.len() % 3 == 0 => {
+                orders.extend(numbers.chunks_exact(3).map(|t| Order::Send { x: t[0], y: t[1], c: t[2] }));
+            }
+            _ => orders.push(Order::Unreadable(piece.to_string())),
+        }
+    }
+    Move { orders }
+}
+
+/// Writes orders as `X Y C` with `separator` between them (`"; "` in records, `"\n"` for
+/// a bot's answer, which then needs its final line end added).
+pub fn format_orders(mv: &Move, separator: &str) -> String {
+    let mut out = String::new();
+    for (i, order) in mv.orders.iter().enumerate() {
+        if i > 0 {
+            out.push_str(separator);
+        }
+        match order {
+            Order::Send { x, y, c } => out.push_str(&format!("{x} {y} {c}")),
+            Order::Unreadable(text) => out.push_str(text),
+        }
+    }
+    out
+}
+
+/// A province in a bot's input.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct MapCell {
+    pub owner: Side,
+    pub veteran: bool,
+    /// Upper case in the text.
+    pub connected: bool,
+}
+
+/// A bot's input, as read by [`parse_input`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Input {
+    /// The player the bot plays.
+    pub player: Side,
+    pub n: usize,
+    /// The cities' `X Y`, player 0 first.
+    pub cities: [(i64, i64); 2],
+    /// `cells[y][x]`, `None` for an empty province.
+    pub cells: Vec<Vec<Option<MapCell>>>,
+}
+
+/// Why a bot input text could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {reason}")]
+pub struct InputError {
+    /// 1-based line number.
+    pub line: usize,
+    pub reason: String,
+}
+
+/// The input a bot gets for its move: the player line, n, the two city lines and n map
+/// lines, cells separated by a TAB, every line ending in `\n`.
+pub fn format_input(pos: &Position, player: Side) -> String {
+    let b = &pos.board;
+    let n = b.n;
+    let mut out = format!("{}\n{n}\n0 0\n{} {}\n", player.index(), n - 1, n - 1);
+    for y in 0..n {
+        for x in 0..n {
+            if x > 0 {
+                out.push('\t');
+            }
+            out.push_str(&cell_text(b, x, y));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// Reads a bot input (see [`format_input`]). Lenient about whitespace: cells may be
+/// separated by any whitespace, `\r\n` line ends and blank lines after the map are
+/// accepted. n must be 3..=32; cities are read, not checked (see [`Position::from_input`]).
+pub fn parse_input(text: &str) -> Result<Input, InputError> {
+    let end = text.split('\n').count() + 1;
+    let mut lines = text.split('\n').map(|line| line.trim_end_matches('\r')).enumerate();
+    let mut next = |what: &str| -> Result<(usize, &str), InputError> {
+        lines.next().map(|(i, line)| (i + 1, line)).ok_or_else(|| InputError { line: end, reason: format!("missing {what}") })
+    };
+    let err = |line: usize, reason: String| InputError { line, reason };
+
+    let (ln, line) = next("player line")?;
+    let player = match line.trim() {
+        "0" => Side::First,
+        "1" => Side::Second,
+        other => return Err(err(ln, format!("player must be 0 or 1, not {other:?}"))),
+    };
+    let (ln, line) = next("board size")?;
+    let n: usize = line.trim().parse().map_err(|_| err(ln, format!("board size {:?} is not a number", line.trim())))?;
+    if !(MIN_SIZE..=MAX_SIZE).contains(&n) {
+        return Err(err(ln, format!("board size {n} is not between {MIN_SIZE} and {MAX_SIZE}")));
+    }
+    let mut cities = [(0i64, 0i64); 2];
+    for city in &mut cities {
+        let (ln, line) = next("city line")?;
+        let numbers: Vec<i64> = line
+            .split_whitespace()
+            .map(|t| t.parse::<i64>().map_err(|_| err(ln, format!("city coordinate {t:?} is not a number"))))
+            .collect::<Result<_, _>>()?;
+        if numbers.len() != 2 {
+            return Err(err(ln, format!("a city line has two numbers, not {}", numbers.len())));
+        }
+        *city = (numbers[0], numbers[1]);
+    }
+    let mut cells = Vec::with_capacity(n);
+    for y in 0..n {
+        let (ln, line) = next("map line").map_err(|e| err(e.line, format!("the map has {y} lines, not {n}")))?;
+        let row: Vec<Option<MapCell>> =
+            line.split_whitespace().map(|t| parse_cell(t).ok_or_else(|| err(ln, format!("bad cell {t:?}")))).collect::<Result<_, _>>()?;
+        if row.len() != n {
+            return Err(err(ln, format!("a map line has {n} cells, not {}", row.len())));
+        }
+        cells.push(row);
+    }
+    for (i, line) in lines {
+        if !line.trim().is_empty() {
+            return Err(err(i + 1, "text after the map".to_string()));
+        }
+    }
+    Ok(Input { player, n, cities, cells })
+}
+
+fn parse_cell(text: &str) -> Option<Option<MapCell>> {
+    if text == "." {
+        return Some(None);
+    }
+    let mut chars = text.chars();
+    let (letter, digit) = (chars.next()?, chars.next()?);
+    if chars.next().is_some() {
+        return None;
+    }
+    let (veteran, connected) = match letter {
+        'N' => (false, true),
+        'n' => (false, false),
+        'V' => (true, true),
+        'v' => (true, false),
+        _ => return None,
+    };
+    let owner = match digit {
+        '0' => Side::First,
+        '1' => Side::Second,
+        _ => return None,
+    };
+    Some(Some(MapCell { owner, veteran, connected }))
+}
+
+/// Why a bot's name answer was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NameError {
+    #[error("the name is empty")]
+    Empty,
+    #[error("the name {0:?} is longer than 16 characters")]
+    TooLong(String),
+    #[error("the name answer has more than one line")]
+    MoreLines,
+}
+
+/// Checks a bot's answer to empty input: one line (a final line end allowed, `\r\n` too)
+/// of at most 16 characters, surrounding whitespace trimmed. Returns the name.
+pub fn check_name(stdout: &str) -> Result<String, NameError> {
+    let mut lines = stdout.lines().filter(|line| !line.trim().is_empty());
+    let name = lines.next().ok_or(NameError::Empty)?.trim();
+    if lines.next().is_some() {
+        return Err(NameError::MoreLines);
+    }
+    if name.chars().count() > MAX_NAME_LEN {
+        return Err(NameError::TooLong(name.to_string()));
+    }
+    Ok(name.to_string())
 }
