@@ -21,6 +21,8 @@
 //! Board text ([`Position::board_rows`]): one string per row, top row first, one
 //! character per cell: `.` empty, `X` blue (first), `O` red (second); or, relative to a
 //! player as the seed's bots see the board, `.` empty, `M` mine, `T` theirs.
+//! [`Position::from_board_rows`] reads such rows back (side to move from the disc
+//! counts, last move unknown), for clients that receive the board as text.
 //!
 //! Representation: boards with `(h + 1) * w <= 64` (7 × 6, 8 × 7, ...) use the classic
 //! 64-bit bitboard, one bit per cell plus an always-empty sentinel row on top of every
@@ -182,6 +184,89 @@ impl Position {
         (0..self.height()).rev().map(|y| (0..self.width()).map(|x| symbol(self.cell(x, y))).collect()).collect()
     }
 
+    /// The cells of every line of four or more of the winner's discs, sorted by `(x, y)`;
+    /// empty while nobody has won. For viewers that highlight the win.
+    pub fn winning_cells(&self) -> Vec<(usize, usize)> {
+        let Some(winner) = self.winner else { return Vec::new() };
+        let (w, h) = (self.width() as isize, self.height() as isize);
+        let mine = |x: isize, y: isize| (0..w).contains(&x) && (0..h).contains(&y) && self.has_disc(winner, x as usize, y as usize);
+        let mut cells = Vec::new();
+        for (dx, dy) in [(1, 0), (0, 1), (1, 1), (1, -1)] {
+            for x in 0..w {
+                for y in 0..h {
+                    // Start only at the first disc of a run.
+                    if !mine(x, y) || mine(x - dx, y - dy) {
+                        continue;
+                    }
+                    let len = (0..).take_while(|&i| mine(x + dx * i, y + dy * i)).count() as isize;
+                    if len >= 4 {
+                        cells.extend((0..len).map(|i| ((x + dx * i) as usize, (y + dy * i) as usize)));
+                    }
+                }
+            }
+        }
+        cells.sort_unstable();
+        cells.dedup();
+        cells
+    }
+
+    /// Reads the board back from rows as [`Position::board_rows`] writes them (top row
+    /// first; `.` `X` `O`, or `.` `M` `T` relative to `me`; letters in either case). The
+    /// side to move follows from the numbers of discs, the outcome from the board; the
+    /// last move is unknown (`None`). Checks that discs rest on each other, that blue has
+    /// as many discs as red or one more, and that at most the side that moved last has
+    /// four in a row; it does not check that a game could have reached the board.
+    pub fn from_board_rows<S: AsRef<str>>(rows: &[S], me: Option<Side>) -> Result<Position, BoardError> {
+        let height = rows.len();
+        let width = rows.first().map_or(0, |row| row.as_ref().chars().count());
+        if let Some(row) = rows.iter().position(|row| row.as_ref().chars().count() != width) {
+            return Err(BoardError::Shape(format!("row {row} is not {width} cells wide like the top row")));
+        }
+        let mut pos = Position::empty(width, height).map_err(|_| {
+            BoardError::Shape(format!("{width}x{height} is not a board size (each side {MIN_SIZE} to {MAX_SIZE})"))
+        })?;
+        let grid: Vec<Vec<char>> = rows.iter().map(|row| row.as_ref().chars().collect()).collect();
+        let char_at = |x: usize, y: usize| grid[height - 1 - y][x];
+        let mut four = [false; 2];
+        let mut counts = [0usize; 2];
+        for x in 0..width {
+            let mut top = 0;
+            for y in 0..height {
+                let ch = char_at(x, y);
+                let cell = match (ch.to_ascii_uppercase(), me) {
+                    ('.', _) => None,
+                    ('X', None) => Some(Side::First),
+                    ('O', None) => Some(Side::Second),
+                    ('M', Some(me)) => Some(me),
+                    ('T', Some(me)) => Some(me.other()),
+                    _ => return Err(BoardError::Cell { x, y, ch }),
+                };
+                let Some(side) = cell else { continue };
+                if top != y {
+                    return Err(BoardError::Floating { x, y });
+                }
+                top += 1;
+                counts[side.index()] += 1;
+                four[side.index()] |= pos.place(x, side);
+            }
+        }
+        let [first, second] = counts;
+        if first != second && first != second + 1 {
+            return Err(BoardError::Counts { first, second });
+        }
+        let last_mover = if first > second { Side::First } else { Side::Second };
+        pos.n_moves = (first + second) as u16;
+        for side in Side::BOTH {
+            if four[side.index()] {
+                if side != last_mover {
+                    return Err(BoardError::Unreachable(format!("{} has four in a row but did not move last", colour(side))));
+                }
+                pos.winner = Some(side);
+            }
+        }
+        Ok(pos)
+    }
+
     fn side_to_move(&self) -> Side {
         if self.n_moves.is_multiple_of(2) { Side::First } else { Side::Second }
     }
@@ -204,15 +289,23 @@ impl Position {
     /// Drops a disc of the side to move into open column `x`.
     fn drop_disc(&mut self, x: usize) {
         let side = self.side_to_move();
+        let won = self.place(x, side);
+        self.n_moves += 1;
+        self.last_move = Some(x as u8);
+        if won {
+            self.winner = Some(side);
+        }
+    }
+
+    /// Puts a disc of `side` on top of open column `x`; true when it lies on a four.
+    fn place(&mut self, x: usize, side: Side) -> bool {
         let y = self.heights[x] as usize;
         self.heights[x] += 1;
         if self.heights[x] == self.height {
             self.close_column(x);
         }
-        self.n_moves += 1;
-        self.last_move = Some(x as u8);
         let h1 = self.height() + 1;
-        let won = match &mut self.board {
+        match &mut self.board {
             Board::Bits(discs) => {
                 let mine = &mut discs[side.index()];
                 *mine |= 1 << (x * h1 + y);
@@ -223,9 +316,6 @@ impl Position {
                 mine[x + PAD] |= 1 << (y + PAD);
                 columns_four_through(mine, x, y)
             }
-        };
-        if won {
-            self.winner = Some(side);
         }
     }
 
@@ -305,6 +395,30 @@ impl Position {
             side = 1 - side;
         }
         self.n_open = n_open;
+    }
+}
+
+/// Why board rows could not be read back into a position
+/// ([`Position::from_board_rows`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BoardError {
+    #[error("bad board shape: {0}")]
+    Shape(String),
+    #[error("unknown cell {ch:?} at column {x}, row {y}")]
+    Cell { x: usize, y: usize, ch: char },
+    #[error("the disc at column {x}, row {y} floats over an empty cell")]
+    Floating { x: usize, y: usize },
+    #[error("{first} blue and {second} red discs: blue moves first, so it has as many discs as red or one more")]
+    Counts { first: usize, second: usize },
+    #[error("impossible board: {0}")]
+    Unreachable(String),
+}
+
+/// The colour of a side's discs in messages.
+fn colour(side: Side) -> &'static str {
+    match side {
+        Side::First => "blue",
+        Side::Second => "red",
     }
 }
 

@@ -272,6 +272,22 @@ fn five_and_seven_in_a_row_win() {
 }
 
 #[test]
+fn one_disc_completing_two_lines() {
+    let pos = game_from_rows(&[".......", ".......", "XXXX...", "XOOX...", "OOOX...", "OXOX..O"], (3, 3));
+    won_by(&pos, Side::First);
+    assert_eq!(pos.winning_cells(), [(0, 3), (1, 3), (2, 3), (3, 0), (3, 1), (3, 2), (3, 3)]);
+}
+
+#[test]
+fn winning_cells_of_long_and_diagonal_lines() {
+    let pos = play_game(7, 6, &[0, 0, 1, 1, 2, 2, 4, 4, 5, 5, 6, 6, 3]);
+    assert_eq!(pos.winning_cells(), (0..7).map(|x| (x, 0)).collect::<Vec<_>>());
+    let pos = play_game(7, 6, &[6, 5, 5, 4, 4, 3, 4, 3, 3, 0, 3]);
+    assert_eq!(pos.winning_cells(), [(3, 3), (4, 2), (5, 1), (6, 0)]);
+    assert!(play_game(7, 6, &[0, 0, 1, 1, 2, 2]).winning_cells().is_empty());
+}
+
+#[test]
 fn three_is_not_four() {
     let pos = play_game(7, 6, &[0, 0, 1, 1, 2, 2]);
     assert_eq!(pos.to_move(), Some(Side::First));
@@ -306,16 +322,9 @@ fn drawn_4x4_game() {
 fn four_on_the_last_cell_is_a_win_not_a_draw() {
     // A full 4x4 board whose 16th disc, red's, completes red's top row.
     let rows = ["OOOO", "XOXO", "OXXX", "XXXO"];
-    let mut picture = BTreeMap::new();
-    for (row_idx, row) in rows.iter().enumerate() {
-        for (x, ch) in row.chars().enumerate() {
-            picture.insert((x, 3 - row_idx), if ch == 'X' { Side::First } else { Side::Second });
-        }
-    }
-    let moves = order_for(4, &picture, (2, 3));
-    assert_eq!(moves.len(), 16);
-    let pos = play_game(4, 4, &moves);
+    let pos = game_from_rows(&rows, (2, 3));
     won_by(&pos, Side::Second);
+    assert_eq!(pos.winning_cells(), [(0, 3), (1, 3), (2, 3), (3, 3)]);
     assert_eq!(pos.board_rows(None), rows);
     assert_eq!(pos.n_moves(), 16);
 }
@@ -371,6 +380,26 @@ fn order_for(width: usize, picture: &BTreeMap<(usize, usize), Side>, last: (usiz
     assert!(found, "no order of play builds the picture");
     path.push(last.0);
     path
+}
+
+/// Plays a game that ends on the board `rows` (top row first, `X` `O` `.`) with the
+/// disc at `last` played last.
+fn game_from_rows(rows: &[&str], last: (usize, usize)) -> Position {
+    let height = rows.len();
+    let mut picture = BTreeMap::new();
+    for (row_idx, row) in rows.iter().enumerate() {
+        for (x, ch) in row.chars().enumerate() {
+            match ch {
+                'X' => picture.insert((x, height - 1 - row_idx), Side::First),
+                'O' => picture.insert((x, height - 1 - row_idx), Side::Second),
+                _ => None,
+            };
+        }
+    }
+    let moves = order_for(rows[0].len(), &picture, last);
+    let pos = play_game(rows[0].len(), height, &moves);
+    assert_eq!(pos.board_rows(None), rows);
+    pos
 }
 
 /// Builds and plays a game on `width` x `height` where blue's disc at `last` completes
@@ -581,6 +610,45 @@ fn accessors_and_board_rows() {
 }
 
 #[test]
+fn board_rows_read_back() {
+    let pos = play_game(7, 6, &[3, 3, 4, 0, 6]);
+    for me in [None, Some(Side::First), Some(Side::Second)] {
+        let back = Position::from_board_rows(&pos.board_rows(me), me).expect("own rows");
+        assert_eq!(back.board_rows(None), pos.board_rows(None));
+        assert_eq!(back.to_move(), Some(Side::Second));
+        assert_eq!(back.n_moves(), 5);
+        assert_eq!(back.last_move(), None);
+    }
+    let lower = ["......."; 4].into_iter().chain(["...o...", "o..xx.x"]).collect::<Vec<_>>();
+    assert_eq!(Position::from_board_rows(&lower, None).expect("lower case").board_rows(None), pos.board_rows(None));
+    // A finished game reads back finished.
+    let won = play_game(7, 6, &[0, 0, 1, 1, 2, 2, 3]);
+    let back = Position::from_board_rows(&won.board_rows(None), None).expect("won board");
+    assert_eq!(back.outcome(), Some(Outcome::win(Side::First)));
+    let drawn = play_game(4, 4, &[2, 2, 2, 1, 2, 3, 1, 0, 0, 3, 1, 1, 0, 3, 3, 0]);
+    let back = Position::from_board_rows(&drawn.board_rows(Some(Side::Second)), Some(Side::Second)).expect("drawn board");
+    assert_eq!(back.outcome(), Some(Outcome::draw()));
+}
+
+#[test]
+fn bad_board_rows() {
+    use rules::connect4::BoardError;
+    let read = |rows: &[&str], me| Position::from_board_rows(rows, me);
+    assert!(matches!(read(&["....", "....", "...."], None), Err(BoardError::Shape(_))));
+    assert!(matches!(read(&["....", "....", "...", "...."], None), Err(BoardError::Shape(_))));
+    assert!(matches!(read(&[], None), Err(BoardError::Shape(_))));
+    assert_eq!(read(&["....", "....", "....", "M..."], None), Err(BoardError::Cell { x: 0, y: 0, ch: 'M' }));
+    assert_eq!(read(&["....", "....", "....", "X..."], Some(Side::First)), Err(BoardError::Cell { x: 0, y: 0, ch: 'X' }));
+    assert_eq!(read(&["....", "....", "O...", "X..."], None).map(|p| p.n_moves()), Ok(2));
+    assert_eq!(read(&["....", "O...", "....", "X..."], None), Err(BoardError::Floating { x: 0, y: 2 }));
+    assert_eq!(read(&["....", "....", "....", "XX.."], None), Err(BoardError::Counts { first: 2, second: 0 }));
+    assert_eq!(read(&["....", "....", "....", "O..."], None), Err(BoardError::Counts { first: 0, second: 1 }));
+    let err = read(&["....", "O...", "OOO.", "XXXX"], None).unwrap_err();
+    assert_eq!(err.to_string(), "impossible board: blue has four in a row but did not move last");
+    assert!(read(&["....", "X...", "XOOO", "XXXO"], None).is_ok_and(|p| p.winner().is_none()));
+}
+
+#[test]
 fn picture_of_a_wide_board() {
     let pos = play_game(12, 4, &[0, 11]);
     let picture = pos.picture();
@@ -775,6 +843,20 @@ proptest! {
             let swapped: String = abs.chars().map(|c| match c { 'X' => 'T', 'O' => 'M', other => other }).collect();
             prop_assert_eq!(&swapped, rel);
         }
+    }
+
+    #[test]
+    fn board_rows_round_trip(pos in arb_position(), me in prop_oneof![Just(None), Just(Some(Side::First)), Just(Some(Side::Second))]) {
+        let back = Position::from_board_rows(&pos.board_rows(me), me).expect("own rows read back");
+        prop_assert_eq!(back.board_rows(None), pos.board_rows(None));
+        prop_assert_eq!(back.to_move(), pos.to_move());
+        prop_assert_eq!(back.outcome(), pos.outcome());
+        prop_assert_eq!(back.n_moves(), pos.n_moves());
+        prop_assert_eq!(back.winning_cells(), pos.winning_cells());
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        pos.legal_moves(&mut a);
+        back.legal_moves(&mut b);
+        prop_assert_eq!(a, b);
     }
 
     #[test]
