@@ -66,7 +66,8 @@ pub struct Position {
     winner: Option<Side>,
     /// Discs in each column.
     heights: [u8; MAX_SIZE],
-    /// The columns that are not full, ascending; the first `n_open` entries count.
+    /// The columns that are not full, ascending; the first `n_open` entries count, the
+    /// slots freed by full columns are zero.
     open: [u8; MAX_SIZE],
     n_open: u8,
     board: Board,
@@ -323,6 +324,9 @@ impl Position {
         let n = self.n_open as usize;
         let idx = self.open[..n].iter().position(|&c| c as usize == x).expect("a column being filled was open");
         self.open.copy_within(idx + 1..n, idx);
+        // Clear the freed slot so that equal boards compare equal whatever the order in
+        // which their columns filled up.
+        self.open[n - 1] = 0;
         self.n_open -= 1;
     }
 
@@ -349,6 +353,7 @@ impl Position {
             self.heights[x] = y + 1;
             if y + 1 == self.height {
                 self.open.copy_within(idx + 1..n_open as usize, idx);
+                self.open[n_open as usize - 1] = 0;
                 n_open -= 1;
             }
             mine |= 1 << (x * h1 + y as usize);
@@ -382,6 +387,7 @@ impl Position {
             self.heights[x] = y + 1;
             if y + 1 == self.height {
                 self.open.copy_within(idx + 1..n_open as usize, idx);
+                self.open[n_open as usize - 1] = 0;
                 n_open -= 1;
             }
             self.n_moves += 1;

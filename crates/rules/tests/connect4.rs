@@ -288,6 +288,28 @@ fn winning_cells_of_long_and_diagonal_lines() {
 }
 
 #[test]
+fn same_board_same_position_whatever_the_order() {
+    let a: Vec<usize> = [6; 6].into_iter().chain([0; 6]).chain([3]).collect();
+    let b: Vec<usize> = [0; 6].into_iter().chain([6; 6]).chain([3]).collect();
+    assert_eq!(play_game(7, 6, &a), play_game(7, 6, &b));
+    let wa = play_game(20, 20, &[19; 20].into_iter().chain([0; 20]).collect::<Vec<_>>());
+    let wb = play_game(20, 20, &[0; 20].into_iter().chain([19; 20]).collect::<Vec<_>>());
+    assert_eq!(wa.board_rows(None), wb.board_rows(None));
+    assert_ne!(wa, wb, "the last moves differ");
+    let mut fast = empty(7, 6);
+    for x in &a[..12] {
+        fast.play(&Move::new(*x as u8)).expect("legal");
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let mut slow = fast.clone();
+    fast.random_playout(&mut ChaCha8Rng::seed_from_u64(5));
+    while let Some(mv) = slow.random_move(&mut rng) {
+        slow.play_unchecked(&mv);
+    }
+    assert_eq!(fast, slow);
+}
+
+#[test]
 fn three_is_not_four() {
     let pos = play_game(7, 6, &[0, 0, 1, 1, 2, 2]);
     assert_eq!(pos.to_move(), Some(Side::First));
