@@ -305,10 +305,10 @@ impl Board {
     /// Checks that no side has more pieces of a value than a full set.
     fn check_counts(&self) -> Result<(), String> {
         for side in Side::BOTH {
-            for v in 0..4 {
-                let n = self.bits[side.index()][v].count_ones();
-                if n > COUNT_BY_VALUE[v] {
-                    return Err(format!("{} has {n} pieces of value {} (at most {})", side_name(side), v + 1, COUNT_BY_VALUE[v]));
+            for (v, (bb, &most)) in self.bits[side.index()].iter().zip(&COUNT_BY_VALUE).enumerate() {
+                let n = bb.count_ones();
+                if n > most {
+                    return Err(format!("{} has {n} pieces of value {} (at most {most})", side_name(side), v + 1));
                 }
             }
         }
@@ -368,7 +368,7 @@ impl Board {
             let mut t = targets.sets[g];
             while t != 0 {
                 let to = t.trailing_zeros() as u8;
-                out[n] = (targets.from_square(g, to), to);
+                out[n] = (targets.origin(g, to), to);
                 n += 1;
                 t &= t - 1;
             }
@@ -428,7 +428,7 @@ impl Targets {
     }
 
     #[inline]
-    fn from_square(&self, group: usize, to: u8) -> u8 {
+    fn origin(&self, group: usize, to: u8) -> u8 {
         const OFFSET: [[i8; 3]; 2] = [[6, 5, 7], [-6, -7, -5]];
         if group < 3 { (to as i8 - OFFSET[self.side][group]) as u8 } else { self.from[group - 3] }
     }
@@ -444,7 +444,7 @@ impl Targets {
                     t &= t - 1;
                 }
                 let to = t.trailing_zeros() as u8;
-                return (self.from_square(g, to), to);
+                return (self.origin(g, to), to);
             }
             k -= c;
         }
