@@ -318,6 +318,13 @@ impl Board {
     /// The targets of every piece of `side`, in six groups (see [`Targets`]).
     #[inline]
     fn targets(&self, side: usize) -> Targets {
+        if side == 0 { self.targets_of::<0>() } else { self.targets_of::<1>() }
+    }
+
+    /// [`Board::targets`] for a side known at compile time (the playout's hot loop).
+    #[inline]
+    fn targets_of<const SIDE: usize>(&self) -> Targets {
+        let side = SIDE;
         let b = &self.bits[side];
         let own = b[0] | b[1] | b[2] | b[3];
         let enemy = self.occupied(1 - side);
@@ -335,25 +342,25 @@ impl Board {
             sets[1] = ((ones & !FILE_A) >> 7) & enemy;
             sets[2] = ((ones & !FILE_F) >> 5) & enemy;
         }
+        // Branch-free: the playout's time goes mostly to mispredicted branches.
         for v in 0..3 {
-            let bb = b[v + 1];
-            if bb == 0 {
-                continue;
-            }
-            let sq = bb.trailing_zeros() as usize;
+            // A captured piece reads as square 63, whose rays are empty.
+            let sq = (b[v + 1] | 1 << 63).trailing_zeros() as usize;
             from[v] = sq as u8;
             let ray = RAYS[side][v][sq];
             let blockers = ray & occ;
-            sets[3 + v] = if blockers == 0 {
-                ray
-            } else if side == 0 {
-                // White goes up: the first blocker is the lowest bit.
+            sets[3 + v] = if side == 0 {
+                // White goes up: the first blocker is the lowest bit (none: `first` = 0,
+                // and `first - 1` keeps the whole ray).
                 let first = blockers & blockers.wrapping_neg();
-                (ray & (first - 1)) | (first & enemy)
+                (ray & first.wrapping_sub(1)) | (first & enemy)
             } else {
-                // Black goes down: the first blocker is the highest bit.
-                let first = 1u64 << (63 - blockers.leading_zeros());
-                (ray & !((first << 1) - 1)) | (first & enemy)
+                // Black goes down: the first blocker is the highest bit. Shifted up by
+                // one with a stop bit at 0, so that no blocker keeps the whole ray.
+                let shifted = blockers << 1 | 1;
+                let first = 1u64 << (63 - shifted.leading_zeros());
+                let above = !((first << 1) - 1) >> 1;
+                (ray & above) | ((first >> 1) & enemy)
             };
         }
         Targets { sets, from, side }
@@ -392,6 +399,31 @@ impl Board {
         }
     }
 
+    /// Plays a random step of `SIDE` (uniform over its legal steps); `None` if it has
+    /// none.
+    #[inline]
+    fn random_step<const SIDE: usize, R: Rng + ?Sized>(&mut self, rng: &mut R) -> Option<(u8, u8)> {
+        let targets = self.targets_of::<SIDE>();
+        let counts = targets.counts();
+        let n: u32 = counts.iter().sum();
+        if n == 0 {
+            return None;
+        }
+        let (from, to, v) = targets.nth(&counts, rng.random_range(0..n));
+        self.apply_value(SIDE, v, from, to);
+        Some((from, to))
+    }
+
+    /// Moves `side`'s piece of value index `v` (value - 1) from `from` to `to`.
+    #[inline]
+    fn apply_value(&mut self, side: usize, v: usize, from: u8, to: u8) {
+        let to_bit = 1u64 << to;
+        for bb in &mut self.bits[1 - side] {
+            *bb &= !to_bit;
+        }
+        self.bits[side][v] ^= (1u64 << from) | to_bit;
+    }
+
     /// The six lines of the native interface, rank 6 first: cells separated by one
     /// space, `.` empty, `W1`..`W4`, `B1`..`B4`; each line ends with `\n`.
     pub fn to_lines(&self) -> String {
@@ -422,9 +454,10 @@ struct Targets {
 }
 
 impl Targets {
+    /// The number of moves in each group.
     #[inline]
-    fn count(&self) -> u32 {
-        self.sets.iter().map(|s| s.count_ones()).sum()
+    fn counts(&self) -> [u32; 6] {
+        self.sets.map(u64::count_ones)
     }
 
     #[inline]
@@ -433,31 +466,38 @@ impl Targets {
         if group < 3 { (to as i8 - OFFSET[self.side][group]) as u8 } else { self.from[group - 3] }
     }
 
-    /// The `k`-th move (k < count), in group order then by target square.
+    /// The `k`-th move (k < the sum of `counts`), in group order then by target square,
+    /// with the index of the moving piece's value (0 for a 1 .. 3 for a 4).
     #[inline]
-    fn nth(&self, mut k: u32) -> (u8, u8) {
-        for g in 0..6 {
-            let mut t = self.sets[g];
-            let c = t.count_ones();
-            if k < c {
-                for _ in 0..k {
-                    t &= t - 1;
-                }
-                let to = t.trailing_zeros() as u8;
-                return (self.origin(g, to), to);
-            }
-            k -= c;
+    fn nth(&self, counts: &[u32; 6], k: u32) -> (u8, u8, usize) {
+        // The group: how many groups end at or before k (branch-free).
+        let mut g = 0;
+        let mut before = 0;
+        let mut end = 0;
+        for &c in &counts[..5] {
+            end += c;
+            let past = k >= end;
+            g += past as usize;
+            before = if past { end } else { before };
         }
-        panic!("move index beyond the move count")
+        // Drop the lowest k - before bits: a group holds at most 4 moves.
+        let mut t = self.sets[g];
+        let skip = k - before;
+        for i in 0..3 {
+            t = if skip > i { t & t.wrapping_sub(1) } else { t };
+        }
+        let to = t.trailing_zeros() as u8;
+        (self.origin(g, to), to, g.saturating_sub(2))
     }
 }
 
 /// `RAYS[side][value - 2][square]`: the squares straight forward of `square` within
 /// `value` steps.
-static RAYS: [[[u64; 36]; 3]; 2] = build_rays();
+/// Squares 36..64 have empty rays (a captured piece reads as square 63).
+static RAYS: [[[u64; 64]; 3]; 2] = build_rays();
 
-const fn build_rays() -> [[[u64; 36]; 3]; 2] {
-    let mut rays = [[[0u64; 36]; 3]; 2];
+const fn build_rays() -> [[[u64; 64]; 3]; 2] {
+    let mut rays = [[[0u64; 64]; 3]; 2];
     let mut sq = 0;
     while sq < 36 {
         let rank = (sq / 6) as i64;
@@ -663,7 +703,7 @@ impl Position {
     }
 
     fn update_over(&mut self) {
-        if self.board.targets(self.side.index()).count() == 0 {
+        if self.board.targets(self.side.index()).sets.iter().all(|&set| set == 0) {
             self.phase = Phase::Over;
         }
     }
@@ -922,21 +962,42 @@ impl Game for Position {
         if self.phase == Phase::Over {
             return self.end_outcome();
         }
-        let mut side = self.side.index();
+        // Two plies per turn of the loop, so that each knows its side at compile time.
         let mut last = None;
-        loop {
-            let targets = self.board.targets(side);
-            let n = targets.count();
-            if n == 0 {
-                break;
+        let mut plies = 0;
+        let mut side = self.side;
+        if side == Side::Second {
+            match self.board.random_step::<1, R>(rng) {
+                Some(step) => {
+                    last = Some(step);
+                    plies += 1;
+                    side = Side::First;
+                }
+                None => side = Side::Second,
             }
-            let (from, to) = targets.nth(rng.random_range(0..n));
-            self.board.apply(side, from, to);
-            last = Some((from, to));
-            self.n_moves += 1;
-            side = 1 - side;
         }
-        self.side = Side::from_index(side).expect("0 or 1");
+        if side == Side::First {
+            loop {
+                match self.board.random_step::<0, R>(rng) {
+                    Some(step) => last = Some(step),
+                    None => {
+                        side = Side::First;
+                        break;
+                    }
+                }
+                plies += 1;
+                match self.board.random_step::<1, R>(rng) {
+                    Some(step) => last = Some(step),
+                    None => {
+                        side = Side::Second;
+                        break;
+                    }
+                }
+                plies += 1;
+            }
+        }
+        self.n_moves += plies;
+        self.side = side;
         if let Some((from, to)) = last {
             self.last = Some(Move::Step { from: Square(from), to: Square(to) });
         }
@@ -1085,4 +1146,47 @@ pub fn parse_name(text: &str) -> Result<String, NativeError> {
         return Err(NativeError::Name(text.to_string()));
     }
     Ok(name.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::SeedableRng;
+    use rand::rngs::ChaCha8Rng;
+
+    use super::*;
+
+    /// The playout picks index k of `Targets::nth` uniformly: every k must give a
+    /// distinct legal step, and all of them together exactly the legal steps.
+    #[test]
+    fn nth_enumerates_exactly_the_legal_steps() {
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        for _ in 0..300 {
+            let mut pos = Position::new_game();
+            while let Some(mv) = pos.random_move(&mut rng) {
+                pos.play_unchecked(&mv);
+                if pos.is_setup_phase() {
+                    continue;
+                }
+                for side in 0..2 {
+                    let targets = pos.board.targets(side);
+                    let counts = targets.counts();
+                    let n: u32 = counts.iter().sum();
+                    let mut by_nth: Vec<(u8, u8)> = (0..n)
+                        .map(|k| {
+                            let (from, to, v) = targets.nth(&counts, k);
+                            assert_eq!(pos.board.get(Square(from)).map(|p| p.value as usize), Some(v + 1));
+                            (from, to)
+                        })
+                        .collect();
+                    by_nth.sort_unstable();
+                    let mut buf = [(0u8, 0u8); MAX_MOVES];
+                    let m = pos.board.gen_moves(side, &mut buf);
+                    let mut listed = buf[..m].to_vec();
+                    listed.sort_unstable();
+                    assert_eq!(by_nth, listed);
+                    assert!(by_nth.windows(2).all(|w| w[0] != w[1]));
+                }
+            }
+        }
+    }
 }
