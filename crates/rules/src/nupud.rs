@@ -20,7 +20,9 @@
 //! Notation: a set-up is six digits, the values on files a..f of the own home rank
 //! (file a first for both sides), a permutation of 432111, e.g. `143211`; a move is
 //! from-square and to-square, e.g. `c1c3`. Moves are read case-insensitively, trimmed,
-//! with an optional `-` or space between the squares.
+//! with an optional `-` or space between the squares. Six digits that are not a
+//! permutation of 432111 are an illegal set-up (`MoveError::Illegal`); other malformed
+//! texts are `MoveError::Parse`.
 //!
 //! Start texts (for [`Game::new`]): none for the set-up phase; `432111/111234` for
 //! White's and Black's set-ups already made (White to move); or a board, see
@@ -912,6 +914,8 @@ impl Game for Position {
         }
     }
 
+    /// The board (rank 6 on top) and a status line: who is to set up (never showing a
+    /// hidden set-up), who is to move with the scores, or the result.
     fn picture(&self) -> String {
         let mut out = String::new();
         for rank in (0..SIZE).rev() {
@@ -947,6 +951,7 @@ impl Game for Position {
         Outcome { winner: Some(loser.other()), scores: None }
     }
 
+    /// True exactly while White has set up and Black has not.
     fn hides_last_move(&self) -> bool {
         self.phase == Phase::BlackSetup
     }
