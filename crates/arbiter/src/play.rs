@@ -107,7 +107,15 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         let order = if idx % 2 == 0 { [0, 1] } else { [1, 0] };
         let game_seed = derive(seed, u64::from(idx));
         if args.show {
-            println!("\ngame {}: {} ({}) vs {} ({})\n{}", idx + 1, tallies[order[0]].name, kind.side_names()[0], tallies[order[1]].name, kind.side_names()[1], start.picture());
+            println!(
+                "\ngame {}: {} ({}) vs {} ({})\n{}",
+                idx + 1,
+                tallies[order[0]].name,
+                kind.side_names()[0],
+                tallies[order[1]].name,
+                kind.side_names()[1],
+                start.picture()
+            );
         }
         let result = referee::play_game(start, [players[order[0]], players[order[1]]], game_seed, |pos, text| {
             if args.show {

@@ -1,8 +1,8 @@
 //! Built-in players for every game: `random` (the seeds' baseline program) and `greedy`
 //! (one move of lookahead). Pure: they see a position and an RNG, nothing else.
 
-use rand::seq::IndexedRandom;
 use rand::Rng;
+use rand::seq::IndexedRandom;
 use rules::Visit;
 use rules::{AnyPosition, Game, Side};
 

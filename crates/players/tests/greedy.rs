@@ -17,9 +17,7 @@ fn position(kind: GameKind, options: &[(&str, &str)], moves: &[&str]) -> AnyPosi
 
 /// Greedy's choices over many seeds (its ties are broken at random).
 fn greedy_choices(pos: &AnyPosition) -> Vec<String> {
-    (0..20)
-        .map(|seed| Builtin::Greedy.choose_text(pos, &mut ChaCha8Rng::seed_from_u64(seed)).expect("a move"))
-        .collect()
+    (0..20).map(|seed| Builtin::Greedy.choose_text(pos, &mut ChaCha8Rng::seed_from_u64(seed)).expect("a move")).collect()
 }
 
 #[test]

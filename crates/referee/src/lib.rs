@@ -1,9 +1,9 @@
 //! Plays one game between two players and says how it ended. Today the players are
 //! the built-in ones, in process; bots as programs join here later.
 
+use players::Builtin;
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
-use players::Builtin;
 use rules::{AnyPosition, Outcome, Side};
 
 /// Why play stopped.
@@ -33,9 +33,7 @@ pub fn play_game(start: &AnyPosition, players: [Builtin; 2], seed: u64, mut on_m
     let mut pos = start.clone();
     let mut moves = Vec::new();
     while let Some(side) = pos.to_move() {
-        let text = players[side.index()]
-            .choose_text(&pos, &mut rngs[side.index()])
-            .expect("a position with a side to move has a move");
+        let text = players[side.index()].choose_text(&pos, &mut rngs[side.index()]).expect("a position with a side to move has a move");
         if let Err(err) = pos.play_text(&text) {
             return GameResult {
                 moves,

@@ -4,8 +4,8 @@
 
 use rand::Rng;
 
-use crate::{connect4, gomoku, legions, nupud, options, pahtum};
 use crate::{Game, MoveError, OptionSpec, Options, Outcome, SetupError, Side};
+use crate::{connect4, gomoku, legions, nupud, options, pahtum};
 
 /// The five games.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -93,10 +93,7 @@ impl GameKind {
             "pah-tum" => "pahtum",
             other => other,
         };
-        GameKind::ALL
-            .into_iter()
-            .find(|kind| kind.name() == alias)
-            .ok_or_else(|| SetupError::UnknownGame(name.to_string()))
+        GameKind::ALL.into_iter().find(|kind| kind.name() == alias).ok_or_else(|| SetupError::UnknownGame(name.to_string()))
     }
 
     /// A one-line description for `arbiter games`.

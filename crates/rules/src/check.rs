@@ -26,7 +26,8 @@ pub fn check_random_games<G: Game>(start: &G, games: u64, seed: u64, max_plies: 
     let mut summary = PlayoutSummary::default();
     for game_idx in 0..games {
         let game_seed = seed.wrapping_add(game_idx);
-        let outcome = check_one_game(start, game_seed, max_plies).map_err(|err| format!("{} game with seed {game_seed}: {err}", G::NAME))?;
+        let outcome =
+            check_one_game(start, game_seed, max_plies).map_err(|err| format!("{} game with seed {game_seed}: {err}", G::NAME))?;
         summary.games += 1;
         match outcome.0.winner {
             Some(side) => summary.wins[side.index()] += 1,
@@ -110,10 +111,10 @@ fn check_one_game<G: Game>(start: &G, seed: u64, max_plies: usize) -> Result<(Ou
 }
 
 fn check_outcome<G: Game>(outcome: &Outcome, pos: &G) -> Result<(), String> {
-    if let Some(scores) = outcome.scores {
-        if Outcome::from_scores(scores).winner != outcome.winner {
-            return Err(format!("scores {scores:?} disagree with winner {:?}", outcome.winner));
-        }
+    if let Some(scores) = outcome.scores
+        && Outcome::from_scores(scores).winner != outcome.winner
+    {
+        return Err(format!("scores {scores:?} disagree with winner {:?}", outcome.winner));
     }
     if pos.running_scores().is_some() != outcome.scores.is_some() {
         return Err("a game with running scores must end with scores, and only such a game".to_string());

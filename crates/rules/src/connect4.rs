@@ -223,9 +223,8 @@ impl Position {
         if let Some(row) = rows.iter().position(|row| row.as_ref().chars().count() != width) {
             return Err(BoardError::Shape(format!("row {row} is not {width} cells wide like the top row")));
         }
-        let mut pos = Position::empty(width, height).map_err(|_| {
-            BoardError::Shape(format!("{width}x{height} is not a board size (each side {MIN_SIZE} to {MAX_SIZE})"))
-        })?;
+        let mut pos = Position::empty(width, height)
+            .map_err(|_| BoardError::Shape(format!("{width}x{height} is not a board size (each side {MIN_SIZE} to {MAX_SIZE})")))?;
         let grid: Vec<Vec<char>> = rows.iter().map(|row| row.as_ref().chars().collect()).collect();
         let char_at = |x: usize, y: usize| grid[height - 1 - y][x];
         let mut four = [false; 2];
@@ -539,10 +538,9 @@ impl Game for Position {
         match trimmed.parse::<i64>() {
             Ok(x) if (0..self.width as i64).contains(&x) => Ok(Move::new(x as u8)),
             // A number too long for i64 is as far off the board as any other.
-            Ok(_) | Err(_) => Err(MoveError::Illegal {
-                text: trimmed.to_string(),
-                reason: format!("no column {trimmed} on a board {} wide", self.width),
-            }),
+            Ok(_) | Err(_) => {
+                Err(MoveError::Illegal { text: trimmed.to_string(), reason: format!("no column {trimmed} on a board {} wide", self.width) })
+            }
         }
     }
 

@@ -1113,10 +1113,9 @@ pub fn parse_board_lines(text: &str) -> Result<Board, NativeError> {
         for (file, cell) in cells.iter().enumerate() {
             let piece = match cell.as_bytes() {
                 [b'.'] => None,
-                [c @ (b'W' | b'B'), v @ b'1'..=b'4'] => Some(Piece {
-                    side: if *c == b'W' { Side::First } else { Side::Second },
-                    value: v - b'0',
-                }),
+                [c @ (b'W' | b'B'), v @ b'1'..=b'4'] => {
+                    Some(Piece { side: if *c == b'W' { Side::First } else { Side::Second }, value: v - b'0' })
+                }
                 _ => return Err(bad(format!("bad cell {cell:?}"))),
             };
             board.set(Square::new(file, rank).expect("on board"), piece);

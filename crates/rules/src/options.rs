@@ -21,11 +21,8 @@ pub struct OptionSpec {
 pub fn check_names(game: &'static str, specs: &[OptionSpec], options: &Options) -> Result<(), SetupError> {
     for name in options.keys() {
         if !specs.iter().any(|spec| spec.name == name) {
-            let known = if specs.is_empty() {
-                "none".to_string()
-            } else {
-                specs.iter().map(|spec| spec.name).collect::<Vec<_>>().join(", ")
-            };
+            let known =
+                if specs.is_empty() { "none".to_string() } else { specs.iter().map(|spec| spec.name).collect::<Vec<_>>().join(", ") };
             return Err(SetupError::UnknownOption { game, name: name.clone(), known });
         }
     }
@@ -36,13 +33,7 @@ pub fn check_names(game: &'static str, specs: &[OptionSpec], options: &Options) 
 pub fn get_text<'a>(specs: &'a [OptionSpec], options: &'a Options, name: &str) -> &'a str {
     match options.get(name) {
         Some(value) => value,
-        None => {
-            specs
-                .iter()
-                .find(|spec| spec.name == name)
-                .unwrap_or_else(|| panic!("option {name} is not declared"))
-                .default
-        }
+        None => specs.iter().find(|spec| spec.name == name).unwrap_or_else(|| panic!("option {name} is not declared")).default,
     }
 }
 
@@ -63,11 +54,7 @@ pub fn get_bool(specs: &[OptionSpec], options: &Options, name: &str) -> Result<b
     match text.trim().to_ascii_lowercase().as_str() {
         "true" | "yes" | "1" | "on" => Ok(true),
         "false" | "no" | "0" | "off" => Ok(false),
-        _ => Err(SetupError::BadOption {
-            name: name.to_string(),
-            value: text.to_string(),
-            reason: "expected true or false".to_string(),
-        }),
+        _ => Err(SetupError::BadOption { name: name.to_string(), value: text.to_string(), reason: "expected true or false".to_string() }),
     }
 }
 
@@ -75,10 +62,8 @@ pub fn get_bool(specs: &[OptionSpec], options: &Options, name: &str) -> Result<b
 mod tests {
     use super::*;
 
-    const SPECS: &[OptionSpec] = &[
-        OptionSpec { name: "width", default: "7", help: "" },
-        OptionSpec { name: "wrap", default: "false", help: "" },
-    ];
+    const SPECS: &[OptionSpec] =
+        &[OptionSpec { name: "width", default: "7", help: "" }, OptionSpec { name: "wrap", default: "false", help: "" }];
 
     fn opts(pairs: &[(&str, &str)]) -> Options {
         pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()

@@ -411,11 +411,8 @@ pub fn move_from_answer(pos: &Position, answer: &str) -> Result<Move, MoveError>
     let after = parse_board(answer).map_err(|err| MoveError::Parse { text: shown(), reason: err.to_string() })?;
     let illegal = |reason: String| MoveError::Illegal { text: shown(), reason };
     let before = &pos.board;
-    let changed: Vec<Move> = (0..64)
-        .filter(|&idx| ALL & (1u64 << idx) != 0)
-        .map(Move::from_bit_index)
-        .filter(|&sq| before.at(sq) != after.at(sq))
-        .collect();
+    let changed: Vec<Move> =
+        (0..64).filter(|&idx| ALL & (1u64 << idx) != 0).map(Move::from_bit_index).filter(|&sq| before.at(sq) != after.at(sq)).collect();
     match changed[..] {
         [] => Err(illegal("the answer is the input board unchanged; a move turns one - into a letter".to_string())),
         [square] => {
@@ -450,11 +447,8 @@ pub struct Position {
     last: Option<Move>,
 }
 
-const OPTIONS: &[OptionSpec] = &[OptionSpec {
-    name: "blocked",
-    default: "5",
-    help: "number of blocked squares in a random start board (odd, 1 to 25)",
-}];
+const OPTIONS: &[OptionSpec] =
+    &[OptionSpec { name: "blocked", default: "5", help: "number of blocked squares in a random start board (odd, 1 to 25)" }];
 
 fn blocked_option(options: &Options) -> Result<usize, SetupError> {
     let n = options::get_int(OPTIONS, options, "blocked", MIN_BLOCKED as i64, MAX_BLOCKED as i64)?;

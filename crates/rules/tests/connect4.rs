@@ -319,7 +319,8 @@ fn three_is_not_four() {
 
 #[test]
 fn drawn_7x6_game() {
-    let moves = [0, 3, 2, 5, 1, 4, 4, 0, 0, 0, 6, 1, 1, 3, 1, 4, 0, 3, 3, 3, 5, 0, 1, 1, 4, 3, 6, 4, 5, 5, 2, 2, 4, 2, 2, 5, 2, 5, 6, 6, 6, 6];
+    let moves =
+        [0, 3, 2, 5, 1, 4, 4, 0, 0, 0, 6, 1, 1, 3, 1, 4, 0, 3, 3, 3, 5, 0, 1, 1, 4, 3, 6, 4, 5, 5, 2, 2, 4, 2, 2, 5, 2, 5, 6, 6, 6, 6];
     let pos = play_game(7, 6, &moves);
     assert_eq!(pos.outcome(), Some(Outcome::draw()));
     assert_eq!(pos.to_move(), None);
@@ -530,10 +531,7 @@ fn full_column_and_missing_column_are_illegal() {
     let mut pos = play_game(7, 6, &[3, 3, 3, 3, 3, 3]);
     assert!(!pos.is_open(3));
     let before = pos.clone();
-    assert_eq!(
-        pos.play(&Move::new(3)),
-        Err(MoveError::Illegal { text: "3".to_string(), reason: "column 3 is full".to_string() })
-    );
+    assert_eq!(pos.play(&Move::new(3)), Err(MoveError::Illegal { text: "3".to_string(), reason: "column 3 is full".to_string() }));
     assert_eq!(pos.play(&Move::new(9)).unwrap_err().to_string(), "illegal move 9: no column 9 on a board 7 wide");
     assert_eq!(pos, before, "refused moves change nothing");
     let mut moves = Vec::new();

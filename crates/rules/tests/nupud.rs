@@ -186,7 +186,10 @@ fn both_setups_fill_the_home_ranks_and_white_moves_first() {
     assert_eq!(p.to_move(), Some(Side::First));
     assert!(!p.is_setup_phase());
     assert!(!p.hides_last_move());
-    assert_eq!(nupud::format_move_input(&p, Side::First), "move white\nB4 B3 B2 B1 B1 B1\n. . . . . .\n. . . . . .\n. . . . . .\n. . . . . .\nW1 W4 W3 W2 W1 W1\n");
+    assert_eq!(
+        nupud::format_move_input(&p, Side::First),
+        "move white\nB4 B3 B2 B1 B1 B1\n. . . . . .\n. . . . . .\n. . . . . .\n. . . . . .\nW1 W4 W3 W2 W1 W1\n"
+    );
     assert_eq!(p.setups(), Some([setup("143211"), setup("432111")]));
     assert_eq!(p.running_scores(), Some([12, 12]));
     assert_eq!(p.n_moves(), 2);
@@ -613,7 +616,14 @@ fn start_texts_round_trip() {
     assert_eq!(q.to_move(), Some(Side::Second));
     assert_eq!(q.piece_at(Square::parse("c4").unwrap()), Some(Piece { side: Side::First, value: 2 }));
     assert_eq!(Position::new(&Options::new(), q.start_text().as_deref()).unwrap(), q);
-    for bad in ["432111", "432111/11234", "white:....../", "white:B5....../....../....../....../....../......", "white:W4W4..../....../....../....../....../......", "red:....../....../....../....../....../......"] {
+    for bad in [
+        "432111",
+        "432111/11234",
+        "white:....../",
+        "white:B5....../....../....../....../....../......",
+        "white:W4W4..../....../....../....../....../......",
+        "red:....../....../....../....../....../......",
+    ] {
         assert!(Position::new(&Options::new(), Some(bad)).is_err(), "{bad}");
     }
 }

@@ -9,8 +9,8 @@ use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 use rules::check::check_random_games;
 use rules::pahtum::{
-    Board, BoardError, Cell, FORFEIT_POINTS, Move, Position, format_board, move_from_answer, parse_board, parse_start,
-    run_score, side_from_board,
+    Board, BoardError, Cell, FORFEIT_POINTS, Move, Position, format_board, move_from_answer, parse_board, parse_start, run_score,
+    side_from_board,
 };
 use rules::{Game, MoveError, Options, Outcome, SetupError, Side, perft};
 
@@ -133,8 +133,7 @@ fn run_table_for_every_length_in_rows_and_columns() {
         let row_board = board(["-------", "-------", "-------", &run.chars().rev().collect::<String>(), "-------", "-------", "-------"]);
         assert_eq!(row_board.scores(), [points, 0], "row run of {len}");
         // a column: column 3 from the top, in O
-        let rows: Vec<String> =
-            (0..7).map(|r| if r < len { "--O----".to_string() } else { "-------".to_string() }).collect();
+        let rows: Vec<String> = (0..7).map(|r| if r < len { "--O----".to_string() } else { "-------".to_string() }).collect();
         let col_board = board(std::array::from_fn(|r| rows[r].as_str()));
         assert_eq!(col_board.scores(), [0, points], "column run of {len}");
     }
@@ -346,7 +345,10 @@ fn bad_start_boards_say_what_is_wrong() {
         (SEED_START.replacen('-', "X", 1), "square A1 holds X; a start board holds only - and +"),
         (SEED_START.replacen('-', "+", 1), "the board has 6 blocked squares; it must have an odd number between 1 and 25"),
         (SEED_START.replace('+', "-"), "the board has 0 blocked squares; it must have an odd number between 1 and 25"),
-        ("+++++++\n".repeat(3) + "++++++-\n" + &"-------\n".repeat(3), "the board has 27 blocked squares; it must have an odd number between 1 and 25"),
+        (
+            "+++++++\n".repeat(3) + "++++++-\n" + &"-------\n".repeat(3),
+            "the board has 27 blocked squares; it must have an odd number between 1 and 25",
+        ),
         (SEED_START.replacen("-------", "------", 1), "line 1 has 6 characters, not 7"),
         (format!("{SEED_START}-------\n"), "the board has 8 lines, not 7"),
         (SEED_START.replacen("---+---", "---+-x-", 1), "square C6 (line 3, column 6) holds 'x', not one of - + X O"),
@@ -367,8 +369,7 @@ fn the_blocked_option_is_odd_and_between_1_and_25() {
         ("five", "not an integer"),
     ] {
         let options = opts(&[("blocked", value)]);
-        let expected =
-            SetupError::BadOption { name: "blocked".into(), value: value.into(), reason: reason.into() };
+        let expected = SetupError::BadOption { name: "blocked".into(), value: value.into(), reason: reason.into() };
         assert_eq!(Position::random_start(&options, &mut ChaCha8Rng::seed_from_u64(0)), Err(expected.clone()));
         assert_eq!(Position::new(&options, Some(SEED_START)), Err(expected));
     }
@@ -415,7 +416,10 @@ fn the_native_reader_is_strict() {
     for (text, err) in cases {
         assert_eq!(parse_board(&text), Err(err), "{text:?}");
     }
-    assert_eq!(BoardError::Length { len: 57 }.to_string(), "the board has 57 characters, not 56 (7 lines of 7 characters, each ended by \\n)");
+    assert_eq!(
+        BoardError::Length { len: 57 }.to_string(),
+        "the board has 57 characters, not 56 (7 lines of 7 characters, each ended by \\n)"
+    );
 }
 
 #[test]
@@ -433,18 +437,9 @@ fn a_native_answer_is_the_board_with_one_square_changed() {
     assert_eq!(illegal(SEED_MIDGAME), "the answer is the input board unchanged; a move turns one - into a letter");
     assert_eq!(illegal(&SEED_MIDGAME.replacen("XO-OXX-", "XOOOXX-", 1)), "square A3 became O but X is to move");
     assert_eq!(illegal(&SEED_MIDGAME.replacen("XO-OXX-", "XO+OXX-", 1)), "square A3 became + but X is to move");
-    assert_eq!(
-        illegal(&SEED_MIDGAME.replacen("------+", "------X", 1)),
-        "square B7 is blocked but the answer changes it to X"
-    );
-    assert_eq!(
-        illegal(&SEED_MIDGAME.replacen("XO-OXX-", "XX-OXX-", 1)),
-        "square A2 is occupied by O but the answer changes it to X"
-    );
-    assert_eq!(
-        illegal(&SEED_MIDGAME.replacen("XO-OXX-", "-O-OXX-", 1)),
-        "square A1 is occupied by X but the answer changes it to -"
-    );
+    assert_eq!(illegal(&SEED_MIDGAME.replacen("------+", "------X", 1)), "square B7 is blocked but the answer changes it to X");
+    assert_eq!(illegal(&SEED_MIDGAME.replacen("XO-OXX-", "XX-OXX-", 1)), "square A2 is occupied by O but the answer changes it to X");
+    assert_eq!(illegal(&SEED_MIDGAME.replacen("XO-OXX-", "-O-OXX-", 1)), "square A1 is occupied by X but the answer changes it to -");
     assert_eq!(
         illegal(&SEED_MIDGAME.replacen("XO-OXX-", "XOXOXXX", 1)),
         "the answer changes 2 squares (A3 from - to X, A7 from - to X); a move changes exactly one"
@@ -478,9 +473,7 @@ fn boards_with_impossible_counts_are_refused() {
     let two_more = SEED_MIDGAME.replacen('-', "X", 2);
     assert_eq!(
         Position::from_board(&two_more),
-        Err(SetupError::BadStart(
-            "the board has 10 X and 8 O; X moves first, so there are as many X as O or one more".into()
-        ))
+        Err(SetupError::BadStart("the board has 10 X and 8 O; X moves first, so there are as many X as O or one more".into()))
     );
     let more_o = SEED_MIDGAME.replacen('-', "O", 1);
     assert!(Position::from_board(&more_o).is_err());
@@ -581,15 +574,13 @@ fn random_playout_plays_the_distribution_of_random_moves() {
 // ---------------------------------------------------------------- properties
 
 fn arb_board_text() -> impl Strategy<Value = String> {
-    proptest::collection::vec(prop_oneof![Just('-'), Just('+'), Just('X'), Just('O')], 49).prop_map(|cells| {
-        cells.chunks(7).map(|row| row.iter().collect::<String>() + "\n").collect()
-    })
+    proptest::collection::vec(prop_oneof![Just('-'), Just('+'), Just('X'), Just('O')], 49)
+        .prop_map(|cells| cells.chunks(7).map(|row| row.iter().collect::<String>() + "\n").collect())
 }
 
 fn arb_full_board_text() -> impl Strategy<Value = String> {
-    proptest::collection::vec(prop_oneof![3 => Just('X'), 3 => Just('O'), 1 => Just('+')], 49).prop_map(|cells| {
-        cells.chunks(7).map(|row| row.iter().collect::<String>() + "\n").collect()
-    })
+    proptest::collection::vec(prop_oneof![3 => Just('X'), 3 => Just('O'), 1 => Just('+')], 49)
+        .prop_map(|cells| cells.chunks(7).map(|row| row.iter().collect::<String>() + "\n").collect())
 }
 
 /// A position `plies` random moves into a game from a random start.
@@ -689,4 +680,3 @@ proptest! {
         prop_assert_eq!(outcome.scores, Some(naive_scores(&format_board(&pos))));
     }
 }
-
