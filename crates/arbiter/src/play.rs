@@ -91,7 +91,9 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     if !args.json {
         println!("{kind}: {} vs {}, {} game(s), seed {seed}", args.a, args.b, args.games);
     }
-    let mut tallies = [Tally { name: args.a.clone(), ..Tally::default() }, Tally { name: args.b.clone(), ..Tally::default() }];
+    // Two copies of one player get numbered names, so that the results tell them apart.
+    let names = if args.a == args.b { [format!("{}-1", args.a), format!("{}-2", args.b)] } else { [args.a.clone(), args.b.clone()] };
+    let mut tallies = names.map(|name| Tally { name, ..Tally::default() });
     let mut reports = Vec::new();
     let mut start_pos: Option<AnyPosition> = None;
     for idx in 0..args.games {
