@@ -2,7 +2,9 @@
 //! subcommand lives in its own module; errors end here as one line and an exit code.
 
 mod bench;
+mod bot;
 mod games;
+mod host;
 mod play;
 mod verify;
 
@@ -30,6 +32,10 @@ enum Command {
     Verify(verify::Args),
     /// Measure random playouts per second of each game on one thread.
     Bench(bench::Args),
+    /// Run a built-in player as a bot program speaking the project's own protocol.
+    Bot(bot::Args),
+    /// Host games between clients over TCP (the Connect Four test environment).
+    Host(host::Args),
 }
 
 fn main() -> ExitCode {
@@ -39,6 +45,8 @@ fn main() -> ExitCode {
         Command::Play(args) => play::run(&args),
         Command::Verify(args) => verify::run(&args),
         Command::Bench(args) => bench::run(&args),
+        Command::Bot(args) => bot::run(&args),
+        Command::Host(args) => host::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,21 +1,24 @@
-//! `arbiter play GAME A B`: games between players, sides alternating, with the result
-//! of each game and a summary (text or JSON).
+//! `arbiter play GAME A B`: games between bots (built-in, human, or programs named by
+//! their manifests), sides alternating, with the result of each game, a summary (text
+//! or JSON), and optionally a record file per game.
+
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
-use players::Builtin;
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
-use referee::{GameResult, Termination};
-use rules::{AnyPosition, GameKind, Options, Side};
+use referee::{BotSpec, GameRecord, GameSetup, LimitOverrides, Limits, Termination};
+use rules::{AnyPosition, GameKind, Options};
 use serde::Serialize;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The game: gomoku, connect4, pahtum, legions, nupud (`arbiter games` lists them).
     game: String,
-    /// The first player: random or greedy. It moves first in games 1, 3, 5, ...
+    /// The first bot: random, greedy, human, or a bot.toml (or its folder). It moves
+    /// first in games 1, 3, 5, ...
     a: String,
-    /// The second player: random or greedy. It moves first in games 2, 4, 6, ...
+    /// The second bot, named the same way. It moves first in games 2, 4, 6, ...
     b: String,
     /// How many games to play; sides alternate, and each pair of games shares its start.
     #[arg(long, short = 'n', default_value_t = 1)]
@@ -26,11 +29,18 @@ pub struct Args {
     /// A game option, e.g. `-o width=20 -o height=20` (repeatable).
     #[arg(short = 'o', long = "option", value_name = "KEY=VALUE")]
     options: Vec<String>,
+    /// A limit for both sides, overriding the game's and the manifests': move-ms,
+    /// game-ms, cpu-ms, memory-mb, stderr-kb (0 removes a time limit). Repeatable.
+    #[arg(short = 'l', long = "limit", value_name = "KEY=VALUE")]
+    limits: Vec<String>,
     /// A file with the start position in the game's start text (Gomoku field,
     /// Pah-tum board); by default the game's own or a random one from the seed.
     #[arg(long, value_name = "FILE")]
-    start: Option<std::path::PathBuf>,
-    /// Print the position after every move.
+    start: Option<PathBuf>,
+    /// Write each game's record (one line of JSON) into this folder.
+    #[arg(long, value_name = "DIR")]
+    record: Option<PathBuf>,
+    /// Print the position after every move, with the bots' debug output.
     #[arg(long)]
     show: bool,
     /// Print a machine-readable summary (JSON) instead of text.
@@ -51,7 +61,9 @@ struct GameReport {
     /// Name of the winning player, or null for a draw.
     winner_name: Option<String>,
     scores: Option<[i64; 2]>,
-    termination: String,
+    termination: Termination,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    record: Option<PathBuf>,
 }
 
 #[derive(Serialize, Default)]
@@ -64,6 +76,8 @@ struct Tally {
     points: f64,
     /// Sum of the player's game scores, in games that have scores.
     score_sum: Option<i64>,
+    /// Games lost by a fault (timeout, illegal move, crash, protocol error).
+    faults: u32,
 }
 
 #[derive(Serialize)]
@@ -79,7 +93,8 @@ struct Summary {
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let kind = GameKind::from_name(&args.game)?;
     let options = super::parse_options(kind, &args.options)?;
-    let players = [player(&args.a)?, player(&args.b)?];
+    let overrides = parse_limits(&args.limits)?;
+    let bots = [bot(&args.a, kind)?, bot(&args.b, kind)?];
     let seed = args.seed.unwrap_or_else(fresh_seed);
     let start_file = match &args.start {
         Some(path) => Some(std::fs::read_to_string(path).with_context(|| format!("cannot read start position {}", path.display()))?),
@@ -88,12 +103,20 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     if args.games == 0 {
         bail!("--games must be at least 1");
     }
+    if let Some(dir) = &args.record {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create record folder {}", dir.display()))?;
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the async runtime")?;
     if !args.json {
         println!("{kind}: {} vs {}, {} game(s), seed {seed}", args.a, args.b, args.games);
     }
     // Two copies of one player get numbered names, so that the results tell them apart.
-    let names = if args.a == args.b { [format!("{}-1", args.a), format!("{}-2", args.b)] } else { [args.a.clone(), args.b.clone()] };
-    let mut tallies = names.map(|name| Tally { name, ..Tally::default() });
+    let names = if bots[0].name() == bots[1].name() {
+        [format!("{}-1", bots[0].name()), format!("{}-2", bots[1].name())]
+    } else {
+        [bots[0].name(), bots[1].name()]
+    };
+    let mut tallies = names.clone().map(|name| Tally { name, ..Tally::default() });
     let mut reports = Vec::new();
     let mut start_pos: Option<AnyPosition> = None;
     for idx in 0..args.games {
@@ -105,41 +128,51 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             };
             start_pos = Some(kind.new_position(&options, text.as_deref()).context("start position")?);
         }
-        let start = start_pos.as_ref().expect("set above");
+        let start = start_pos.clone().expect("set above");
         let order = if idx % 2 == 0 { [0, 1] } else { [1, 0] };
         let game_seed = derive(seed, u64::from(idx));
+        let mut setup = GameSetup::new(start.clone(), options.clone(), game_seed);
+        setup.limits = order.map(|player| side_limits(&start, &bots[player], &overrides));
         if args.show {
-            println!(
-                "\ngame {}: {} ({}) vs {} ({})\n{}",
-                idx + 1,
-                tallies[order[0]].name,
-                kind.side_names()[0],
-                tallies[order[1]].name,
-                kind.side_names()[1],
-                start.picture()
-            );
+            println!("\ngame {}: {} ({}) vs {} ({})\n{}", idx + 1, names[order[0]], kind.side_names()[0], names[order[1]], kind.side_names()[1], start.picture());
         }
-        let result = referee::play_game(start, [players[order[0]], players[order[1]]], game_seed, |pos, text| {
-            if args.show {
-                let side = Side::from_index((pos.n_moves() + 1) % 2).map_or("", |s| kind.side_names()[s.index()]);
-                println!("{}. {side} plays {text}\n{}", pos.n_moves(), pos.picture());
+        let show = args.show;
+        let record = runtime.block_on(referee::play_game(&setup, [&bots[order[0]], &bots[order[1]]], |pos, turn| {
+            if show {
+                let side = kind.side_names()[turn.side];
+                println!("{}. {side} plays {} ({} ms)", pos.n_moves(), turn.text.as_deref().unwrap_or("?"), turn.ms);
+                if let Some(note) = &turn.note {
+                    println!("   {note}");
+                }
+                print_stderr(&turn.stderr, turn.stderr_dropped);
+                println!("{}", pos.picture());
             }
-        });
-        let report = report(kind, idx, game_seed, start, &result, [&tallies[order[0]].name, &tallies[order[1]].name]);
+        }));
+        if show && let Some(last) = record.turns.last().filter(|turn| turn.text.is_none()) {
+            print_stderr(&last.stderr, last.stderr_dropped);
+        }
+        let path = match &args.record {
+            Some(dir) => Some(write_record(dir, idx, &record)?),
+            None => None,
+        };
+        let report = report(idx, &record, [&names[order[0]], &names[order[1]]], path);
         for (side_idx, &player_idx) in order.iter().enumerate() {
             let tally = &mut tallies[player_idx];
-            match result.outcome.winner {
+            match record.result.winner {
                 None => {
                     tally.draws += 1;
                     tally.points += 0.5;
                 }
-                Some(side) if side.index() == side_idx => {
+                Some(side) if side == side_idx => {
                     tally.wins += 1;
                     tally.points += 1.0;
                 }
                 Some(_) => tally.losses += 1,
             }
-            if let Some(scores) = result.outcome.scores {
+            if record.result.termination.side().is_some_and(|s| s.index() == side_idx) {
+                tally.faults += 1;
+            }
+            if let Some(scores) = record.result.scores {
                 *tally.score_sum.get_or_insert(0) += scores[side_idx];
             }
         }
@@ -157,8 +190,9 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         for tally in &summary.players {
             let total = f64::from(tally.wins + tally.draws + tally.losses);
             let sums = tally.score_sum.map(|s| format!(", game scores {s} in all")).unwrap_or_default();
+            let faults = if tally.faults > 0 { format!(", {} lost by faults", tally.faults) } else { String::new() };
             println!(
-                "  {:<10} {} wins, {} draws, {} losses: {} points ({:.1}%){sums}",
+                "  {:<10} {} wins, {} draws, {} losses: {} points ({:.1}%){sums}{faults}",
                 tally.name,
                 tally.wins,
                 tally.draws,
@@ -171,27 +205,74 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn player(name: &str) -> anyhow::Result<Builtin> {
-    Builtin::from_name(name).with_context(|| format!("unknown player {name:?} (built-in players: random, greedy)"))
+/// Reads a bot argument and checks that it plays this game.
+pub fn bot(arg: &str, kind: GameKind) -> anyhow::Result<BotSpec> {
+    let spec = BotSpec::from_arg(arg)?;
+    if let BotSpec::Program(program) = &spec
+        && program.game != kind
+    {
+        bail!("bot {arg} plays {}, not {kind}", program.game);
+    }
+    Ok(spec)
 }
 
-fn report(kind: GameKind, idx: u32, seed: u64, start: &AnyPosition, result: &GameResult, names: [&String; 2]) -> GameReport {
-    let termination = match &result.termination {
-        Termination::Rules => "rules".to_string(),
-        Termination::IllegalMove { side, text, error } => {
-            format!("illegal move {text:?} by {}: {error}", kind.side_names()[side.index()])
+/// Reads `--limit key=value` pairs.
+pub fn parse_limits(pairs: &[String]) -> anyhow::Result<LimitOverrides> {
+    let mut table = toml::Table::new();
+    for pair in pairs {
+        let Some((key, value)) = pair.split_once('=') else {
+            bail!("limit {pair:?} is not key=value (e.g. --limit move-ms=500)");
+        };
+        let value: i64 = value.trim().parse().with_context(|| format!("limit {key}: {value:?} is not a whole number"))?;
+        if value < 0 {
+            bail!("limit {key} cannot be negative");
         }
-    };
+        table.insert(key.trim().to_string(), toml::Value::Integer(value));
+    }
+    let overrides: LimitOverrides = table.try_into().map_err(|err: toml::de::Error| {
+        anyhow::anyhow!("{} (limits: move-ms, game-ms, cpu-ms, memory-mb, stderr-kb)", err.message().trim())
+    })?;
+    Ok(overrides)
+}
+
+/// A side's limits: the game's, then the bot's manifest, then the command line.
+pub fn side_limits(start: &AnyPosition, bot: &BotSpec, overrides: &LimitOverrides) -> Limits {
+    let mut limits = Limits::for_game(start);
+    if let BotSpec::Program(program) = bot {
+        limits = limits.with(&program.manifest.limits);
+    }
+    limits.with(overrides)
+}
+
+fn print_stderr(stderr: &str, dropped: u64) {
+    for line in stderr.lines() {
+        println!("   | {line}");
+    }
+    if dropped > 0 {
+        println!("   | [... {dropped} more bytes of stderr dropped]");
+    }
+}
+
+fn write_record(dir: &Path, idx: u32, record: &GameRecord) -> anyhow::Result<PathBuf> {
+    let path = dir.join(format!("game-{:04}.json", idx + 1));
+    let mut line = serde_json::to_string(record)?;
+    line.push('\n');
+    std::fs::write(&path, line).with_context(|| format!("cannot write record {}", path.display()))?;
+    Ok(path)
+}
+
+fn report(idx: u32, record: &GameRecord, names: [&String; 2], path: Option<PathBuf>) -> GameReport {
     GameReport {
         index: idx + 1,
-        seed,
+        seed: record.seed,
         players: [names[0].clone(), names[1].clone()],
-        start: start.start_text(),
-        moves: result.moves.clone(),
-        winner: result.outcome.winner.map(Side::index),
-        winner_name: result.outcome.winner.map(|side| names[side.index()].clone()),
-        scores: result.outcome.scores,
-        termination,
+        start: record.start.clone(),
+        moves: record.moves.clone(),
+        winner: record.result.winner,
+        winner_name: record.result.winner.map(|side| names[side].clone()),
+        scores: record.result.scores,
+        termination: record.result.termination.clone(),
+        record: path,
     }
 }
 
@@ -202,7 +283,10 @@ fn describe(kind: GameKind, report: &GameReport) -> String {
         _ => "draw".to_string(),
     };
     let scores = report.scores.map(|[a, b]| format!(", {a}:{b}")).unwrap_or_default();
-    let how = if report.termination == "rules" { String::new() } else { format!(" ({})", report.termination) };
+    let how = match &report.termination {
+        Termination::Rules => String::new(),
+        other => format!(" ({})", other.describe(sides)),
+    };
     format!(
         "game {}: {} ({}) vs {} ({}): {verdict}{scores} after {} moves{how}",
         report.index,

@@ -1,49 +1,400 @@
-//! Plays one game between two players and says how it ended. Today the players are
-//! the built-in ones, in process; bots as programs join here later.
+//! Plays one game between two bots and writes its record. A bot is a built-in player,
+//! a human at the terminal, or a program behind one of the interfaces (drivers in
+//! [`drivers`]); whatever a bot does wrong ends as a [`Termination`] in the record,
+//! never as an `Err`.
+
+pub mod drivers;
+pub mod human;
+pub mod limits;
+pub mod manifest;
+pub mod record;
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use players::Builtin;
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
-use rules::{AnyPosition, Outcome, Side};
+use rules::{AnyPosition, GameKind, Options, Outcome, Side};
 
-/// Why play stopped.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Termination {
-    /// The game ended by its rules.
-    Rules,
-    /// A player made a move the rules refuse; it loses.
-    IllegalMove { side: Side, text: String, error: String },
+pub use limits::{LimitOverrides, Limits};
+pub use manifest::{BotSpec, Manifest, ManifestError, ProgramBot, Protocol};
+pub use record::{GameRecord, PlayerRecord, ResultRecord, Termination, TurnRecord};
+
+/// What kind of fault a bot made.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum FaultKind {
+    Timeout,
+    IllegalMove,
+    Crash,
+    ProtocolError,
 }
 
-/// One finished game.
+/// A bot's fault in one turn, with what a person needs to know.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameResult {
-    /// The moves in notation, in order.
-    pub moves: Vec<String>,
-    pub outcome: Outcome,
-    pub termination: Termination,
+pub struct Fault {
+    pub kind: FaultKind,
+    pub detail: String,
 }
 
-/// Plays `start` to the end between `players[0]` (the side that moves first) and
-/// `players[1]`. Each side draws its randomness from its own stream derived from
-/// `seed`, so the same seed gives the same game. `on_move` sees the position after
-/// each move and the move's text.
-pub fn play_game(start: &AnyPosition, players: [Builtin; 2], seed: u64, mut on_move: impl FnMut(&AnyPosition, &str)) -> GameResult {
-    let mut rngs = [ChaCha8Rng::seed_from_u64(seed), ChaCha8Rng::seed_from_u64(seed ^ 0x9e37_79b9_7f4a_7c15)];
-    let mut pos = start.clone();
-    let mut moves = Vec::new();
-    while let Some(side) = pos.to_move() {
-        let text = players[side.index()].choose_text(&pos, &mut rngs[side.index()]).expect("a position with a side to move has a move");
-        if let Err(err) = pos.play_text(&text) {
-            return GameResult {
-                moves,
-                outcome: pos.forfeit(side),
-                termination: Termination::IllegalMove { side, text, error: err.to_string() },
-            };
-        }
-        on_move(&pos, &text);
-        moves.push(text);
+impl Fault {
+    pub fn new(kind: FaultKind, detail: impl Into<String>) -> Fault {
+        Fault { kind, detail: detail.into() }
     }
-    let outcome = pos.outcome().expect("a position without a side to move is over");
-    GameResult { moves, outcome, termination: Termination::Rules }
+
+    /// The termination this fault causes when `side` made it.
+    pub fn into_termination(self, side: Side) -> Termination {
+        let (side, detail) = (side.index(), self.detail);
+        match self.kind {
+            FaultKind::Timeout => Termination::Timeout { side, detail },
+            FaultKind::IllegalMove => Termination::IllegalMove { side, detail },
+            FaultKind::Crash => Termination::Crash { side, detail },
+            FaultKind::ProtocolError => Termination::ProtocolError { side, detail },
+        }
+    }
+}
+
+/// Everything a seat needs to know about its game.
+#[derive(Clone, Debug)]
+pub struct SeatContext {
+    pub kind: GameKind,
+    pub options: Options,
+    pub start: AnyPosition,
+    pub side: Side,
+    pub limits: Limits,
+    /// The bot's own working directory, fresh for this game.
+    pub workdir: PathBuf,
+    pub seed: u64,
+}
+
+/// The opponent's last move as a bot may see it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LastMove {
+    /// The opponent has not moved yet in this game.
+    None,
+    /// The opponent moved, but the move stays secret for now (Nupud's set-up).
+    Hidden,
+    Move(String),
+}
+
+/// The time a side has for the turn it is asked to play.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct TurnClock {
+    /// The per-move limit.
+    pub move_time: Option<Duration>,
+    /// What is left of the per-game wall-clock budget.
+    pub game_time_left: Option<Duration>,
+    /// What is left of the per-game CPU budget.
+    pub cpu_left: Option<Duration>,
+}
+
+impl TurnClock {
+    /// The wall-clock time this turn may take at most: the per-move limit, the game
+    /// budget left, and, for a CPU budget, the CPU time left (a bot that waits instead of
+    /// computing must not wait forever).
+    pub fn wall_limit(&self) -> Option<Duration> {
+        [self.move_time, self.game_time_left, self.cpu_left].into_iter().flatten().min()
+    }
+
+    /// The deadline of a turn whose clock starts now. `cpu_used_before` is the CPU time
+    /// the bot's process group has used so far (persistent processes) or zero.
+    pub fn deadline_from_now(&self, cpu_used_before: Duration) -> jail::Deadline {
+        jail::Deadline {
+            wall: self.wall_limit().map(|limit| Instant::now() + limit),
+            cpu: self.cpu_left.map(|left| cpu_used_before + left),
+        }
+    }
+
+    /// A human-readable description of the limit that was hit, for fault details.
+    pub fn describe(&self, limit: jail::TimeLimit) -> String {
+        match limit {
+            jail::TimeLimit::Cpu => format!("out of CPU time ({} s per game)", secs(self.cpu_left)),
+            jail::TimeLimit::Wall => match (self.move_time, self.game_time_left, self.cpu_left) {
+                (Some(m), g, c) if g.is_none_or(|g| m <= g) && c.is_none_or(|c| m <= c) => {
+                    format!("out of time ({} s per move)", fmt_secs(m))
+                }
+                (_, Some(_), _) => "out of time (game clock ran out)".to_string(),
+                _ => "waited longer than the CPU time left".to_string(),
+            },
+        }
+    }
+}
+
+fn secs(d: Option<Duration>) -> String {
+    d.map(fmt_secs).unwrap_or_else(|| "-".to_string())
+}
+
+fn fmt_secs(d: Duration) -> String {
+    let s = d.as_secs_f64();
+    if s.fract() == 0.0 { format!("{s:.0}") } else { format!("{s:.3}") }
+}
+
+/// One request to play a turn.
+#[derive(Debug)]
+pub struct TurnRequest<'a> {
+    pub pos: &'a AnyPosition,
+    pub last_move: LastMove,
+    pub clock: TurnClock,
+}
+
+/// A seat's answer to a turn.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reply {
+    /// The move in the game's notation (not yet checked), or the bot's fault.
+    pub answer: Result<String, Fault>,
+    pub elapsed: Duration,
+    /// CPU time the bot used for this turn (zero where it is not measured).
+    pub cpu: Duration,
+    pub stderr: jail::Log,
+}
+
+impl Reply {
+    pub fn fault(kind: FaultKind, detail: impl Into<String>, elapsed: Duration, stderr: jail::Log) -> Reply {
+        Reply { answer: Err(Fault::new(kind, detail)), elapsed, cpu: Duration::ZERO, stderr }
+    }
+}
+
+/// One side of a game in progress.
+enum Seat {
+    Builtin { builtin: Builtin, rng: ChaCha8Rng },
+    Human(human::Human),
+    Program(Box<drivers::Driver>),
+}
+
+impl Seat {
+    async fn open(spec: &BotSpec, ctx: &SeatContext) -> Result<Seat, Fault> {
+        Ok(match spec {
+            BotSpec::Builtin(builtin) => {
+                let stream = ctx.seed ^ (0x9e37_79b9_7f4a_7c15u64.wrapping_mul(ctx.side.index() as u64 + 1));
+                Seat::Builtin { builtin: *builtin, rng: ChaCha8Rng::seed_from_u64(stream) }
+            }
+            BotSpec::Human => Seat::Human(human::Human::terminal(ctx.side)),
+            BotSpec::Program(bot) => Seat::Program(Box::new(drivers::Driver::open(bot, ctx).await?)),
+        })
+    }
+
+    async fn turn(&mut self, req: &TurnRequest<'_>) -> Reply {
+        match self {
+            Seat::Builtin { builtin, rng } => {
+                let began = Instant::now();
+                let answer = builtin.choose_text(req.pos, rng).ok_or_else(|| Fault::new(FaultKind::ProtocolError, "no move in an ongoing game"));
+                Reply { answer, elapsed: began.elapsed(), cpu: Duration::ZERO, stderr: jail::Log::default() }
+            }
+            Seat::Human(human) => human.turn(req).await,
+            Seat::Program(driver) => driver.turn(req).await,
+        }
+    }
+
+    async fn finish(&mut self, outcome: &Outcome) {
+        match self {
+            Seat::Builtin { .. } => {}
+            Seat::Human(human) => human.finish(outcome),
+            Seat::Program(driver) => driver.finish(outcome).await,
+        }
+    }
+}
+
+/// What a game is played from.
+#[derive(Clone, Debug)]
+pub struct GameSetup {
+    pub start: AnyPosition,
+    pub options: Options,
+    pub seed: u64,
+    /// Limits of side 0 and side 1.
+    pub limits: [Limits; 2],
+    /// Where the bots' working directories are made (`side-0`, `side-1`, fresh for this
+    /// game); a temporary folder, removed after the game, when `None`.
+    pub workdir_root: Option<PathBuf>,
+}
+
+impl GameSetup {
+    /// A game from `start` with the game's own limits for both sides.
+    pub fn new(start: AnyPosition, options: Options, seed: u64) -> GameSetup {
+        let limits = Limits::for_game(&start);
+        GameSetup { start, options, seed, limits: [limits; 2], workdir_root: None }
+    }
+}
+
+/// Plays one game to its end and returns its record. `on_turn` sees the position after
+/// every accepted move with that turn's record (for `--show`, live views).
+pub async fn play_game(setup: &GameSetup, bots: [&BotSpec; 2], mut on_turn: impl FnMut(&AnyPosition, &TurnRecord) + Send) -> GameRecord {
+    let started = Instant::now();
+    let started_ms = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64);
+    let kind = setup.start.kind();
+    let temp = match &setup.workdir_root {
+        Some(_) => None,
+        None => tempfile::Builder::new().prefix("arbiter-game-").tempdir().ok(),
+    };
+    let root: PathBuf = match (&setup.workdir_root, &temp) {
+        (Some(root), _) => root.clone(),
+        (None, Some(temp)) => temp.path().to_path_buf(),
+        (None, None) => std::env::temp_dir(),
+    };
+    let players = [player_record(bots[0], &setup.limits[0]), player_record(bots[1], &setup.limits[1])];
+    let mut pos = setup.start.clone();
+    let mut moves = Vec::new();
+    let mut turns: Vec<TurnRecord> = Vec::new();
+    let mut termination = Termination::Rules;
+
+    // Open both seats; a bot that cannot start loses.
+    let mut seats: Vec<Seat> = Vec::with_capacity(2);
+    for side in Side::BOTH {
+        let ctx = SeatContext {
+            kind,
+            options: setup.options.clone(),
+            start: setup.start.clone(),
+            side,
+            limits: setup.limits[side.index()],
+            workdir: root.join(format!("side-{}", side.index())),
+            seed: setup.seed,
+        };
+        let opened = match prepare_workdir(&ctx.workdir, bots[side.index()]) {
+            Ok(()) => Seat::open(bots[side.index()], &ctx).await,
+            Err(err) => Err(Fault::new(FaultKind::Crash, format!("cannot prepare the working directory: {err}"))),
+        };
+        match opened {
+            Ok(seat) => seats.push(seat),
+            Err(fault) => {
+                termination = fault.into_termination(side);
+                break;
+            }
+        }
+    }
+
+    let mut wall_used = [Duration::ZERO; 2];
+    let mut cpu_used = [Duration::ZERO; 2];
+    let mut last_move = LastMove::None;
+    if termination == Termination::Rules {
+        while let Some(side) = pos.to_move() {
+            let idx = side.index();
+            let limits = &setup.limits[idx];
+            let clock = TurnClock {
+                move_time: limits.move_time,
+                game_time_left: limits.game_time.map(|t| t.saturating_sub(wall_used[idx])),
+                cpu_left: limits.game_cpu.map(|t| t.saturating_sub(cpu_used[idx])),
+            };
+            let request = TurnRequest { pos: &pos, last_move: last_move.clone(), clock };
+            let reply = seats[idx].turn(&request).await;
+            wall_used[idx] += reply.elapsed;
+            cpu_used[idx] += reply.cpu;
+            let mut turn = TurnRecord {
+                side: idx,
+                text: None,
+                ms: reply.elapsed.as_millis() as u64,
+                stderr: reply.stderr.text,
+                stderr_dropped: reply.stderr.dropped,
+                note: None,
+            };
+            let accepted = match reply.answer {
+                Err(fault) => Err(fault),
+                Ok(text) => match pos.check_text(&text) {
+                    Ok(canonical) => {
+                        pos.play_text(&canonical).expect("a checked move plays");
+                        Ok(canonical)
+                    }
+                    Err(err) => Err(Fault::new(FaultKind::IllegalMove, err.to_string())),
+                },
+            };
+            match accepted {
+                Ok(canonical) => {
+                    turn.text = Some(canonical.clone());
+                    turn.note = turn_note(&pos);
+                    on_turn(&pos, &turn);
+                    turns.push(turn);
+                    last_move = if pos.hides_last_move() { LastMove::Hidden } else { LastMove::Move(canonical.clone()) };
+                    moves.push(canonical);
+                }
+                Err(fault) => {
+                    turns.push(turn);
+                    termination = fault.into_termination(side);
+                    break;
+                }
+            }
+        }
+    }
+
+    let outcome = match termination.side() {
+        Some(loser) => pos.forfeit(loser),
+        None => pos.outcome().expect("play stops by the rules only at the end"),
+    };
+    for seat in &mut seats {
+        seat.finish(&outcome).await;
+    }
+    drop(seats);
+    drop(temp);
+    GameRecord {
+        game: kind.name().to_string(),
+        options: setup.options.clone(),
+        start: setup.start.start_text(),
+        seed: setup.seed,
+        players,
+        moves,
+        turns,
+        result: ResultRecord { winner: outcome.winner.map(Side::index), scores: outcome.scores, termination },
+        started_ms,
+        duration_ms: started.elapsed().as_millis() as u64,
+    }
+}
+
+/// What the rules made of the last move, where the move text does not say it all.
+fn turn_note(pos: &AnyPosition) -> Option<String> {
+    match pos {
+        AnyPosition::Legions(p) => p.last_turn().map(|report| {
+            report.orders.iter().map(|o| format!("{}: {}", rules::Game::format_move(p, &rules::legions::Move::new(vec![o.order.clone()])), o.effect)).collect::<Vec<_>>().join("; ")
+        }),
+        _ => None,
+    }
+}
+
+fn player_record(spec: &BotSpec, limits: &Limits) -> PlayerRecord {
+    let limits = limits.to_record();
+    match spec {
+        BotSpec::Builtin(builtin) => PlayerRecord {
+            name: builtin.name().to_string(),
+            kind: "builtin".to_string(),
+            protocol: None,
+            manifest: None,
+            command: None,
+            sha256: None,
+            limits,
+        },
+        BotSpec::Human => PlayerRecord { name: "human".to_string(), kind: "human".to_string(), protocol: None, manifest: None, command: None, sha256: None, limits },
+        BotSpec::Program(bot) => PlayerRecord {
+            name: bot.manifest.name.clone(),
+            kind: "program".to_string(),
+            protocol: Some(bot.manifest.protocol.name().to_string()),
+            manifest: Some(bot.manifest_path.to_string_lossy().into_owned()),
+            command: Some(bot.command.clone()),
+            sha256: bot.fingerprint(),
+            limits,
+        },
+    }
+}
+
+/// Makes the bot's fresh working directory and copies its manifest's `workdir` files in.
+fn prepare_workdir(dir: &Path, spec: &BotSpec) -> std::io::Result<()> {
+    if dir.exists() {
+        std::fs::remove_dir_all(dir)?;
+    }
+    std::fs::create_dir_all(dir)?;
+    if let BotSpec::Program(bot) = spec
+        && let Some(template) = &bot.workdir_template
+    {
+        copy_dir(template, dir)?;
+    }
+    Ok(())
+}
+
+fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(from)? {
+        let entry = entry?;
+        let target = to.join(entry.file_name());
+        if entry.file_type()?.is_dir() {
+            std::fs::create_dir_all(&target)?;
+            copy_dir(&entry.path(), &target)?;
+        } else {
+            std::fs::copy(entry.path(), &target)?;
+        }
+    }
+    Ok(())
 }

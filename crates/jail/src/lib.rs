@@ -1,0 +1,392 @@
+//! The only crate that starts bot processes: each in its own process group, with a
+//! memory cap, kill-on-drop of the whole group, pausing between moves, bounded reads
+//! of its stdout, its stderr drained concurrently into a bounded per-move log, and CPU
+//! time accounted over the group. Every wait is under a [`Deadline`].
+
+use std::ffi::OsString;
+use std::io;
+use std::path::PathBuf;
+use std::process::{ExitStatus, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use rustix::process::{Pid, Resource, Rlimit, Signal};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::process::{Child, ChildStdin, ChildStdout};
+
+mod cpu;
+
+pub use cpu::group_cpu_time;
+
+/// How to start a bot process.
+#[derive(Clone, Debug)]
+pub struct Command {
+    pub program: PathBuf,
+    pub args: Vec<OsString>,
+    /// The bot's working directory (its own, fresh for each game).
+    pub cwd: PathBuf,
+    /// Variables added to the environment.
+    pub env: Vec<(OsString, OsString)>,
+    pub limits: Limits,
+}
+
+/// Resource limits of one process (and everything it starts).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Address-space cap in bytes (`RLIMIT_AS`), inherited by the bot's children.
+    pub memory: Option<u64>,
+    /// The longest stdout line read; a longer one is a protocol error.
+    pub line_cap: usize,
+    /// The most stdout bytes read in one answer of a per-move process.
+    pub output_cap: usize,
+    /// The most stderr bytes kept per move; the rest is counted and dropped.
+    pub stderr_cap: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits { memory: None, line_cap: 64 * 1024, output_cap: 1024 * 1024, stderr_cap: 64 * 1024 }
+    }
+}
+
+/// Until when a wait may last: a wall-clock instant and a cap on the CPU time the
+/// process group has used in all (for CPU budgets such as Connect Four's).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Deadline {
+    pub wall: Option<Instant>,
+    pub cpu: Option<Duration>,
+}
+
+impl Deadline {
+    pub fn wall_in(duration: Duration) -> Deadline {
+        Deadline { wall: Some(Instant::now() + duration), cpu: None }
+    }
+}
+
+/// Which limit ran out.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum TimeLimit {
+    Wall,
+    Cpu,
+}
+
+/// Why a read, a write or a wait gave up.
+#[derive(Debug, PartialEq, Eq, Clone)]
+pub enum Failure {
+    Timeout(TimeLimit),
+    /// The bot closed its stdout (or exited) before answering.
+    Eof,
+    /// A line or an answer longer than the cap.
+    TooLong(usize),
+    /// The pipe broke or another I/O error happened.
+    Io(String),
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Failure::Timeout(TimeLimit::Wall) => write!(f, "out of time"),
+            Failure::Timeout(TimeLimit::Cpu) => write!(f, "out of CPU time"),
+            Failure::Eof => write!(f, "closed its output before answering"),
+            Failure::TooLong(cap) => write!(f, "wrote more than {cap} bytes without a line end"),
+            Failure::Io(err) => write!(f, "{err}"),
+        }
+    }
+}
+
+/// The stderr a bot wrote during one move, bounded.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Log {
+    pub text: String,
+    /// Bytes written beyond the cap and dropped; 0 when nothing was cut.
+    pub dropped: u64,
+}
+
+impl Log {
+    pub fn is_truncated(&self) -> bool {
+        self.dropped > 0
+    }
+}
+
+#[derive(Default)]
+struct LogBuffer {
+    bytes: Vec<u8>,
+    dropped: u64,
+    cap: usize,
+}
+
+/// A running bot process. Dropping it kills its whole process group.
+pub struct Process {
+    child: Child,
+    pgid: Pid,
+    stdin: Option<ChildStdin>,
+    stdout: ChildStdout,
+    pending: Vec<u8>,
+    stdout_closed: bool,
+    stderr: Arc<Mutex<LogBuffer>>,
+    stderr_task: tokio::task::JoinHandle<()>,
+    limits: Limits,
+    started: Instant,
+    exit: Option<ExitStatus>,
+    paused: bool,
+}
+
+impl Process {
+    /// Starts the program in a new process group with piped stdin, stdout and stderr.
+    pub fn spawn(command: &Command) -> io::Result<Process> {
+        let mut cmd = tokio::process::Command::new(&command.program);
+        cmd.args(&command.args)
+            .current_dir(&command.cwd)
+            .envs(command.env.iter().map(|(k, v)| (k, v)))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .process_group(0)
+            .kill_on_drop(true);
+        let started = Instant::now();
+        let mut child = cmd.spawn()?;
+        let raw = child.id().and_then(|id| i32::try_from(id).ok()).expect("a just-started child has an id");
+        let pgid = Pid::from_raw(raw).expect("child ids are positive");
+        // The limits are set from outside right after the start; the sandbox (a
+        // separate layer) sets them before exec.
+        if let Some(bytes) = command.limits.memory {
+            let _ = rustix::process::prlimit(Some(pgid), Resource::As, Rlimit { current: Some(bytes), maximum: Some(bytes) });
+        }
+        let _ = rustix::process::prlimit(Some(pgid), Resource::Core, Rlimit { current: Some(0), maximum: Some(0) });
+        let stdin = child.stdin.take();
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let mut stderr_pipe = child.stderr.take().expect("stderr is piped");
+        let stderr = Arc::new(Mutex::new(LogBuffer { cap: command.limits.stderr_cap, ..LogBuffer::default() }));
+        let sink = Arc::clone(&stderr);
+        let stderr_task = tokio::spawn(async move {
+            let mut chunk = vec![0u8; 16 * 1024];
+            loop {
+                match stderr_pipe.read(&mut chunk).await {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => {
+                        let mut log = sink.lock().expect("stderr log lock");
+                        let room = log.cap.saturating_sub(log.bytes.len());
+                        let kept = room.min(n);
+                        log.bytes.extend_from_slice(&chunk[..kept]);
+                        log.dropped += (n - kept) as u64;
+                    }
+                }
+            }
+        });
+        Ok(Process {
+            child,
+            pgid,
+            stdin,
+            stdout,
+            pending: Vec::new(),
+            stdout_closed: false,
+            stderr,
+            stderr_task,
+            limits: command.limits,
+            started,
+            exit: None,
+            paused: false,
+        })
+    }
+
+    pub fn id(&self) -> i32 {
+        self.pgid.as_raw_nonzero().get()
+    }
+
+    /// Time since the process was started.
+    pub fn elapsed(&self) -> Duration {
+        self.started.elapsed()
+    }
+
+    /// CPU time used so far by the process group (live members and the children they
+    /// have reaped).
+    pub fn cpu_time(&self) -> Duration {
+        group_cpu_time(self.id())
+    }
+
+    /// Writes to the bot's stdin.
+    pub async fn send(&mut self, bytes: &[u8], deadline: Deadline) -> Result<(), Failure> {
+        let Some(stdin) = self.stdin.as_mut() else {
+            return Err(Failure::Io("stdin is closed".to_string()));
+        };
+        let write = async {
+            stdin.write_all(bytes).await?;
+            stdin.flush().await
+        };
+        match watch(self.pgid, deadline, write).await {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(err)) => Err(Failure::Io(format!("cannot write to the bot: {err}"))),
+            Err(limit) => Err(Failure::Timeout(limit)),
+        }
+    }
+
+    /// Closes the bot's stdin (end of input for per-move processes).
+    pub fn close_stdin(&mut self) {
+        self.stdin = None;
+    }
+
+    /// Reads one line from stdout, without its line end (`\n` or `\r\n`).
+    pub async fn read_line(&mut self, deadline: Deadline) -> Result<String, Failure> {
+        let cap = self.limits.line_cap;
+        loop {
+            if let Some(end) = self.pending.iter().position(|&b| b == b'\n') {
+                let mut line: Vec<u8> = self.pending.drain(..=end).collect();
+                line.pop();
+                if line.last() == Some(&b'\r') {
+                    line.pop();
+                }
+                return Ok(String::from_utf8_lossy(&line).into_owned());
+            }
+            if self.pending.len() > cap {
+                return Err(Failure::TooLong(cap));
+            }
+            if self.stdout_closed {
+                return Err(Failure::Eof);
+            }
+            self.fill(deadline).await?;
+        }
+    }
+
+    /// Reads stdout to its end (for per-move processes), at most `output_cap` bytes.
+    pub async fn read_to_end(&mut self, deadline: Deadline) -> Result<Vec<u8>, Failure> {
+        let cap = self.limits.output_cap;
+        while !self.stdout_closed {
+            if self.pending.len() > cap {
+                return Err(Failure::TooLong(cap));
+            }
+            self.fill(deadline).await?;
+        }
+        Ok(std::mem::take(&mut self.pending))
+    }
+
+    async fn fill(&mut self, deadline: Deadline) -> Result<(), Failure> {
+        let mut chunk = [0u8; 8192];
+        let stdout = &mut self.stdout;
+        match watch(self.pgid, deadline, stdout.read(&mut chunk)).await {
+            Ok(Ok(0)) => {
+                self.stdout_closed = true;
+                Ok(())
+            }
+            Ok(Ok(n)) => {
+                self.pending.extend_from_slice(&chunk[..n]);
+                Ok(())
+            }
+            Ok(Err(err)) => Err(Failure::Io(format!("cannot read from the bot: {err}"))),
+            Err(limit) => Err(Failure::Timeout(limit)),
+        }
+    }
+
+    /// Waits for the process to exit.
+    pub async fn wait(&mut self, deadline: Deadline) -> Result<ExitStatus, Failure> {
+        if let Some(status) = self.exit {
+            return Ok(status);
+        }
+        let child = &mut self.child;
+        match watch(self.pgid, deadline, child.wait()).await {
+            Ok(Ok(status)) => {
+                self.exit = Some(status);
+                Ok(status)
+            }
+            Ok(Err(err)) => Err(Failure::Io(err.to_string())),
+            Err(limit) => Err(Failure::Timeout(limit)),
+        }
+    }
+
+    /// The exit status if the process has exited, without waiting.
+    pub fn try_exit(&mut self) -> Option<ExitStatus> {
+        if self.exit.is_none() {
+            self.exit = self.child.try_wait().ok().flatten();
+        }
+        self.exit
+    }
+
+    /// Stops the whole group (SIGSTOP) so it cannot think on the opponent's time.
+    pub fn pause(&mut self) {
+        if !self.paused {
+            let _ = rustix::process::kill_process_group(self.pgid, Signal::STOP);
+            self.paused = true;
+        }
+    }
+
+    /// Lets a paused group run again (SIGCONT).
+    pub fn resume(&mut self) {
+        if self.paused {
+            let _ = rustix::process::kill_process_group(self.pgid, Signal::CONT);
+            self.paused = false;
+        }
+    }
+
+    /// Kills the whole process group and reaps the leader.
+    pub async fn kill(&mut self) {
+        let _ = rustix::process::kill_process_group(self.pgid, Signal::KILL);
+        if self.exit.is_none() {
+            let _ = self.child.start_kill();
+            if let Ok(status) = self.child.wait().await {
+                self.exit = Some(status);
+            }
+        }
+    }
+
+    /// The stderr written since the last call (at most the cap), after letting the
+    /// reader catch up with what is already in the pipe.
+    pub async fn take_stderr(&mut self) -> Log {
+        if self.stderr_task.is_finished() {
+            // Everything the bot wrote is in the buffer.
+        } else {
+            // Give the drain task a few turns to read what is already in the pipe.
+            for _ in 0..3 {
+                tokio::task::yield_now().await;
+            }
+        }
+        let mut log = self.stderr.lock().expect("stderr log lock");
+        let text = String::from_utf8_lossy(&log.bytes).into_owned();
+        let dropped = log.dropped;
+        log.bytes.clear();
+        log.dropped = 0;
+        Log { text, dropped }
+    }
+
+    /// Waits (up to `limit`) for the stderr pipe to close, for per-move processes whose
+    /// log must be complete.
+    pub async fn finish_stderr(&mut self, limit: Duration) {
+        let _ = tokio::time::timeout(limit, &mut self.stderr_task).await;
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        // Kill the whole group, not just the leader: children must not outlive the bot.
+        let _ = rustix::process::kill_process_group(self.pgid, Signal::KILL);
+        self.stderr_task.abort();
+    }
+}
+
+/// Runs `work` until it finishes or the deadline passes. A CPU cap is checked every
+/// 20 ms against the group's CPU time.
+async fn watch<T>(pgid: Pid, deadline: Deadline, work: impl std::future::Future<Output = T>) -> Result<T, TimeLimit> {
+    let wall = async {
+        match deadline.wall {
+            Some(at) => tokio::time::sleep_until(at.into()).await,
+            None => std::future::pending().await,
+        }
+    };
+    let cpu = async {
+        match deadline.cpu {
+            Some(cap) => {
+                let mut tick = tokio::time::interval(Duration::from_millis(20));
+                loop {
+                    tick.tick().await;
+                    if group_cpu_time(pgid.as_raw_nonzero().get()) >= cap {
+                        break;
+                    }
+                }
+            }
+            None => std::future::pending().await,
+        }
+    };
+    tokio::select! {
+        out = work => Ok(out),
+        () = wall => Err(TimeLimit::Wall),
+        () = cpu => Err(TimeLimit::Cpu),
+    }
+}

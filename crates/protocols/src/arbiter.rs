@@ -1,0 +1,1 @@
+//! STUB: the arbiter protocol's messages; to be written.

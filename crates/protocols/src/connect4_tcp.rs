@@ -1,0 +1,1 @@
+//! STUB: the connect4_tcp protocol's messages; to be written.

@@ -1,0 +1,1 @@
+//! STUB: the gomoku_console protocol's messages; to be written.

@@ -1,0 +1,220 @@
+//! Bots as programs: one driver per interface, chosen by the manifest's protocol, and
+//! the process plumbing they share (through `jail`, the only crate that starts them).
+
+pub mod arbiter;
+pub mod connect4_tcp;
+pub mod gomoku_console;
+pub mod gomoku_file;
+pub mod legions;
+pub mod nupud;
+pub mod pahtum;
+
+use std::path::Path;
+use std::process::ExitStatus;
+use std::time::{Duration, Instant};
+
+use rules::Outcome;
+
+use crate::{Fault, FaultKind, ProgramBot, Protocol, Reply, SeatContext, TurnClock, TurnRequest};
+
+/// A bot's own account of itself (Gomoku `INFO`, Legions and Nupud empty stdin, the
+/// Connect Four and project protocols' name).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Identity {
+    pub name: String,
+    pub author: Option<String>,
+}
+
+/// A program bot in a game, behind its interface.
+pub enum Driver {
+    GomokuFile(gomoku_file::Bot),
+    GomokuConsole(gomoku_console::Bot),
+    Legions(legions::Bot),
+    Pahtum(pahtum::Bot),
+    Nupud(nupud::Bot),
+    Connect4Tcp(connect4_tcp::Bot),
+    Arbiter(arbiter::Bot),
+}
+
+impl Driver {
+    /// Gets the bot ready for a game (per-game processes start here). A bot that cannot
+    /// start returns its fault and loses.
+    pub async fn open(bot: &ProgramBot, ctx: &SeatContext) -> Result<Driver, Fault> {
+        bot.build_if_needed().map_err(|err| Fault::new(FaultKind::Crash, err.to_string()))?;
+        Ok(match bot.manifest.protocol {
+            Protocol::GomokuFile => Driver::GomokuFile(gomoku_file::Bot::open(bot, ctx).await?),
+            Protocol::GomokuConsole => Driver::GomokuConsole(gomoku_console::Bot::open(bot, ctx).await?),
+            Protocol::Legions => Driver::Legions(legions::Bot::open(bot, ctx).await?),
+            Protocol::Pahtum => Driver::Pahtum(pahtum::Bot::open(bot, ctx).await?),
+            Protocol::Nupud => Driver::Nupud(nupud::Bot::open(bot, ctx).await?),
+            Protocol::Connect4Tcp => Driver::Connect4Tcp(connect4_tcp::Bot::open(bot, ctx).await?),
+            Protocol::Arbiter => Driver::Arbiter(arbiter::Bot::open(bot, ctx).await?),
+        })
+    }
+
+    /// Asks the bot for its move. Never fails: a misbehaving bot is a fault in the reply.
+    pub async fn turn(&mut self, req: &TurnRequest<'_>) -> Reply {
+        match self {
+            Driver::GomokuFile(bot) => bot.turn(req).await,
+            Driver::GomokuConsole(bot) => bot.turn(req).await,
+            Driver::Legions(bot) => bot.turn(req).await,
+            Driver::Pahtum(bot) => bot.turn(req).await,
+            Driver::Nupud(bot) => bot.turn(req).await,
+            Driver::Connect4Tcp(bot) => bot.turn(req).await,
+            Driver::Arbiter(bot) => bot.turn(req).await,
+        }
+    }
+
+    /// Tells the bot the game is over where its interface has a way to, and stops every
+    /// process it started.
+    pub async fn finish(&mut self, outcome: &Outcome) {
+        match self {
+            Driver::GomokuFile(bot) => bot.finish(outcome).await,
+            Driver::GomokuConsole(bot) => bot.finish(outcome).await,
+            Driver::Legions(bot) => bot.finish(outcome).await,
+            Driver::Pahtum(bot) => bot.finish(outcome).await,
+            Driver::Nupud(bot) => bot.finish(outcome).await,
+            Driver::Connect4Tcp(bot) => bot.finish(outcome).await,
+            Driver::Arbiter(bot) => bot.finish(outcome).await,
+        }
+    }
+}
+
+/// Asks a bot for its name and author through its interface, running it in `workdir`;
+/// `None` for an interface without a self-description (Pah-tum).
+pub async fn describe(bot: &ProgramBot, workdir: &Path) -> Result<Option<Identity>, Fault> {
+    bot.build_if_needed().map_err(|err| Fault::new(FaultKind::Crash, err.to_string()))?;
+    match bot.manifest.protocol {
+        Protocol::GomokuFile => gomoku_file::describe(bot, workdir).await,
+        Protocol::GomokuConsole => gomoku_console::describe(bot, workdir).await,
+        Protocol::Legions => legions::describe(bot, workdir).await,
+        Protocol::Pahtum => pahtum::describe(bot, workdir).await,
+        Protocol::Nupud => nupud::describe(bot, workdir).await,
+        Protocol::Connect4Tcp => connect4_tcp::describe(bot, workdir).await,
+        Protocol::Arbiter => arbiter::describe(bot, workdir).await,
+    }
+}
+
+/// How long `describe` waits for a bot's answer.
+pub const DESCRIBE_TIME: Duration = Duration::from_secs(5);
+
+/// The `jail` command that starts `bot` in `workdir` with extra arguments.
+pub fn command(bot: &ProgramBot, workdir: &Path, limits: &crate::Limits, extra_args: &[&str]) -> jail::Command {
+    let mut args: Vec<std::ffi::OsString> = bot.command[1..].iter().map(Into::into).collect();
+    args.extend(extra_args.iter().map(Into::into));
+    jail::Command {
+        program: bot.command[0].clone().into(),
+        args,
+        cwd: workdir.to_path_buf(),
+        env: Vec::new(),
+        limits: jail::Limits { memory: limits.memory, stderr_cap: limits.stderr_per_move, ..jail::Limits::default() },
+    }
+}
+
+/// What one run of a per-move process gave.
+pub struct Once {
+    /// Its stdout, or why it could not be had.
+    pub output: Result<Vec<u8>, Fault>,
+    pub elapsed: Duration,
+    pub cpu: Duration,
+    pub stderr: jail::Log,
+}
+
+impl Once {
+    /// A reply with `answer` and this run's time and log.
+    pub fn reply(self, answer: Result<String, Fault>) -> Reply {
+        Reply { answer, elapsed: self.elapsed, cpu: self.cpu, stderr: self.stderr }
+    }
+}
+
+/// Runs a per-move process: starts it, writes `input` to its stdin and closes it,
+/// reads its stdout to the end and waits for it to exit, all within the turn's wall
+/// limit counted from before the start; then kills whatever it left running. A
+/// non-zero exit or a death by signal is a crash.
+pub async fn run_once(cmd: &jail::Command, input: &[u8], clock: &TurnClock) -> Once {
+    let began = Instant::now();
+    let deadline = clock.deadline_from_now(Duration::ZERO);
+    let mut process = match jail::Process::spawn(cmd) {
+        Ok(process) => process,
+        Err(err) => {
+            return Once {
+                output: Err(Fault::new(FaultKind::Crash, format!("cannot start {}: {err}", cmd.program.display()))),
+                elapsed: began.elapsed(),
+                cpu: Duration::ZERO,
+                stderr: jail::Log::default(),
+            };
+        }
+    };
+    let result = async {
+        // A bot may exit without reading its input: a broken pipe here is not a fault.
+        let _ = process.send(input, deadline).await;
+        process.close_stdin();
+        let output = process.read_to_end(deadline).await?;
+        let status = process.wait(deadline).await?;
+        Ok::<_, jail::Failure>((output, status))
+    }
+    .await;
+    let elapsed = began.elapsed();
+    let cpu = process.cpu_time();
+    process.kill().await;
+    process.finish_stderr(Duration::from_millis(100)).await;
+    let stderr = process.take_stderr().await;
+    let output = match result {
+        Ok((output, status)) => match exit_fault(status) {
+            Some(fault) => Err(fault),
+            None => Ok(output),
+        },
+        Err(failure) => Err(failure_fault(failure, clock)),
+    };
+    Once { output, elapsed, cpu, stderr }
+}
+
+/// The fault of a process that exited with `status`, `None` for a clean exit.
+pub fn exit_fault(status: ExitStatus) -> Option<Fault> {
+    use std::os::unix::process::ExitStatusExt;
+    if status.success() {
+        return None;
+    }
+    let detail = match (status.code(), status.signal()) {
+        (Some(code), _) => format!("exited with status {code}"),
+        (None, Some(signal)) => format!("killed by signal {signal} ({})", signal_name(signal)),
+        _ => "ended abnormally".to_string(),
+    };
+    Some(Fault::new(FaultKind::Crash, detail))
+}
+
+fn signal_name(signal: i32) -> &'static str {
+    match signal {
+        4 => "SIGILL",
+        6 => "SIGABRT",
+        7 => "SIGBUS",
+        8 => "SIGFPE",
+        9 => "SIGKILL",
+        11 => "SIGSEGV",
+        13 => "SIGPIPE",
+        15 => "SIGTERM",
+        24 => "SIGXCPU",
+        25 => "SIGXFSZ",
+        _ => "signal",
+    }
+}
+
+/// The fault for a failed read, write or wait.
+pub fn failure_fault(failure: jail::Failure, clock: &TurnClock) -> Fault {
+    match failure {
+        jail::Failure::Timeout(limit) => Fault::new(FaultKind::Timeout, clock.describe(limit)),
+        jail::Failure::Eof => Fault::new(FaultKind::Crash, "closed its output before answering"),
+        jail::Failure::TooLong(cap) => Fault::new(FaultKind::ProtocolError, format!("wrote more than {cap} bytes without a line end")),
+        jail::Failure::Io(err) => Fault::new(FaultKind::Crash, err),
+    }
+}
+
+/// A short, printable quote of what a bot wrote, for fault details.
+pub fn quote(bytes: &[u8]) -> String {
+    let text = String::from_utf8_lossy(bytes);
+    let mut quoted: String = text.chars().take(60).collect();
+    if text.chars().count() > 60 {
+        quoted.push('…');
+    }
+    format!("{quoted:?}")
+}

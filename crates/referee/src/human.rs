@@ -1,0 +1,93 @@
+//! The human player: shows the position in the terminal, reads a move, and explains
+//! and asks again when the move cannot be played.
+
+use std::io::{BufRead, Write};
+use std::time::{Duration, Instant};
+
+use rules::{Outcome, Side};
+
+use crate::{Fault, FaultKind, LastMove, Reply, TurnRequest};
+
+/// A person playing one side through a text input and output.
+pub struct Human {
+    side: Side,
+    input: Box<dyn BufRead + Send>,
+    output: Box<dyn Write + Send>,
+}
+
+impl Human {
+    /// A human at this terminal (stdin and stdout).
+    pub fn terminal(side: Side) -> Human {
+        Human { side, input: Box::new(std::io::BufReader::new(std::io::stdin())), output: Box::new(std::io::stdout()) }
+    }
+
+    /// A human behind any text streams (for tests and other front ends).
+    pub fn new(side: Side, input: Box<dyn BufRead + Send>, output: Box<dyn Write + Send>) -> Human {
+        Human { side, input, output }
+    }
+
+    /// Shows the position, reads moves until one is legal. End of input resigns (a
+    /// crash in the record: the player left).
+    pub async fn turn(&mut self, req: &TurnRequest<'_>) -> Reply {
+        let began = Instant::now();
+        let kind = req.pos.kind();
+        let me = kind.side_names()[self.side.index()];
+        let mut say = String::new();
+        match &req.last_move {
+            LastMove::Move(text) => say.push_str(&format!("\nYour opponent played {text}.\n")),
+            LastMove::Hidden => say.push_str("\nYour opponent has made a secret move.\n"),
+            LastMove::None => say.push('\n'),
+        }
+        say.push_str(&req.pos.picture());
+        if !say.ends_with('\n') {
+            say.push('\n');
+        }
+        say.push_str(&format!("You play {me}. Moves: {}.\n", kind.notation()));
+        if let Some(scores) = req.pos.running_scores() {
+            say.push_str(&format!("Scores now: {} : {}\n", scores[0], scores[1]));
+        }
+        let _ = self.output.write_all(say.as_bytes());
+        loop {
+            let _ = write!(self.output, "{me} to move> ");
+            let _ = self.output.flush();
+            let mut line = String::new();
+            // Reading a terminal blocks; the game waits for the person anyway.
+            let read = tokio::task::block_in_place(|| self.input.read_line(&mut line));
+            match read {
+                Ok(0) | Err(_) => {
+                    return Reply::fault(FaultKind::Crash, "the human player left (end of input)", began.elapsed(), Default::default());
+                }
+                Ok(_) => {}
+            }
+            let text = line.trim_end_matches(['\n', '\r']);
+            if text.trim() == "?" || text.trim() == "help" {
+                let legal = req.pos.legal_moves_text().map(|moves| moves.join(" ")).unwrap_or_else(|| "any list of orders".to_string());
+                let _ = writeln!(self.output, "Legal moves: {legal}");
+                continue;
+            }
+            match req.pos.check_text(text) {
+                Ok(canonical) => {
+                    return Reply { answer: Ok(canonical), elapsed: began.elapsed(), cpu: Duration::ZERO, stderr: Default::default() };
+                }
+                Err(err) => {
+                    let _ = writeln!(self.output, "That move cannot be played: {err}. Try again ('?' lists the legal moves).");
+                }
+            }
+        }
+    }
+
+    pub fn finish(&mut self, outcome: &Outcome) {
+        let verdict = match outcome.winner {
+            Some(side) if side == self.side => "You win!",
+            Some(_) => "You lose.",
+            None => "Draw.",
+        };
+        let scores = outcome.scores.map(|[a, b]| format!(" ({a} : {b})")).unwrap_or_default();
+        let _ = writeln!(self.output, "\nGame over. {verdict}{scores}");
+    }
+}
+
+/// A reply used where a human can never be asked (kept for completeness of faults).
+pub fn unavailable() -> Fault {
+    Fault::new(FaultKind::Crash, "no terminal for the human player")
+}

@@ -1,0 +1,112 @@
+//! The limits a bot plays under: each game's defaults from its seed, overridden by a
+//! bot's manifest and then by the command line or a tournament.
+
+use std::time::Duration;
+
+use rules::{AnyPosition, GameKind};
+use serde::{Deserialize, Serialize};
+
+/// Limits of one side in one game. `None` means no such limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Wall-clock time per move; for per-move processes it includes the start.
+    pub move_time: Option<Duration>,
+    /// Wall-clock time for all the side's moves in a game (Nupud's 5 minutes).
+    pub game_time: Option<Duration>,
+    /// CPU time for the whole game, the bot's children included (Connect Four).
+    pub game_cpu: Option<Duration>,
+    /// Memory cap in bytes.
+    pub memory: Option<u64>,
+    /// Bytes of stderr kept per move (the rest is dropped and the cut marked).
+    pub stderr_per_move: usize,
+}
+
+/// Overrides of [`Limits`], each optional: from a manifest's `[limits]` table, or from
+/// the command line or a tournament.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+pub struct LimitOverrides {
+    pub move_ms: Option<u64>,
+    pub game_ms: Option<u64>,
+    pub cpu_ms: Option<u64>,
+    pub memory_mb: Option<u64>,
+    pub stderr_kb: Option<u64>,
+}
+
+const MB: u64 = 1024 * 1024;
+const DEFAULT_STDERR: usize = 64 * 1024;
+
+impl Limits {
+    /// The seed's limits for a game (see each game's spec, "Limits").
+    pub fn for_game(start: &AnyPosition) -> Limits {
+        let none = Limits { move_time: None, game_time: None, game_cpu: None, memory: None, stderr_per_move: DEFAULT_STDERR };
+        match start {
+            AnyPosition::Gomoku(_) => Limits { move_time: Some(Duration::from_secs(5)), ..none },
+            AnyPosition::Legions(_) => Limits { move_time: Some(Duration::from_secs(2)), ..none },
+            AnyPosition::Pahtum(_) => Limits { move_time: Some(Duration::from_secs(1)), memory: Some(128 * MB), ..none },
+            AnyPosition::Nupud(_) => Limits { game_time: Some(Duration::from_secs(300)), ..none },
+            AnyPosition::Connect4(pos) => {
+                // The seed plays 7x6 with 120 s and 20x20 with 600 s: boards up to 7x6's
+                // 42 cells get the small budget, larger ones the large.
+                let cpu = if pos.width() * pos.height() <= 42 { 120 } else { 600 };
+                Limits { game_cpu: Some(Duration::from_secs(cpu)), memory: Some(4 * 1024 * MB), ..none }
+            }
+        }
+    }
+
+    /// The defaults of a game kind with its default options.
+    pub fn for_kind(kind: GameKind) -> Limits {
+        let start = kind.new_position(&Default::default(), None).ok();
+        match start {
+            Some(pos) => Limits::for_game(&pos),
+            // Pah-tum has no default start; its limits do not depend on the board.
+            None => Limits { move_time: Some(Duration::from_secs(1)), game_time: None, game_cpu: None, memory: Some(128 * MB), stderr_per_move: DEFAULT_STDERR },
+        }
+    }
+
+    /// These limits with the given overrides applied (0 removes a time limit).
+    pub fn with(self, overrides: &LimitOverrides) -> Limits {
+        let time = |ms: Option<u64>, old: Option<Duration>| match ms {
+            Some(0) => None,
+            Some(ms) => Some(Duration::from_millis(ms)),
+            None => old,
+        };
+        Limits {
+            move_time: time(overrides.move_ms, self.move_time),
+            game_time: time(overrides.game_ms, self.game_time),
+            game_cpu: time(overrides.cpu_ms, self.game_cpu),
+            memory: match overrides.memory_mb {
+                Some(0) => None,
+                Some(mb) => Some(mb * MB),
+                None => self.memory,
+            },
+            stderr_per_move: overrides.stderr_kb.map_or(self.stderr_per_move, |kb| (kb * 1024) as usize),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seeds_limits() {
+        let c4 = GameKind::Connect4.new_position(&Default::default(), None).unwrap();
+        assert_eq!(Limits::for_game(&c4).game_cpu, Some(Duration::from_secs(120)));
+        let big: rules::Options = [("width".into(), "20".into()), ("height".into(), "20".into())].into();
+        let c4 = GameKind::Connect4.new_position(&big, None).unwrap();
+        assert_eq!(Limits::for_game(&c4).game_cpu, Some(Duration::from_secs(600)));
+        assert_eq!(Limits::for_kind(GameKind::Pahtum).memory, Some(128 * MB));
+        assert_eq!(Limits::for_kind(GameKind::Gomoku).move_time, Some(Duration::from_secs(5)));
+        assert_eq!(Limits::for_kind(GameKind::Nupud).game_time, Some(Duration::from_secs(300)));
+    }
+
+    #[test]
+    fn overrides() {
+        let base = Limits::for_kind(GameKind::Gomoku);
+        let changed = base.with(&LimitOverrides { move_ms: Some(250), memory_mb: Some(64), ..Default::default() });
+        assert_eq!(changed.move_time, Some(Duration::from_millis(250)));
+        assert_eq!(changed.memory, Some(64 * MB));
+        assert_eq!(base.with(&LimitOverrides { move_ms: Some(0), ..Default::default() }).move_time, None);
+    }
+}

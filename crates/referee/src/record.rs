@@ -1,0 +1,146 @@
+//! The game record: one JSON document per game with everything needed to check,
+//! replay and judge it: game, options and start; the players; every move with its time
+//! and the bot's stderr; the result and why play stopped.
+
+use rules::{Options, Side};
+use serde::{Deserialize, Serialize};
+
+use crate::limits::{LimitOverrides, Limits};
+
+/// Why play stopped. `side` is the side at fault (0 moved first).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Termination {
+    /// The game ended by its rules.
+    Rules,
+    /// A time limit ran out (per move, per game, or CPU budget).
+    Timeout { side: usize, detail: String },
+    /// The bot's move was refused by the rules.
+    IllegalMove { side: usize, detail: String },
+    /// The bot's process died, failed to start, or exited before answering.
+    Crash { side: usize, detail: String },
+    /// The bot broke its interface (garbage, an unknown message, an over-long line).
+    ProtocolError { side: usize, detail: String },
+}
+
+impl Termination {
+    /// The side at fault, `None` for an end by the rules.
+    pub fn side(&self) -> Option<Side> {
+        match self {
+            Termination::Rules => None,
+            Termination::Timeout { side, .. }
+            | Termination::IllegalMove { side, .. }
+            | Termination::Crash { side, .. }
+            | Termination::ProtocolError { side, .. } => Side::from_index(*side),
+        }
+    }
+
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Termination::Rules => "rules",
+            Termination::Timeout { .. } => "timeout",
+            Termination::IllegalMove { .. } => "illegal-move",
+            Termination::Crash { .. } => "crash",
+            Termination::ProtocolError { .. } => "protocol-error",
+        }
+    }
+
+    /// One line for people: "rules", or "timeout by side 1: out of time (5 s per move)".
+    pub fn describe(&self, side_names: [&str; 2]) -> String {
+        match self {
+            Termination::Rules => "by the rules".to_string(),
+            Termination::Timeout { side, detail }
+            | Termination::IllegalMove { side, detail }
+            | Termination::Crash { side, detail }
+            | Termination::ProtocolError { side, detail } => {
+                format!("{} by {}: {detail}", self.kind(), side_names.get(*side).copied().unwrap_or("?"))
+            }
+        }
+    }
+}
+
+/// Who played one side.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerRecord {
+    pub name: String,
+    /// `builtin`, `human` or `program`.
+    pub kind: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub protocol: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub manifest: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<Vec<String>>,
+    /// SHA-256 of the program file, hex.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sha256: Option<String>,
+    /// The limits the side played under, in milliseconds and megabytes (absent: none).
+    pub limits: LimitOverrides,
+}
+
+/// One turn of one side.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TurnRecord {
+    pub side: usize,
+    /// The move in the game's notation; absent when the turn ended in a fault.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    /// Wall-clock time the side took, in milliseconds.
+    pub ms: u64,
+    /// The bot's stderr during this turn (its debug log), at most the cap.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub stderr: String,
+    /// Bytes of stderr beyond the cap, dropped (absent: nothing was cut).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub stderr_dropped: u64,
+    /// What the rules made of the move where that is not obvious (Legions' orders).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+/// How the game ended.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ResultRecord {
+    /// 0, 1, or null for a draw.
+    pub winner: Option<usize>,
+    pub scores: Option<[i64; 2]>,
+    pub termination: Termination,
+}
+
+/// One game, complete.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameRecord {
+    pub game: String,
+    pub options: Options,
+    /// The start position in the game's start text; absent for the default start.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start: Option<String>,
+    pub seed: u64,
+    /// Side 0 (moves first), then side 1.
+    pub players: [PlayerRecord; 2],
+    /// The accepted moves in notation, as `arbiter verify` reads them.
+    pub moves: Vec<String>,
+    pub turns: Vec<TurnRecord>,
+    pub result: ResultRecord,
+    /// Start of the game, Unix time in milliseconds.
+    pub started_ms: u64,
+    pub duration_ms: u64,
+}
+
+impl Limits {
+    /// The limits in the record's units (ms, MB, KB).
+    pub fn to_record(&self) -> LimitOverrides {
+        let ms = |d: Option<std::time::Duration>| d.map(|d| d.as_millis() as u64);
+        LimitOverrides {
+            move_ms: ms(self.move_time),
+            game_ms: ms(self.game_time),
+            cpu_ms: ms(self.game_cpu),
+            memory_mb: self.memory.map(|b| b / (1024 * 1024)),
+            stderr_kb: Some((self.stderr_per_move / 1024) as u64),
+        }
+    }
+}
