@@ -5,7 +5,9 @@ mod bench;
 mod bot;
 mod games;
 mod host;
+mod info;
 mod play;
+mod replay;
 mod verify;
 
 use std::process::ExitCode;
@@ -36,6 +38,10 @@ enum Command {
     Bot(bot::Args),
     /// Host games between clients over TCP (the Connect Four test environment).
     Host(host::Args),
+    /// Show what a bot says about itself through its interface.
+    Info(info::Args),
+    /// Step through a game record in the terminal.
+    Replay(replay::Args),
 }
 
 fn main() -> ExitCode {
@@ -47,6 +53,8 @@ fn main() -> ExitCode {
         Command::Bench(args) => bench::run(&args),
         Command::Bot(args) => bot::run(&args),
         Command::Host(args) => host::run(&args),
+        Command::Info(args) => info::run(&args),
+        Command::Replay(args) => replay::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

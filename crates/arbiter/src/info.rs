@@ -1,0 +1,43 @@
+//! `arbiter info BOT`: what a bot says about itself through its own interface (Gomoku
+//! `INFO`, Legions and Nupud on empty stdin, the Connect Four and project protocols'
+//! name), beside what its manifest says.
+
+use anyhow::Context;
+use referee::BotSpec;
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The bot: a bot.toml or its folder (or random, greedy, human).
+    bot: String,
+}
+
+pub fn run(args: &Args) -> anyhow::Result<()> {
+    let spec = BotSpec::from_arg(&args.bot)?;
+    let BotSpec::Program(bot) = &spec else {
+        println!("{}: a built-in player of Arbiter", spec.name());
+        return Ok(());
+    };
+    println!("manifest: {}", bot.manifest_path.display());
+    println!("game:     {}", bot.game);
+    println!("protocol: {}", bot.manifest.protocol.name());
+    println!("command:  {}", bot.command.join(" "));
+    if let Some(sha) = bot.fingerprint() {
+        println!("sha256:   {sha}");
+    }
+    let workdir = tempfile::Builder::new().prefix("arbiter-info-").tempdir().context("cannot make a working directory")?;
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the async runtime")?;
+    match runtime.block_on(referee::drivers::describe(bot, workdir.path())) {
+        Ok(Some(identity)) => {
+            println!("name:     {}", identity.name);
+            if let Some(author) = identity.author {
+                println!("author:   {author}");
+            }
+            Ok(())
+        }
+        Ok(None) => {
+            println!("name:     {} (from the manifest: the {} interface has no self-description)", bot.manifest.name, bot.manifest.protocol.name());
+            Ok(())
+        }
+        Err(fault) => anyhow::bail!("the bot did not describe itself: {}", fault.detail),
+    }
+}
