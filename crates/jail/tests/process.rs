@@ -1,0 +1,150 @@
+//! The process runner against small shell bots: deadlines, the CPU cap, pausing, killing
+//! the whole group, bounded reads of stdout and stderr.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use jail::{Command, Deadline, Failure, Limits, Process, TimeLimit};
+
+fn sh(script: &str, dir: &Path, limits: Limits) -> Command {
+    Command { program: "/bin/sh".into(), args: vec!["-c".into(), script.into()], cwd: dir.to_path_buf(), env: Vec::new(), limits }
+}
+
+/// Whether `pid` is a live (not zombie) process.
+fn is_alive(pid: i32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(stat) => {
+            let state = stat[stat.rfind(')').unwrap() + 2..].chars().next().unwrap();
+            state != 'Z' && state != 'X'
+        }
+        Err(_) => false,
+    }
+}
+
+/// Waits (bounded) until the processes named in `file` are gone.
+async fn wait_gone(pids: &[i32]) -> bool {
+    let until = Instant::now() + Duration::from_secs(5);
+    while Instant::now() < until {
+        if pids.iter().all(|&pid| !is_alive(pid)) {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    false
+}
+
+#[tokio::test]
+async fn reads_lines_and_waits() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut p = Process::spawn(&sh("read x; echo \"got $x\"; printf 'no end'", dir.path(), Limits::default())).unwrap();
+    let deadline = Deadline::wall_in(Duration::from_secs(5));
+    p.send(b"hello\n", deadline).await.unwrap();
+    assert_eq!(p.read_line(deadline).await.unwrap(), "got hello");
+    assert_eq!(p.read_line(deadline).await, Err(Failure::Eof));
+    assert!(p.wait(deadline).await.unwrap().success());
+}
+
+#[tokio::test]
+async fn a_silent_bot_times_out_on_the_wall_clock() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut p = Process::spawn(&sh("sleep 30", dir.path(), Limits::default())).unwrap();
+    let began = Instant::now();
+    assert_eq!(p.read_line(Deadline::wall_in(Duration::from_millis(200))).await, Err(Failure::Timeout(TimeLimit::Wall)));
+    assert!(began.elapsed() < Duration::from_secs(5));
+    p.kill().await;
+}
+
+#[tokio::test]
+async fn a_spinning_bot_runs_out_of_cpu_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut p = Process::spawn(&sh("while :; do :; done", dir.path(), Limits::default())).unwrap();
+    let deadline = Deadline { wall: Some(Instant::now() + Duration::from_secs(20)), cpu: Some(Duration::from_millis(200)) };
+    assert_eq!(p.read_line(deadline).await, Err(Failure::Timeout(TimeLimit::Cpu)));
+    assert!(p.cpu_time() >= Duration::from_millis(200));
+    p.kill().await;
+}
+
+#[tokio::test]
+async fn cpu_time_counts_children_and_stops_while_paused() {
+    let dir = tempfile::tempdir().unwrap();
+    // Two spinning children: the group burns CPU on both cores.
+    let mut p = Process::spawn(&sh("(while :; do :; done) & (while :; do :; done) & wait", dir.path(), Limits::default())).unwrap();
+    let deadline = Deadline { wall: Some(Instant::now() + Duration::from_secs(20)), cpu: Some(Duration::from_millis(300)) };
+    assert_eq!(p.read_line(deadline).await, Err(Failure::Timeout(TimeLimit::Cpu)));
+    p.pause();
+    // Let the stop reach every member, then check that no CPU time accrues.
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    let before = p.cpu_time();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let after = p.cpu_time();
+    assert!(after - before < Duration::from_millis(30), "paused group used {:?}", after - before);
+    p.resume();
+    let deadline = Deadline { wall: Some(Instant::now() + Duration::from_secs(20)), cpu: Some(after + Duration::from_millis(100)) };
+    assert_eq!(p.read_line(deadline).await, Err(Failure::Timeout(TimeLimit::Cpu)));
+    p.kill().await;
+}
+
+#[tokio::test]
+async fn kill_takes_the_whole_group_with_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = "sleep 1000 & echo $! > child.pid; (trap '' TERM; sleep 1000) & echo $! >> child.pid; echo ready; wait";
+    let mut p = Process::spawn(&sh(script, dir.path(), Limits::default())).unwrap();
+    assert_eq!(p.read_line(Deadline::wall_in(Duration::from_secs(5))).await.unwrap(), "ready");
+    let pids: Vec<i32> = std::fs::read_to_string(dir.path().join("child.pid")).unwrap().lines().map(|l| l.parse().unwrap()).collect();
+    assert!(pids.iter().all(|&pid| is_alive(pid)));
+    p.kill().await;
+    assert!(wait_gone(&pids).await, "children survived the kill");
+}
+
+#[tokio::test]
+async fn dropping_a_process_kills_its_group() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut p = Process::spawn(&sh("sleep 1000 & echo $!; wait", dir.path(), Limits::default())).unwrap();
+    let pid: i32 = p.read_line(Deadline::wall_in(Duration::from_secs(5))).await.unwrap().parse().unwrap();
+    let leader = p.id();
+    drop(p);
+    assert!(wait_gone(&[pid, leader]).await, "drop left processes behind");
+}
+
+#[tokio::test]
+async fn an_endless_line_is_cut_at_the_cap() {
+    let dir = tempfile::tempdir().unwrap();
+    let limits = Limits { line_cap: 4096, ..Limits::default() };
+    // 1 GiB without a line end: the read must give up at the cap, not buffer it all.
+    let mut p = Process::spawn(&sh("head -c 1073741824 /dev/zero", dir.path(), limits)).unwrap();
+    let began = Instant::now();
+    assert_eq!(p.read_line(Deadline::wall_in(Duration::from_secs(10))).await, Err(Failure::TooLong(4096)));
+    assert!(began.elapsed() < Duration::from_secs(5));
+    p.kill().await;
+}
+
+#[tokio::test]
+async fn stderr_is_kept_up_to_exactly_the_cap() {
+    let dir = tempfile::tempdir().unwrap();
+    let limits = Limits { stderr_cap: 1000, ..Limits::default() };
+    let mut p = Process::spawn(&sh("head -c 50000 /dev/zero | tr '\\0' 'e' >&2; echo done", dir.path(), limits)).unwrap();
+    let deadline = Deadline::wall_in(Duration::from_secs(5));
+    assert_eq!(p.read_line(deadline).await.unwrap(), "done");
+    p.wait(deadline).await.unwrap();
+    p.finish_stderr(Duration::from_secs(5)).await;
+    let log = p.take_stderr().await;
+    assert_eq!(log.text.len(), 1000);
+    assert!(log.text.bytes().all(|b| b == b'e'));
+    assert_eq!(log.dropped, 49_000);
+    assert!(log.is_truncated());
+    // The next take starts empty.
+    assert_eq!(p.take_stderr().await, jail::Log::default());
+}
+
+#[tokio::test]
+async fn the_memory_cap_stops_a_big_allocation() {
+    let dir = tempfile::tempdir().unwrap();
+    let limits = Limits { memory: Some(64 * 1024 * 1024), ..Limits::default() };
+    let script = "import sys\ntry:\n    b = bytearray(256 * 1024 * 1024)\n    print('allocated')\nexcept MemoryError:\n    print('refused')\n";
+    let cmd = Command { program: "python3".into(), args: vec!["-c".into(), script.into()], cwd: dir.path().to_path_buf(), env: Vec::new(), limits };
+    let mut p = Process::spawn(&cmd).unwrap();
+    let answer = p.read_line(Deadline::wall_in(Duration::from_secs(20))).await;
+    // Either python reports the refusal or it cannot even start under the cap.
+    assert_ne!(answer, Ok("allocated".to_string()));
+    p.kill().await;
+}
