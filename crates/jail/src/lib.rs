@@ -276,6 +276,47 @@ impl Process {
         }
     }
 
+    /// Waits for the process itself to exit while buffering its stdout (at most
+    /// `output_cap` bytes), then kills the rest of its group (children it left behind
+    /// may hold the pipe open) and returns the whole output. For per-move processes,
+    /// whose time runs from start to exit.
+    pub async fn run_to_exit(&mut self, deadline: Deadline) -> Result<(ExitStatus, Vec<u8>), Failure> {
+        let cap = self.limits.output_cap;
+        let status = loop {
+            if self.pending.len() > cap {
+                return Err(Failure::TooLong(cap));
+            }
+            if self.stdout_closed {
+                break self.wait(deadline).await?;
+            }
+            let mut chunk = [0u8; 8192];
+            let (child, stdout) = (&mut self.child, &mut self.stdout);
+            let step = async {
+                tokio::select! {
+                    status = child.wait() => Step::Exited(status),
+                    read = stdout.read(&mut chunk) => Step::Read(read),
+                }
+            };
+            match watch(self.pgid, deadline, step).await {
+                Err(limit) => return Err(Failure::Timeout(limit)),
+                Ok(Step::Exited(Ok(status))) => {
+                    self.exit = Some(status);
+                    break status;
+                }
+                Ok(Step::Exited(Err(err))) => return Err(Failure::Io(err.to_string())),
+                Ok(Step::Read(Ok(0))) => self.stdout_closed = true,
+                Ok(Step::Read(Ok(n))) => self.pending.extend_from_slice(&chunk[..n]),
+                Ok(Step::Read(Err(err))) => return Err(Failure::Io(format!("cannot read from the bot: {err}"))),
+            }
+        };
+        // What the process wrote before it exited is in the pipe: kill the stragglers
+        // that could keep it open, then read it to the end.
+        let _ = rustix::process::kill_process_group(self.pgid, Signal::KILL);
+        let drain = Deadline { wall: Some(Instant::now() + Duration::from_secs(1)), cpu: None };
+        let output = self.read_to_end(drain).await?;
+        Ok((status, output))
+    }
+
     /// Waits for the process to exit.
     pub async fn wait(&mut self, deadline: Deadline) -> Result<ExitStatus, Failure> {
         if let Some(status) = self.exit {
@@ -359,6 +400,11 @@ impl Drop for Process {
         let _ = rustix::process::kill_process_group(self.pgid, Signal::KILL);
         self.stderr_task.abort();
     }
+}
+
+enum Step {
+    Exited(io::Result<ExitStatus>),
+    Read(io::Result<usize>),
 }
 
 /// Runs `work` until it finishes or the deadline passes. A CPU cap is checked every

@@ -128,8 +128,8 @@ impl Once {
 }
 
 /// Runs a per-move process: starts it, writes `input` to its stdin and closes it,
-/// reads its stdout to the end and waits for it to exit, all within the turn's wall
-/// limit counted from before the start; then kills whatever it left running. A
+/// collects its stdout until it exits, all within the turn's wall limit counted from
+/// before the start; then kills whatever it left running. A
 /// non-zero exit or a death by signal is a crash.
 pub async fn run_once(cmd: &jail::Command, input: &[u8], clock: &TurnClock) -> Once {
     let began = Instant::now();
@@ -149,8 +149,7 @@ pub async fn run_once(cmd: &jail::Command, input: &[u8], clock: &TurnClock) -> O
         // A bot may exit without reading its input: a broken pipe here is not a fault.
         let _ = process.send(input, deadline).await;
         process.close_stdin();
-        let output = process.read_to_end(deadline).await?;
-        let status = process.wait(deadline).await?;
+        let (status, output) = process.run_to_exit(deadline).await?;
         Ok::<_, jail::Failure>((output, status))
     }
     .await;

@@ -1,0 +1,161 @@
+//! Misbehaving bots through a per-move interface (Pah-tum): each small script does one
+//! thing wrong; it must lose that game with the right termination (the opponent
+//! credited 1666), leave no process behind, and the next game must be normal.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use players::Builtin;
+use referee::{BotSpec, GameRecord, GameSetup, play_game};
+use rules::{GameKind, Options};
+
+/// A start board from the seed (5 blocked squares).
+const START: &str = "-------\n------+\n---+---\n-------\n--++---\n-------\n+------\n";
+
+/// Writes a bot running `script` with sh into its own folder and loads it.
+fn script_bot(dir: &Path, name: &str, script: &str) -> BotSpec {
+    let folder = dir.join(name);
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::write(folder.join("bot.sh"), script).unwrap();
+    std::fs::write(
+        folder.join("bot.toml"),
+        format!("name = \"{name}\"\ngame = \"pahtum\"\nprotocol = \"pahtum\"\ncommand = [\"/bin/sh\", \"./bot.sh\"]\n"),
+    )
+    .unwrap();
+    BotSpec::from_arg(folder.to_str().unwrap()).unwrap()
+}
+
+/// A correct bot in sh: puts its letter on the first empty square.
+const GOOD: &str = r#"board=$(cat; echo .); board=${board%.}
+x=$(printf '%s' "$board" | tr -cd X | wc -c); o=$(printf '%s' "$board" | tr -cd O | wc -c)
+if [ "$x" -eq "$o" ]; then me=X; else me=O; fi
+printf '%s' "$board" | sed "0,/-/s//$me/" | head -c 56
+"#;
+
+async fn play(bot: &BotSpec, bot_first: bool, move_ms: u64, workdir: &Path) -> GameRecord {
+    let options = Options::new();
+    let start = GameKind::Pahtum.new_position(&options, Some(START)).unwrap();
+    let mut setup = GameSetup::new(start, options, 7);
+    for limits in &mut setup.limits {
+        limits.move_time = Some(Duration::from_millis(move_ms));
+        limits.stderr_per_move = 1000;
+    }
+    setup.workdir_root = Some(workdir.to_path_buf());
+    let random = BotSpec::Builtin(Builtin::Random);
+    let bots = if bot_first { [bot, &random] } else { [&random, bot] };
+    play_game(&setup, bots, |_, _| {}).await
+}
+
+/// Pids the scripts wrote into `pids` files anywhere under `dir`.
+fn recorded_pids(dir: &Path) -> Vec<i32> {
+    let mut pids = Vec::new();
+    let mut stack: Vec<PathBuf> = vec![dir.to_path_buf()];
+    while let Some(path) = stack.pop() {
+        for entry in std::fs::read_dir(&path).into_iter().flatten().flatten() {
+            let p = entry.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.file_name().is_some_and(|n| n == "pids") {
+                pids.extend(std::fs::read_to_string(&p).unwrap().lines().filter_map(|l| l.trim().parse::<i32>().ok()));
+            }
+        }
+    }
+    pids
+}
+
+fn is_alive(pid: i32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        let state = stat[stat.rfind(')').unwrap() + 2..].chars().next().unwrap();
+        state != 'Z' && state != 'X'
+    })
+}
+
+async fn assert_all_gone(pids: &[i32]) {
+    let until = Instant::now() + Duration::from_secs(5);
+    while pids.iter().any(|&pid| is_alive(pid)) {
+        assert!(Instant::now() < until, "processes survived the game: {pids:?}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+struct Case {
+    name: &'static str,
+    script: &'static str,
+    kind: &'static str,
+    detail: &'static str,
+}
+
+const CASES: &[Case] = &[
+    Case {
+        name: "never-answers",
+        script: "echo $$ >> \"$PWD/pids\"; cat >/dev/null; exec sleep 1000",
+        kind: "timeout",
+        detail: "out of time",
+    },
+    Case { name: "sleeps-past-deadline", script: "echo $$ >> \"$PWD/pids\"; sleep 2; cat", kind: "timeout", detail: "0.300 s per move" },
+    Case { name: "crashes", script: "cat >/dev/null; kill -SEGV $$", kind: "crash", detail: "SIGSEGV" },
+    Case { name: "exits-with-error", script: "cat >/dev/null; echo 'cannot cope' >&2; exit 3", kind: "crash", detail: "exited with status 3" },
+    Case { name: "exits-before-answering", script: "exit 0", kind: "protocol-error", detail: "not a board" },
+    Case { name: "prints-garbage", script: "cat >/dev/null; echo 'hello referee'", kind: "protocol-error", detail: "\"hello referee\\n\"" },
+    Case {
+        name: "plays-occupied-square",
+        script: "cat >/dev/null; printf 'X------\\n------+\\n---+---\\n-------\\n--++---\\n-------\\n+------\\n'",
+        kind: "illegal-move",
+        detail: "",
+    },
+    Case { name: "closes-stdout-early", script: "exec >&-; echo $$ >> \"$PWD/pids\"; sleep 1000", kind: "timeout", detail: "" },
+    Case { name: "endless-output", script: "cat >/dev/null; head -c 1073741824 /dev/zero", kind: "protocol-error", detail: "more than" },
+];
+
+#[tokio::test(flavor = "multi_thread")]
+async fn each_misbehaving_bot_loses_with_the_right_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = script_bot(dir.path(), "good", GOOD);
+    for case in CASES {
+        let bot = script_bot(dir.path(), case.name, case.script);
+        for bot_first in [true, false] {
+            let work = dir.path().join(format!("work-{}-{bot_first}", case.name));
+            let record = play(&bot, bot_first, 300, &work).await;
+            let side = if bot_first { 0 } else { 1 };
+            let termination = serde_json::to_value(&record.result.termination).unwrap();
+            assert_eq!(termination["kind"], case.kind, "{}: {termination}", case.name);
+            assert_eq!(termination["side"], side, "{}", case.name);
+            assert!(termination["detail"].as_str().unwrap().contains(case.detail), "{}: {termination}", case.name);
+            let mut scores = [0, 0];
+            scores[1 - side] = 1666;
+            assert_eq!(record.result.scores, Some(scores), "{}: the opponent is credited 1666", case.name);
+            assert_eq!(record.result.winner, Some(1 - side));
+            assert_all_gone(&recorded_pids(&work)).await;
+        }
+        // The next game is normal.
+        let record = play(&good, true, 2000, &dir.path().join(format!("next-{}", case.name))).await;
+        assert_eq!(record.result.termination, referee::Termination::Rules, "after {}", case.name);
+        assert_eq!(record.moves.len(), 44);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_child_left_running_is_killed_after_the_move() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = format!("sleep 1000 & echo $! >> \"$PWD/pids\"\n{GOOD}");
+    let bot = script_bot(dir.path(), "spawns-child", &script);
+    let work = dir.path().join("work");
+    let record = play(&bot, true, 2000, &work).await;
+    assert_eq!(record.result.termination, referee::Termination::Rules);
+    let pids = recorded_pids(&work);
+    assert_eq!(pids.len(), 22, "one child per move");
+    assert_all_gone(&pids).await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_stderr_flood_is_cut_to_exactly_the_cap() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = format!("head -c 200000 /dev/zero | tr '\\0' 'e' >&2\n{GOOD}");
+    let bot = script_bot(dir.path(), "floods-stderr", &script);
+    let record = play(&bot, true, 2000, &dir.path().join("work")).await;
+    assert_eq!(record.result.termination, referee::Termination::Rules);
+    for turn in record.turns.iter().filter(|turn| turn.side == 0) {
+        assert_eq!(turn.stderr.len(), 1000);
+        assert_eq!(turn.stderr_dropped, 199_000);
+    }
+}
