@@ -2,6 +2,7 @@
 //! subcommand lives in its own module; errors end here as one line and an exit code.
 
 mod bench;
+mod bench_play;
 mod bot;
 mod games;
 mod host;
@@ -34,6 +35,8 @@ enum Command {
     Verify(verify::Args),
     /// Measure random playouts per second of each game on one thread.
     Bench(bench::Args),
+    /// Measure games per second and time per move of real bots through the referee.
+    BenchPlay(bench_play::Args),
     /// Run a built-in player as a bot program speaking the project's own protocol.
     Bot(bot::Args),
     /// Host games between clients over TCP (the Connect Four test environment).
@@ -51,6 +54,7 @@ fn main() -> ExitCode {
         Command::Play(args) => play::run(&args),
         Command::Verify(args) => verify::run(&args),
         Command::Bench(args) => bench::run(&args),
+        Command::BenchPlay(args) => bench_play::run(&args),
         Command::Bot(args) => bot::run(&args),
         Command::Host(args) => host::run(&args),
         Command::Info(args) => info::run(&args),
