@@ -156,7 +156,7 @@ impl Reply {
 
 /// One side of a game in progress.
 enum Seat {
-    Builtin { builtin: Builtin, rng: ChaCha8Rng },
+    Builtin { builtin: Builtin, rng: Box<ChaCha8Rng> },
     Human(human::Human),
     Program(Box<drivers::Driver>),
 }
@@ -166,7 +166,7 @@ impl Seat {
         Ok(match spec {
             BotSpec::Builtin(builtin) => {
                 let stream = ctx.seed ^ (0x9e37_79b9_7f4a_7c15u64.wrapping_mul(ctx.side.index() as u64 + 1));
-                Seat::Builtin { builtin: *builtin, rng: ChaCha8Rng::seed_from_u64(stream) }
+                Seat::Builtin { builtin: *builtin, rng: Box::new(ChaCha8Rng::seed_from_u64(stream)) }
             }
             BotSpec::Human => Seat::Human(human::Human::terminal(ctx.side)),
             BotSpec::Program(bot) => Seat::Program(Box::new(drivers::Driver::open(bot, ctx).await?)),
@@ -177,7 +177,7 @@ impl Seat {
         match self {
             Seat::Builtin { builtin, rng } => {
                 let began = Instant::now();
-                let answer = builtin.choose_text(req.pos, rng).ok_or_else(|| Fault::new(FaultKind::ProtocolError, "no move in an ongoing game"));
+                let answer = builtin.choose_text(req.pos, rng.as_mut()).ok_or_else(|| Fault::new(FaultKind::ProtocolError, "no move in an ongoing game"));
                 Reply { answer, elapsed: began.elapsed(), cpu: Duration::ZERO, stderr: jail::Log::default() }
             }
             Seat::Human(human) => human.turn(req).await,
