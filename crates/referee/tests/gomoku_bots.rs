@@ -60,6 +60,7 @@ fn is_alive(pid: i32) -> bool {
 /// Asserts that every process id a script wrote into `{dir}/pids` is gone.
 fn assert_none_left(dir: &Path) {
     let pids = std::fs::read_to_string(dir.join("pids")).unwrap_or_default();
+    assert!(!pids.trim().is_empty(), "the script recorded no process id");
     for pid in pids.split_whitespace() {
         let pid: i32 = pid.parse().unwrap();
         assert!(!is_alive(pid), "process {pid} survived the game");
@@ -185,15 +186,8 @@ async fn console_faults() {
     loses(console, "head -c 5000 /dev/zero | tr '\\0' x\nsleep 30", "protocol-error", "more than 1024 bytes").await;
 }
 
-#[tokio::test(flavor = "multi_thread")]
-async fn console_bot_is_told_the_game() {
-    // Asks everything, twice, and plays the first empty cell; checks each answer.
-    let script = r#"
-while true; do
-  echo figure?; read figure
-  echo step?; read last
-  echo step?; read again
-  [ "$last" = "$again" ] || { echo "step? changed: $last $again"; exit 1; }
+/// Asks `field?`, reads the field and sets `move` to its first empty cell.
+const ASK_FIRST_EMPTY: &str = r#"
   echo field?
   move=""
   for row in 0 1 2 3 4 5 6 7 8 9; do
@@ -203,11 +197,25 @@ while true; do
       if [ ${#rest} -lt 10 ]; then move="$(echo ABCDEFGHIJ | cut -c$(( ${#rest} + 1 )))$row"; fi
     fi
   done
+"#;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn console_bot_is_told_the_game() {
+    // Asks everything, `step?` twice, and plays the first empty cell.
+    let script = format!(
+        r#"
+while true; do
+  echo figure?; read figure
+  echo step?; read last
+  echo step?; read again
+  [ "$last" = "$again" ] || {{ echo "step? changed: $last $again"; exit 1; }}
+  {ASK_FIRST_EMPTY}
   echo "$figure $last" >&2
   echo "step! $move"
 done
-"#;
-    let (_dir, bot) = script_bot("gomoku-console", script);
+"#
+    );
+    let (_dir, bot) = script_bot("gomoku-console", &script);
     let record = play(70, 2000, [&random(), &bot]).await;
     assert_eq!(record.result.termination, Termination::Rules, "{:?}", record.result);
     let expected: String = record
@@ -221,6 +229,32 @@ done
     let record = play(71, 2000, [&bot, &random()]).await;
     assert_eq!(record.result.termination, Termination::Rules, "{:?}", record.result);
     assert!(logs(&record, 0).concat().starts_with("X --\n"));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn console_move_is_timed_from_the_answer_to_step() {
+    // Thinks 0.4 s before `step?` and 0.4 s after it in its first turn, 0.6 s per move.
+    let script = format!(
+        r#"
+turn=0
+while true; do
+  turn=$((turn + 1))
+  [ $turn = 1 ] && sleep 0.4
+  echo step?; read last
+  [ $turn = 1 ] && sleep 0.4
+  {ASK_FIRST_EMPTY}
+  echo "step! $move"
+done
+"#
+    );
+    let (_dir, bot) = script_bot("gomoku-console", &script);
+    // Moving second, its clock starts again at the answer that tells X's first move.
+    let record = play(80, 600, [&random(), &bot]).await;
+    assert_eq!(record.result.termination, Termination::Rules, "{:?}", record.result);
+    // Moving first there is no move to wait for: timed from the process start.
+    let record = play(81, 600, [&bot, &random()]).await;
+    assert_eq!(record.result.termination.kind(), "timeout", "{:?}", record.result);
+    assert_eq!(record.result.termination.side().map(|side| side.index()), Some(0));
 }
 
 #[tokio::test(flavor = "multi_thread")]
