@@ -1,26 +1,149 @@
-//! STUB: the gomoku_console interface; to be written.
+//! The Gomoku console interface (seed 000, section 3.4): one process per game that
+//! drives a dialogue over stdin/stdout (messages in `protocols::gomoku_console`): it asks
+//! `field?`, `figure?` and `step?` and moves with `step! B7`. `PROGRAM INFO` prints the
+//! name and the author on two lines and exits.
+//!
+//! Decisions where the seed is silent:
+//! - The process starts at the bot's first turn (so its first move is timed from its
+//!   start, as the seed says, whichever side it plays) and is stopped (SIGSTOP) from its
+//!   `step!` until its next turn; `finish` kills it.
+//! - The bot may ask any question in any order, any number of times, and need not ask at
+//!   all before `step!`. `step?` is answered with the opponent's last move, or `--` while
+//!   the opponent has not moved in this game.
+//! - The clock of a turn starts when the turn is given (the process resumed, or started)
+//!   and starts again at the answer to the turn's first `step?` that tells an opponent's
+//!   move, so a bot is timed from the answer to `step?` as the seed says, and a bot that
+//!   never asks still has a deadline. The reply's time is measured from the later start.
+//! - Lines longer than 1 KiB, and any line that is none of the four messages, are
+//!   protocol errors; so is `step!` followed by something that is not a letter and
+//!   digits. A letter and digits that is no empty cell (`K3`, an occupied cell) is an
+//!   illegal move. Whatever the bot prints after its last move is ignored.
+//! - Exiting (or closing stdout) before `step!` is a crash.
 
 use std::path::Path;
+use std::time::{Duration, Instant};
 
-use rules::Outcome;
+use protocols::gomoku_console::{Request, field_answer, figure_answer, is_move_shaped, step_answer};
+use rules::{AnyPosition, GameKind, Outcome, Side};
 
-use super::Identity;
-use crate::{Fault, FaultKind, ProgramBot, Reply, SeatContext, TurnRequest};
+use super::{DESCRIBE_TIME, Identity, command, exit_fault, failure_fault, quote, run_once};
+use crate::{Fault, FaultKind, LastMove, ProgramBot, Reply, SeatContext, TurnClock, TurnRequest};
 
-pub struct Bot {}
+/// The longest line read from the bot.
+const LINE_CAP: usize = 1024;
 
-impl Bot {
-    pub async fn open(_bot: &ProgramBot, _ctx: &SeatContext) -> Result<Bot, Fault> {
-        Err(Fault::new(FaultKind::Crash, "the gomoku_console interface is not written yet"))
-    }
-
-    pub async fn turn(&mut self, _req: &TurnRequest<'_>) -> Reply {
-        unreachable!("a stub bot never opens")
-    }
-
-    pub async fn finish(&mut self, _outcome: &Outcome) {}
+pub struct Bot {
+    command: jail::Command,
+    side: Side,
+    // Boxed: a process is large, and the driver enum holds every interface's bot.
+    process: Option<Box<jail::Process>>,
 }
 
-pub async fn describe(_bot: &ProgramBot, _workdir: &Path) -> Result<Option<Identity>, Fault> {
-    Err(Fault::new(FaultKind::Crash, "the gomoku_console interface is not written yet"))
+impl Bot {
+    pub async fn open(bot: &ProgramBot, ctx: &SeatContext) -> Result<Bot, Fault> {
+        let mut command = command(bot, &ctx.workdir, &ctx.limits, &[]);
+        command.limits.line_cap = LINE_CAP;
+        Ok(Bot { command, side: ctx.side, process: None })
+    }
+
+    pub async fn turn(&mut self, req: &TurnRequest<'_>) -> Reply {
+        let AnyPosition::Gomoku(pos) = req.pos else {
+            unreachable!("a gomoku bot plays gomoku (checked with the manifest)");
+        };
+        let mut began = Instant::now();
+        let cpu_before = self.process.as_ref().map_or(Duration::ZERO, |process| process.cpu_time());
+        let mut deadline = req.clock.deadline_from_now(cpu_before);
+        let process = match &mut self.process {
+            Some(process) => process,
+            None => match jail::Process::spawn(&self.command) {
+                Ok(process) => self.process.insert(Box::new(process)),
+                Err(err) => {
+                    let detail = format!("cannot start {}: {err}", self.command.program.display());
+                    return Reply::fault(FaultKind::Crash, detail, began.elapsed(), jail::Log::default());
+                }
+            },
+        };
+        process.resume();
+        let last_move = match &req.last_move {
+            LastMove::Move(text) => Some(text.as_str()),
+            LastMove::None | LastMove::Hidden => None,
+        };
+        let mut clock_restarted = false;
+        let answer = loop {
+            let line = match process.read_line(deadline).await {
+                Ok(line) => line,
+                Err(failure) => break Err(fault_of(process, failure, &req.clock).await),
+            };
+            let request = Request::parse(&line);
+            let reply = match &request {
+                Request::Field => field_answer(pos),
+                Request::Figure => figure_answer(self.side),
+                Request::Step => step_answer(last_move),
+                Request::Move(mv) if is_move_shaped(mv) => break Ok(mv.clone()),
+                Request::Move(_) => {
+                    break Err(protocol_error(format!("sent {}, which is not step! with a move like B7", quote(line.as_bytes()))));
+                }
+                Request::Unknown(_) => {
+                    break Err(protocol_error(format!(
+                        "sent {}, which is none of field?, figure?, step? or step! <move>",
+                        quote(line.as_bytes())
+                    )));
+                }
+            };
+            if let Err(failure) = process.send(reply.as_bytes(), deadline).await {
+                break Err(fault_of(process, failure, &req.clock).await);
+            }
+            if request == Request::Step && last_move.is_some() && !clock_restarted {
+                // The seed times a move from the answer to `step?`.
+                clock_restarted = true;
+                began = Instant::now();
+                deadline = req.clock.deadline_from_now(cpu_before);
+            }
+        };
+        let elapsed = began.elapsed();
+        let cpu = process.cpu_time().saturating_sub(cpu_before);
+        if answer.is_ok() {
+            process.pause();
+        } else {
+            process.kill().await;
+            process.finish_stderr(Duration::from_millis(100)).await;
+        }
+        let stderr = process.take_stderr().await;
+        Reply { answer, elapsed, cpu, stderr }
+    }
+
+    pub async fn finish(&mut self, _outcome: &Outcome) {
+        if let Some(process) = &mut self.process {
+            process.kill().await;
+        }
+    }
+}
+
+fn protocol_error(detail: String) -> Fault {
+    Fault::new(FaultKind::ProtocolError, detail)
+}
+
+/// The fault for a failed read or write; a bot that is gone says how it ended.
+async fn fault_of(process: &mut jail::Process, failure: jail::Failure, clock: &TurnClock) -> Fault {
+    if matches!(failure, jail::Failure::Eof | jail::Failure::Io(_)) {
+        let ended = process.wait(jail::Deadline::wall_in(Duration::from_millis(100))).await;
+        if let Ok(status) = ended {
+            let how = exit_fault(status).map_or_else(|| "exited".to_string(), |fault| fault.detail);
+            return Fault::new(FaultKind::Crash, format!("{how} before its move"));
+        }
+    }
+    failure_fault(failure, clock)
+}
+
+/// Runs `PROGRAM INFO` in `workdir` and reads the two lines it prints.
+pub async fn describe(bot: &ProgramBot, workdir: &Path) -> Result<Option<Identity>, Fault> {
+    std::fs::create_dir_all(workdir).map_err(|err| Fault::new(FaultKind::Crash, format!("cannot prepare the working directory: {err}")))?;
+    let limits = crate::Limits::for_kind(GameKind::Gomoku).with(&bot.manifest.limits);
+    let command = command(bot, workdir, &limits, &["INFO"]);
+    let clock = TurnClock { move_time: Some(DESCRIBE_TIME), ..TurnClock::default() };
+    let output = run_once(&command, b"", &clock).await.output?;
+    let Ok(text) = String::from_utf8(output) else {
+        return Err(Fault::new(FaultKind::ProtocolError, "the INFO answer is not text"));
+    };
+    super::gomoku_file::identity(&text).map(Some)
 }
