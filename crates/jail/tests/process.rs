@@ -148,3 +148,17 @@ async fn the_memory_cap_stops_a_big_allocation() {
     assert_ne!(answer, Ok("allocated".to_string()));
     p.kill().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn stderr_written_before_an_answer_belongs_to_that_move() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = "i=0; while read x; do i=$((i+1)); echo \"thinking about move $i\" >&2; echo \"move $i\"; done";
+    let mut p = Process::spawn(&sh(script, dir.path(), Limits::default())).unwrap();
+    let deadline = Deadline::wall_in(Duration::from_secs(20));
+    for i in 1..=200 {
+        p.send(b"go\n", deadline).await.unwrap();
+        assert_eq!(p.read_line(deadline).await.unwrap(), format!("move {i}"));
+        assert_eq!(p.take_stderr().await.text, format!("thinking about move {i}\n"));
+    }
+    p.kill().await;
+}
