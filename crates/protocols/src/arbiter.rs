@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use rules::{connect4, gomoku, nupud, pahtum, AnyPosition, GameKind, Options, Side};
+use rules::{AnyPosition, GameKind, Options, Side, connect4, gomoku, nupud, pahtum};
 
 /// The protocol version the referee announces in its first line.
 pub const VERSION: u32 = 1;
