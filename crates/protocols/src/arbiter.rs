@@ -456,7 +456,7 @@ mod tests {
         assert_eq!(back.map(|p| format_position(&p)), Ok(format_position(&legions)));
         assert_eq!(encode_start(GameKind::Nupud, "black:B4..../x/y"), "black:B4..../x/y");
         assert_eq!(decode_start(GameKind::Nupud, "432111/111234"), "432111/111234");
-        let field = "X.........\n".repeat(1) + &"..........\n".repeat(8) + "........0.\n";
+        let field = "X.........\n".to_string() + &"..........\n".repeat(8) + "........0.\n";
         let line = encode_start(GameKind::Gomoku, &field);
         assert!(!line.contains('\n') && line.ends_with("........0."), "{line}");
         assert_eq!(decode_start(GameKind::Gomoku, &line), field);

@@ -23,7 +23,8 @@ pub const QUIT_GRACE: Duration = Duration::from_millis(200);
 const EXIT_WAIT: Duration = Duration::from_millis(200);
 
 pub struct Bot {
-    process: jail::Process,
+    /// Boxed: a process is large and `Driver` holds every interface's bot by value.
+    process: Box<jail::Process>,
     side: Side,
     /// The group's CPU time already reported in replies (the start-up counts with the
     /// first move).
@@ -45,7 +46,7 @@ impl Bot {
             return Err(gone(&mut process, failure, &TurnClock::default()).await);
         }
         process.pause();
-        Ok(Bot { process, side: ctx.side, cpu_reported: Duration::ZERO })
+        Ok(Bot { process: Box::new(process), side: ctx.side, cpu_reported: Duration::ZERO })
     }
 
     pub async fn turn(&mut self, req: &TurnRequest<'_>) -> Reply {
