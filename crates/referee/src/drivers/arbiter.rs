@@ -134,6 +134,11 @@ async fn start(cmd: &jail::Command) -> Result<(jail::Process, Option<Identity>),
     loop {
         let line = match process.read_line(deadline).await {
             Ok(line) => line,
+            Err(jail::Failure::Timeout(_)) => {
+                process.kill().await;
+                let detail = format!("no \"ready\" within {} s of the start", STARTUP_TIME.as_secs());
+                return Err(Fault::new(FaultKind::Timeout, detail));
+            }
             Err(failure) => {
                 let mut fault = gone(&mut process, failure, &startup).await;
                 fault.detail = format!("during the handshake: {}", fault.detail);
