@@ -90,10 +90,12 @@ pub struct TurnClock {
 
 impl TurnClock {
     /// The wall-clock time this turn may take at most: the per-move limit, the game
-    /// budget left, and, for a CPU budget, the CPU time left (a bot that waits instead of
-    /// computing must not wait forever).
+    /// budget left, and, for a CPU budget, a guard of twice the CPU time left plus a
+    /// second (a bot that waits instead of computing must not wait forever, and a bot
+    /// that computes on a busy machine must meet the CPU limit first).
     pub fn wall_limit(&self) -> Option<Duration> {
-        [self.move_time, self.game_time_left, self.cpu_left].into_iter().flatten().min()
+        let cpu_guard = self.cpu_left.map(|left| left * 2 + Duration::from_secs(1));
+        [self.move_time, self.game_time_left, cpu_guard].into_iter().flatten().min()
     }
 
     /// The deadline of a turn whose clock starts now. `cpu_used_before` is the CPU time
@@ -108,13 +110,13 @@ impl TurnClock {
     /// A human-readable description of the limit that was hit, for fault details.
     pub fn describe(&self, limit: jail::TimeLimit) -> String {
         match limit {
-            jail::TimeLimit::Cpu => format!("out of CPU time ({} s per game)", secs(self.cpu_left)),
+            jail::TimeLimit::Cpu => format!("out of CPU time (the game's CPU budget had {} s left at the start of this move)", secs(self.cpu_left)),
             jail::TimeLimit::Wall => match (self.move_time, self.game_time_left, self.cpu_left) {
-                (Some(m), g, c) if g.is_none_or(|g| m <= g) && c.is_none_or(|c| m <= c) => {
+                (Some(m), g, c) if g.is_none_or(|g| m <= g) && c.is_none_or(|c| m <= c * 2 + Duration::from_secs(1)) => {
                     format!("out of time ({} s per move)", fmt_secs(m))
                 }
                 (_, Some(_), _) => "out of time (game clock ran out)".to_string(),
-                _ => "waited longer than the CPU time left".to_string(),
+                _ => "waited twice as long as the CPU time left, plus a second".to_string(),
             },
         }
     }
