@@ -124,7 +124,7 @@ async fn timeouts_and_crashes_lose_as_a_taken_city() {
             assert!(is_gone(pid).await, "the bot's child {pid} survived the game ({kind}, side {side})");
         }
     }
-    let record = play(&setup(8), [&sample("python"), &random]).await;
+    let record = play(&setup(8), [&sample("c"), &random]).await;
     assert_normal_game(&record, 0);
 }
 
