@@ -49,24 +49,22 @@ impl Bot {
 
 /// The turn a bot's output gives, in the record's notation (`X Y C; ...`). Any output is
 /// a turn: text that is not orders stays in it as unreadable orders, which the rules
-/// skip. Orders that cannot have an effect beyond the first few skipped ones are
+/// skip. Skipped orders (they use no legions) past the first [`MAX_SKIPPED_KEPT`] are
 /// dropped, and long unreadable pieces shortened (ending in `…`, so they stay
-/// unreadable).
+/// unreadable): neither changes what the turn does.
 fn read_orders(output: &[u8]) -> String {
     let text = String::from_utf8_lossy(output);
     let mut left = legions::LEGIONS_PER_TURN;
     let mut skipped = 0;
     let mut kept = Vec::new();
     for order in legions::parse_orders(&text).orders {
-        let uses_legions = matches!(order, Order::Send { c, .. } if (1..=left).contains(&c));
-        if let Order::Send { c, .. } = order
-            && uses_legions
-        {
-            left -= c;
-        } else {
-            skipped += 1;
-            if skipped > MAX_SKIPPED_KEPT {
-                continue;
+        match order {
+            Order::Send { c, .. } if (1..=left).contains(&c) => left -= c,
+            _ => {
+                skipped += 1;
+                if skipped > MAX_SKIPPED_KEPT {
+                    continue;
+                }
             }
         }
         kept.push(match order {
