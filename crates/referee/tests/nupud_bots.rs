@@ -1,0 +1,151 @@
+//! The Nupud interface end to end: the Python and C sample bots play whole games against
+//! the built-in random player in both seats and tell their names; Black's set-up call
+//! learns nothing of White's; misbehaving scripts lose with the right termination
+//! (timeout, crash, protocol error, illegal move), leaving no process behind.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use players::Builtin;
+use referee::{BotSpec, GameRecord, GameSetup, Termination, play_game};
+use rules::GameKind;
+
+fn bots_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bots/nupud")
+}
+
+fn sample(language: &str) -> BotSpec {
+    BotSpec::from_arg(bots_dir().join(language).to_str().unwrap()).unwrap()
+}
+
+fn setup(seed: u64) -> GameSetup {
+    let start = GameKind::Nupud.new_position(&Default::default(), None).unwrap();
+    GameSetup::new(start, Default::default(), seed)
+}
+
+/// A bot whose program is the shell script `script`, in its own folder under `dir`.
+fn script_bot(dir: &Path, name: &str, script: &str) -> BotSpec {
+    let folder = dir.join(name);
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::write(folder.join("bot.sh"), script).unwrap();
+    let manifest = format!("name = \"{name}\"\ngame = \"nupud\"\nprotocol = \"nupud\"\ncommand = [\"sh\", \"./bot.sh\"]\n");
+    std::fs::write(folder.join("bot.toml"), manifest).unwrap();
+    BotSpec::from_arg(folder.to_str().unwrap()).unwrap()
+}
+
+/// Whether process `pid` is gone within a second (a zombie counts as gone): a SIGKILL
+/// is sent at once, but the kernel takes a moment to end the process.
+async fn is_gone(pid: u32) -> bool {
+    for _ in 0..100 {
+        let running = std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .ok()
+            .and_then(|stat| stat.rsplit_once(") ").map(|(_, rest)| !rest.starts_with('Z')))
+            .unwrap_or(false);
+        if !running {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    false
+}
+
+async fn play(setup: &GameSetup, bots: [&BotSpec; 2]) -> GameRecord {
+    play_game(setup, bots, |_, _| {}).await
+}
+
+fn assert_normal_game(record: &GameRecord, program_side: usize) {
+    assert_eq!(record.result.termination, Termination::Rules, "{:?}", record.result);
+    assert!(record.result.scores.is_some());
+    assert!(record.moves.len() > 2, "two set-ups and some moves");
+    let own: Vec<_> = record.turns.iter().filter(|t| t.side == program_side).collect();
+    assert!(own.iter().all(|t| !t.stderr.is_empty()), "every call writes a debug line");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn sample_bots_play_whole_games_in_both_seats() {
+    let random = BotSpec::Builtin(Builtin::Random);
+    for (i, language) in ["python", "c"].into_iter().enumerate() {
+        let bot = sample(language);
+        let first = play(&setup(10 + i as u64), [&bot, &random]).await;
+        assert_normal_game(&first, 0);
+        let second = play(&setup(20 + i as u64), [&random, &bot]).await;
+        assert_normal_game(&second, 1);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn sample_bots_tell_their_names() {
+    let dir = tempfile::tempdir().unwrap();
+    for (language, name) in [("python", "random-py"), ("c", "random-c")] {
+        let BotSpec::Program(bot) = sample(language) else { unreachable!() };
+        let identity = referee::drivers::describe(&bot, dir.path()).await.unwrap().unwrap();
+        assert_eq!(identity.name, name);
+    }
+}
+
+/// Black's set-up call gets `place black` and nothing else, whatever White set up.
+#[tokio::test(flavor = "multi_thread")]
+async fn blacks_set_up_call_learns_nothing_of_whites() {
+    let dir = tempfile::tempdir().unwrap();
+    // Logs every call's input, sets up, and stops the game at its first move call.
+    let logger = script_bot(
+        dir.path(),
+        "logger",
+        "cat > input\ncat input >> calls.log\ncase $(head -c 5 input) in place) echo 432111;; *) exit 3;; esac\n",
+    );
+    let random = BotSpec::Builtin(Builtin::Random);
+    let mut white_setups = Vec::new();
+    for seed in [1, 2, 3] {
+        let root = dir.path().join(format!("game-{seed}"));
+        let mut setup = setup(seed);
+        setup.workdir_root = Some(root.clone());
+        let record = play(&setup, [&random, &logger]).await;
+        assert_eq!(record.moves.len(), 3, "White's set-up, Black's, White's first move");
+        white_setups.push(record.moves[0].clone());
+        let calls = std::fs::read_to_string(root.join("side-1/calls.log")).unwrap();
+        assert!(calls.starts_with("place black\nmove black\n"), "{calls:?}");
+    }
+    white_setups.dedup();
+    assert!(white_setups.len() > 1, "the games start from different White set-ups");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn misbehaving_bots_lose_with_the_right_termination() {
+    let dir = tempfile::tempdir().unwrap();
+    let random = BotSpec::Builtin(Builtin::Random);
+    // Each answers the set-up call well (but one), then misbehaves in its first move.
+    let set_up_then = |action: &str| format!("read line\ncase \"$line\" in place*) echo 143211; exit 0;; esac\n{action}\n");
+    let cases = [
+        ("sleeper", set_up_then("sleep 30 & echo $! > child.pid\nsleep 30"), "timeout"),
+        ("crasher", set_up_then("sleep 30 > /dev/null 2>&1 & echo $! > child.pid\nexit 3"), "crash"),
+        ("garbage", set_up_then("echo 'my move: the best one'"), "protocol-error"),
+        ("two-lines", set_up_then("echo c1c2; echo c1c3"), "protocol-error"),
+        ("illegal-move", set_up_then("echo a1a6"), "illegal-move"),
+        ("illegal-set-up", "echo 443211\n".to_string(), "illegal-move"),
+        ("bad-set-up", "echo white\n".to_string(), "protocol-error"),
+    ];
+    for (name, script, kind) in &cases {
+        let bot = script_bot(dir.path(), name, script);
+        for side in [0, 1] {
+            let root = dir.path().join(format!("{name}-{side}"));
+            let mut setup = setup(5);
+            setup.workdir_root = Some(root.clone());
+            setup.limits[side].game_time = Some(Duration::from_millis(500));
+            let bots = if side == 0 { [&bot, &random] } else { [&random, &bot] };
+            let record = play(&setup, bots).await;
+            let result = &record.result;
+            assert_eq!(result.termination.kind(), *kind, "{name} as side {side}: {result:?}");
+            assert_eq!(result.termination.side().map(|s| s.index()), Some(side), "{name}");
+            assert_eq!(result.winner, Some(1 - side), "{name}");
+            assert_eq!(result.scores, None, "a forfeit has no final scores");
+            assert_eq!(record.turns.last().unwrap().side, side);
+            let pid_file = root.join(format!("side-{side}/child.pid"));
+            if let Ok(pid) = std::fs::read_to_string(&pid_file) {
+                let pid: u32 = pid.trim().parse().unwrap();
+                assert!(is_gone(pid).await, "the child {pid} of {name} survived the game");
+            }
+        }
+    }
+    let record = play(&setup(6), [&sample("c"), &random]).await;
+    assert_normal_game(&record, 0);
+}
