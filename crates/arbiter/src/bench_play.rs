@@ -80,7 +80,15 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     } else {
         println!(
             "{} {} vs {}: {} games, {} moves in {:.2} s: {:.1} games/s, {:.1} µs per move ({} games lost by faults)",
-            figures.game, figures.bots[0], figures.bots[1], figures.games, figures.moves, figures.seconds, figures.games_per_second, figures.us_per_move_overall, figures.faults
+            figures.game,
+            figures.bots[0],
+            figures.bots[1],
+            figures.games,
+            figures.moves,
+            figures.seconds,
+            figures.games_per_second,
+            figures.us_per_move_overall,
+            figures.faults
         );
     }
     Ok(())

@@ -35,7 +35,11 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             Ok(())
         }
         Ok(None) => {
-            println!("name:     {} (from the manifest: the {} interface has no self-description)", bot.manifest.name, bot.manifest.protocol.name());
+            println!(
+                "name:     {} (from the manifest: the {} interface has no self-description)",
+                bot.manifest.name,
+                bot.manifest.protocol.name()
+            );
             Ok(())
         }
         Err(fault) => anyhow::bail!("the bot did not describe itself: {}", fault.detail),

@@ -134,7 +134,15 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         let mut setup = GameSetup::new(start.clone(), options.clone(), game_seed);
         setup.limits = order.map(|player| side_limits(&start, &bots[player], &overrides));
         if args.show {
-            println!("\ngame {}: {} ({}) vs {} ({})\n{}", idx + 1, names[order[0]], kind.side_names()[0], names[order[1]], kind.side_names()[1], start.picture());
+            println!(
+                "\ngame {}: {} ({}) vs {} ({})\n{}",
+                idx + 1,
+                names[order[0]],
+                kind.side_names()[0],
+                names[order[1]],
+                kind.side_names()[1],
+                start.picture()
+            );
         }
         let show = args.show;
         let record = runtime.block_on(referee::play_game(&setup, [&bots[order[0]], &bots[order[1]]], |pos, turn| {

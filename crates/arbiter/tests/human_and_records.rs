@@ -56,7 +56,10 @@ fn records_are_complete_and_verify_and_replay_read_them() {
     let dir = tempfile::tempdir().unwrap();
     let rec = dir.path().join("records");
     let rec_arg = rec.to_str().unwrap();
-    let (ok, _, err) = arbiter_with_input(&["play", "legions", "greedy", "random", "-o", "size=7", "--games", "2", "--seed", "4", "--record", rec_arg], "");
+    let (ok, _, err) = arbiter_with_input(
+        &["play", "legions", "greedy", "random", "-o", "size=7", "--games", "2", "--seed", "4", "--record", rec_arg],
+        "",
+    );
     assert!(ok, "{err}");
     let mut lines = String::new();
     for idx in 1..=2 {

@@ -108,6 +108,42 @@ impl Log {
     }
 }
 
+/// The read end of a bot's stderr and what was read from it. Bytes are read only while
+/// the log's lock is held, so every byte is either still in the pipe or in the log:
+/// a reader that takes the lock and drains the pipe sees everything written so far.
+struct StderrPipe {
+    pipe: tokio::net::unix::pipe::Receiver,
+    log: Mutex<LogBuffer>,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Drained {
+    Open,
+    Closed,
+}
+
+impl StderrPipe {
+    /// Reads everything the pipe holds now into the log (bounded), without waiting.
+    fn drain(&self) -> Drained {
+        let mut log = self.log.lock().expect("stderr log lock");
+        let mut chunk = [0u8; 16 * 1024];
+        loop {
+            match self.pipe.try_read(&mut chunk) {
+                Ok(0) => return Drained::Closed,
+                Ok(n) => {
+                    let room = log.cap.saturating_sub(log.bytes.len());
+                    let kept = room.min(n);
+                    log.bytes.extend_from_slice(&chunk[..kept]);
+                    log.dropped += (n - kept) as u64;
+                }
+                Err(err) if err.kind() == io::ErrorKind::WouldBlock => return Drained::Open,
+                Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+                Err(_) => return Drained::Closed,
+            }
+        }
+    }
+}
+
 #[derive(Default)]
 struct LogBuffer {
     bytes: Vec<u8>,
@@ -123,7 +159,7 @@ pub struct Process {
     stdout: ChildStdout,
     pending: Vec<u8>,
     stdout_closed: bool,
-    stderr: Arc<Mutex<LogBuffer>>,
+    stderr: Arc<StderrPipe>,
     stderr_task: tokio::task::JoinHandle<()>,
     limits: Limits,
     started: Instant,
@@ -155,21 +191,18 @@ impl Process {
         let _ = rustix::process::prlimit(Some(pgid), Resource::Core, Rlimit { current: Some(0), maximum: Some(0) });
         let stdin = child.stdin.take();
         let stdout = child.stdout.take().expect("stdout is piped");
-        let mut stderr_pipe = child.stderr.take().expect("stderr is piped");
-        let stderr = Arc::new(Mutex::new(LogBuffer { cap: command.limits.stderr_cap, ..LogBuffer::default() }));
-        let sink = Arc::clone(&stderr);
+        let stderr_fd = child.stderr.take().expect("stderr is piped").into_owned_fd()?;
+        let stderr = Arc::new(StderrPipe {
+            pipe: tokio::net::unix::pipe::Receiver::from_owned_fd(stderr_fd)?,
+            log: Mutex::new(LogBuffer { cap: command.limits.stderr_cap, ..LogBuffer::default() }),
+        });
+        let drain = Arc::clone(&stderr);
         let stderr_task = tokio::spawn(async move {
-            let mut chunk = vec![0u8; 16 * 1024];
-            loop {
-                match stderr_pipe.read(&mut chunk).await {
-                    Ok(0) | Err(_) => break,
-                    Ok(n) => {
-                        let mut log = sink.lock().expect("stderr log lock");
-                        let room = log.cap.saturating_sub(log.bytes.len());
-                        let kept = room.min(n);
-                        log.bytes.extend_from_slice(&chunk[..kept]);
-                        log.dropped += (n - kept) as u64;
-                    }
+            // Drain whenever there is something to read, so the bot never blocks on a
+            // full pipe. Reading happens under the log's lock (see `StderrPipe`).
+            while drain.pipe.readable().await.is_ok() {
+                if drain.drain() == Drained::Closed {
+                    break;
                 }
             }
         });
@@ -368,18 +401,11 @@ impl Process {
         }
     }
 
-    /// The stderr written since the last call (at most the cap), after letting the
-    /// reader catch up with what is already in the pipe.
+    /// The stderr written since the last call (at most the cap). Everything the bot wrote
+    /// before this call is in it: what is still in the pipe is drained first.
     pub async fn take_stderr(&mut self) -> Log {
-        if self.stderr_task.is_finished() {
-            // Everything the bot wrote is in the buffer.
-        } else {
-            // Give the drain task a few turns to read what is already in the pipe.
-            for _ in 0..3 {
-                tokio::task::yield_now().await;
-            }
-        }
-        let mut log = self.stderr.lock().expect("stderr log lock");
+        self.stderr.drain();
+        let mut log = self.stderr.log.lock().expect("stderr log lock");
         let text = String::from_utf8_lossy(&log.bytes).into_owned();
         let dropped = log.dropped;
         log.bytes.clear();

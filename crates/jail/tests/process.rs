@@ -140,8 +140,15 @@ async fn stderr_is_kept_up_to_exactly_the_cap() {
 async fn the_memory_cap_stops_a_big_allocation() {
     let dir = tempfile::tempdir().unwrap();
     let limits = Limits { memory: Some(64 * 1024 * 1024), ..Limits::default() };
-    let script = "import sys\ntry:\n    b = bytearray(256 * 1024 * 1024)\n    print('allocated')\nexcept MemoryError:\n    print('refused')\n";
-    let cmd = Command { program: "python3".into(), args: vec!["-c".into(), script.into()], cwd: dir.path().to_path_buf(), env: Vec::new(), limits };
+    let script =
+        "import sys\ntry:\n    b = bytearray(256 * 1024 * 1024)\n    print('allocated')\nexcept MemoryError:\n    print('refused')\n";
+    let cmd = Command {
+        program: "python3".into(),
+        args: vec!["-c".into(), script.into()],
+        cwd: dir.path().to_path_buf(),
+        env: Vec::new(),
+        limits,
+    };
     let mut p = Process::spawn(&cmd).unwrap();
     let answer = p.read_line(Deadline::wall_in(Duration::from_secs(20))).await;
     // Either python reports the refusal or it cannot even start under the cap.

@@ -110,7 +110,9 @@ impl TurnClock {
     /// A human-readable description of the limit that was hit, for fault details.
     pub fn describe(&self, limit: jail::TimeLimit) -> String {
         match limit {
-            jail::TimeLimit::Cpu => format!("out of CPU time (the game's CPU budget had {} s left at the start of this move)", secs(self.cpu_left)),
+            jail::TimeLimit::Cpu => {
+                format!("out of CPU time (the game's CPU budget had {} s left at the start of this move)", secs(self.cpu_left))
+            }
             jail::TimeLimit::Wall => match (self.move_time, self.game_time_left, self.cpu_left) {
                 (Some(m), g, c) if g.is_none_or(|g| m <= g) && c.is_none_or(|c| m <= c * 2 + Duration::from_secs(1)) => {
                     format!("out of time ({} s per move)", fmt_secs(m))
@@ -179,7 +181,9 @@ impl Seat {
         match self {
             Seat::Builtin { builtin, rng } => {
                 let began = Instant::now();
-                let answer = builtin.choose_text(req.pos, rng.as_mut()).ok_or_else(|| Fault::new(FaultKind::ProtocolError, "no move in an ongoing game"));
+                let answer = builtin
+                    .choose_text(req.pos, rng.as_mut())
+                    .ok_or_else(|| Fault::new(FaultKind::ProtocolError, "no move in an ongoing game"));
                 Reply { answer, elapsed: began.elapsed(), cpu: Duration::ZERO, stderr: jail::Log::default() }
             }
             Seat::Human(human) => human.turn(req).await,
@@ -342,7 +346,12 @@ pub async fn play_game(setup: &GameSetup, bots: [&BotSpec; 2], mut on_turn: impl
 fn turn_note(pos: &AnyPosition) -> Option<String> {
     match pos {
         AnyPosition::Legions(p) => p.last_turn().map(|report| {
-            report.orders.iter().map(|o| format!("{}: {}", rules::Game::format_move(p, &rules::legions::Move::new(vec![o.order.clone()])), o.effect)).collect::<Vec<_>>().join("; ")
+            report
+                .orders
+                .iter()
+                .map(|o| format!("{}: {}", rules::Game::format_move(p, &rules::legions::Move::new(vec![o.order.clone()])), o.effect))
+                .collect::<Vec<_>>()
+                .join("; ")
         }),
         _ => None,
     }
@@ -360,7 +369,15 @@ fn player_record(spec: &BotSpec, limits: &Limits) -> PlayerRecord {
             sha256: None,
             limits,
         },
-        BotSpec::Human => PlayerRecord { name: "human".to_string(), kind: "human".to_string(), protocol: None, manifest: None, command: None, sha256: None, limits },
+        BotSpec::Human => PlayerRecord {
+            name: "human".to_string(),
+            kind: "human".to_string(),
+            protocol: None,
+            manifest: None,
+            command: None,
+            sha256: None,
+            limits,
+        },
         BotSpec::Program(bot) => PlayerRecord {
             name: bot.manifest.name.clone(),
             kind: "program".to_string(),

@@ -60,7 +60,13 @@ impl Limits {
         match start {
             Some(pos) => Limits::for_game(&pos),
             // Pah-tum has no default start; its limits do not depend on the board.
-            None => Limits { move_time: Some(Duration::from_secs(1)), game_time: None, game_cpu: None, memory: Some(128 * MB), stderr_per_move: DEFAULT_STDERR },
+            None => Limits {
+                move_time: Some(Duration::from_secs(1)),
+                game_time: None,
+                game_cpu: None,
+                memory: Some(128 * MB),
+                stderr_per_move: DEFAULT_STDERR,
+            },
         }
     }
 

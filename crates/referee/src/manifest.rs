@@ -278,7 +278,8 @@ mod tests {
     fn resolves_paths_against_the_manifest_folder() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("random.py"), "print()").unwrap();
-        let path = write(dir.path(), "name = \"r\"\ngame = \"pahtum\"\nprotocol = \"pahtum\"\ncommand = [\"python3\", \"./random.py\", \"-v\"]\n");
+        let path =
+            write(dir.path(), "name = \"r\"\ngame = \"pahtum\"\nprotocol = \"pahtum\"\ncommand = [\"python3\", \"./random.py\", \"-v\"]\n");
         let bot = ProgramBot::load(&path).unwrap();
         let folder = std::fs::canonicalize(dir.path()).unwrap();
         assert_eq!(bot.command, vec!["python3".to_string(), folder.join("random.py").to_string_lossy().into_owned(), "-v".to_string()]);

@@ -94,7 +94,12 @@ const CASES: &[Case] = &[
     },
     Case { name: "sleeps-past-deadline", script: "echo $$ >> \"$PWD/pids\"; sleep 2; cat", kind: "timeout", detail: "0.300 s per move" },
     Case { name: "crashes", script: "cat >/dev/null; kill -SEGV $$", kind: "crash", detail: "SIGSEGV" },
-    Case { name: "exits-with-error", script: "cat >/dev/null; echo 'cannot cope' >&2; exit 3", kind: "crash", detail: "exited with status 3" },
+    Case {
+        name: "exits-with-error",
+        script: "cat >/dev/null; echo 'cannot cope' >&2; exit 3",
+        kind: "crash",
+        detail: "exited with status 3",
+    },
     Case { name: "exits-before-answering", script: "exit 0", kind: "protocol-error", detail: "not a board" },
     Case { name: "prints-garbage", script: "cat >/dev/null; echo 'hello referee'", kind: "protocol-error", detail: "\"hello referee\\n\"" },
     Case {

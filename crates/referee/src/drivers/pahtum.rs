@@ -41,7 +41,9 @@ fn read_answer(pos: &pahtum::Position, output: &[u8]) -> Result<String, Fault> {
     };
     match pahtum::move_from_answer(pos, text) {
         Ok(mv) => Ok(rules::Game::format_move(pos, &mv)),
-        Err(MoveError::Parse { reason, .. }) => Err(Fault::new(FaultKind::ProtocolError, format!("the answer {} is not a board: {reason}", quote(output)))),
+        Err(MoveError::Parse { reason, .. }) => {
+            Err(Fault::new(FaultKind::ProtocolError, format!("the answer {} is not a board: {reason}", quote(output))))
+        }
         Err(err) => Err(Fault::new(FaultKind::IllegalMove, err.to_string())),
     }
 }
