@@ -22,6 +22,9 @@ pub struct Args {
     /// A game option (repeatable).
     #[arg(short = 'o', long = "option", value_name = "KEY=VALUE")]
     options: Vec<String>,
+    /// A limit for both sides (move-ms, game-ms, cpu-ms, memory-mb, stderr-kb).
+    #[arg(short = 'l', long = "limit", value_name = "KEY=VALUE")]
+    limits: Vec<String>,
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
@@ -35,8 +38,9 @@ struct Figures {
     moves: u64,
     seconds: f64,
     games_per_second: f64,
-    /// Mean wall time per move as the referee saw it (request to answer), microseconds.
-    us_per_move: f64,
+    /// Mean wall time from one move to the next after the first move of each game
+    /// (the bots' start excluded: the steady state of a game), microseconds.
+    us_per_move_steady: f64,
     /// Mean wall time per move over the whole run (everything the referee does
     /// included), microseconds.
     us_per_move_overall: f64,
@@ -47,18 +51,30 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let kind = GameKind::from_name(&args.game)?;
     let options = super::parse_options(kind, &args.options)?;
     let bots = [super::play::bot(&args.a, kind)?, super::play::bot(&args.b, kind)?];
+    let overrides = super::play::parse_limits(&args.limits)?;
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the async runtime")?;
     let mut rng = <rand::rngs::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(1);
     let start_text = kind.random_start(&options, &mut rng)?;
     let start = kind.new_position(&options, start_text.as_deref())?;
-    let (mut moves, mut turn_time, mut faults) = (0u64, Duration::ZERO, 0u32);
+    let (mut moves, mut faults) = (0u64, 0u32);
+    let (mut steady_time, mut steady_moves) = (Duration::ZERO, 0u64);
     let began = Instant::now();
     for idx in 0..args.games {
         let order = if idx % 2 == 0 { [0, 1] } else { [1, 0] };
-        let setup = GameSetup::new(start.clone(), options.clone(), u64::from(idx));
-        let record = runtime.block_on(referee::play_game(&setup, [&bots[order[0]], &bots[order[1]]], |_, _| {}));
+        let mut setup = GameSetup::new(start.clone(), options.clone(), u64::from(idx));
+        setup.limits = order.map(|player| super::play::side_limits(&start, &bots[player], &overrides));
+        let mut last: Option<Instant> = None;
+        let record = runtime.block_on(referee::play_game(&setup, [&bots[order[0]], &bots[order[1]]], |_, _| {
+            let now = Instant::now();
+            // From the second move on: both bots are running, so this is the time one
+            // move costs, the referee's work included.
+            if let Some(last) = last {
+                steady_time += now - last;
+                steady_moves += 1;
+            }
+            last = Some(now);
+        }));
         moves += record.moves.len() as u64;
-        turn_time += record.turns.iter().map(|turn| Duration::from_millis(turn.ms)).sum::<Duration>();
         if record.result.termination != Termination::Rules {
             faults += 1;
         }
@@ -71,7 +87,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         moves,
         seconds,
         games_per_second: f64::from(args.games) / seconds,
-        us_per_move: turn_time.as_secs_f64() * 1e6 / moves.max(1) as f64,
+        us_per_move_steady: steady_time.as_secs_f64() * 1e6 / steady_moves.max(1) as f64,
         us_per_move_overall: seconds * 1e6 / moves.max(1) as f64,
         faults,
     };
@@ -79,7 +95,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         println!("{}", serde_json::to_string_pretty(&figures)?);
     } else {
         println!(
-            "{} {} vs {}: {} games, {} moves in {:.2} s: {:.1} games/s, {:.1} µs per move ({} games lost by faults)",
+            "{} {} vs {}: {} games, {} moves in {:.2} s: {:.1} games/s, {:.1} µs per move overall, {:.1} µs per move after the first of each game ({} games lost by faults)",
             figures.game,
             figures.bots[0],
             figures.bots[1],
@@ -88,6 +104,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             figures.seconds,
             figures.games_per_second,
             figures.us_per_move_overall,
+            figures.us_per_move_steady,
             figures.faults
         );
     }

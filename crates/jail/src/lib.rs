@@ -16,7 +16,7 @@ use tokio::process::{Child, ChildStdin, ChildStdout};
 
 mod cpu;
 
-pub use cpu::group_cpu_time;
+pub use cpu::{CpuMeter, group_cpu_time};
 
 /// How to start a bot process.
 #[derive(Clone, Debug)]
@@ -162,6 +162,7 @@ pub struct Process {
     stderr: Arc<StderrPipe>,
     stderr_task: tokio::task::JoinHandle<()>,
     limits: Limits,
+    cpu: Mutex<CpuMeter>,
     started: Instant,
     exit: Option<ExitStatus>,
     paused: bool,
@@ -216,6 +217,7 @@ impl Process {
             stderr,
             stderr_task,
             limits: command.limits,
+            cpu: Mutex::new(CpuMeter::new(raw)),
             started,
             exit: None,
             paused: false,
@@ -234,7 +236,7 @@ impl Process {
     /// CPU time used so far by the process group (live members and the children they
     /// have reaped).
     pub fn cpu_time(&self) -> Duration {
-        group_cpu_time(self.id())
+        self.cpu.lock().expect("cpu meter lock").read()
     }
 
     /// Writes to the bot's stdin.
@@ -246,7 +248,7 @@ impl Process {
             stdin.write_all(bytes).await?;
             stdin.flush().await
         };
-        match watch(self.pgid, deadline, write).await {
+        match watch(&self.cpu, deadline, write).await {
             Ok(Ok(())) => Ok(()),
             Ok(Err(err)) => Err(Failure::Io(format!("cannot write to the bot: {err}"))),
             Err(limit) => Err(Failure::Timeout(limit)),
@@ -295,7 +297,7 @@ impl Process {
     async fn fill(&mut self, deadline: Deadline) -> Result<(), Failure> {
         let mut chunk = [0u8; 8192];
         let stdout = &mut self.stdout;
-        match watch(self.pgid, deadline, stdout.read(&mut chunk)).await {
+        match watch(&self.cpu, deadline, stdout.read(&mut chunk)).await {
             Ok(Ok(0)) => {
                 self.stdout_closed = true;
                 Ok(())
@@ -330,7 +332,7 @@ impl Process {
                     read = stdout.read(&mut chunk) => Step::Read(read),
                 }
             };
-            match watch(self.pgid, deadline, step).await {
+            match watch(&self.cpu, deadline, step).await {
                 Err(limit) => return Err(Failure::Timeout(limit)),
                 Ok(Step::Exited(Ok(status))) => {
                     self.exit = Some(status);
@@ -356,7 +358,7 @@ impl Process {
             return Ok(status);
         }
         let child = &mut self.child;
-        match watch(self.pgid, deadline, child.wait()).await {
+        match watch(&self.cpu, deadline, child.wait()).await {
             Ok(Ok(status)) => {
                 self.exit = Some(status);
                 Ok(status)
@@ -434,8 +436,8 @@ enum Step {
 }
 
 /// Runs `work` until it finishes or the deadline passes. A CPU cap is checked every
-/// 20 ms against the group's CPU time.
-async fn watch<T>(pgid: Pid, deadline: Deadline, work: impl std::future::Future<Output = T>) -> Result<T, TimeLimit> {
+/// 20 ms against the group's CPU time (new members are looked for every 100 ms).
+async fn watch<T>(cpu_meter: &Mutex<CpuMeter>, deadline: Deadline, work: impl std::future::Future<Output = T>) -> Result<T, TimeLimit> {
     let wall = async {
         match deadline.wall {
             Some(at) => tokio::time::sleep_until(at.into()).await,
@@ -445,10 +447,11 @@ async fn watch<T>(pgid: Pid, deadline: Deadline, work: impl std::future::Future<
     let cpu = async {
         match deadline.cpu {
             Some(cap) => {
-                let mut tick = tokio::time::interval(Duration::from_millis(20));
+                let period = Duration::from_millis(20);
+                let mut tick = tokio::time::interval_at(tokio::time::Instant::now() + period, period);
                 loop {
                     tick.tick().await;
-                    if group_cpu_time(pgid.as_raw_nonzero().get()) >= cap {
+                    if cpu_meter.lock().expect("cpu meter lock").read() >= cap {
                         break;
                     }
                 }
