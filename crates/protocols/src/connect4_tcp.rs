@@ -202,7 +202,20 @@ mod tests {
 
     #[test]
     fn malformed_server_lines_are_unknown() {
-        for line in ["", "hello", "hello other 1", "wake 7 6", "wake 7 6 2", "wake x 6 1", "move -1", "move 2 ..X./....", "move 1 .../....", "move a ....", "over maybe", "bye now"] {
+        for line in [
+            "",
+            "hello",
+            "hello other 1",
+            "wake 7 6",
+            "wake 7 6 2",
+            "wake x 6 1",
+            "move -1",
+            "move 2 ..X./....",
+            "move 1 .../....",
+            "move a ....",
+            "over maybe",
+            "bye now",
+        ] {
             assert_eq!(ServerMessage::parse(line), ServerMessage::Unknown(line.to_string()), "{line:?}");
         }
     }

@@ -34,7 +34,8 @@ impl Player for Random {
 }
 
 fn main() -> ExitCode {
-    let seed = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64) ^ u64::from(std::process::id());
+    let seed = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64)
+        ^ u64::from(std::process::id());
     let mut player = Random { rng: ChaCha8Rng::seed_from_u64(seed) };
     match connect4_client::run(&mut player, &connect4_client::address()) {
         Ok(()) => ExitCode::SUCCESS,

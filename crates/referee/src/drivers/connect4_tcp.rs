@@ -123,7 +123,11 @@ enum Stop {
 /// deadline (wall clock, and CPU time of its process group), its exit, and its stdout,
 /// which is read and thrown away so that a bot printing there never blocks on a full
 /// pipe.
-async fn guarded<T>(process: &mut jail::Process, deadline: jail::Deadline, work: impl Future<Output = Result<T, LinkError>>) -> Result<T, Stop> {
+async fn guarded<T>(
+    process: &mut jail::Process,
+    deadline: jail::Deadline,
+    work: impl Future<Output = Result<T, LinkError>>,
+) -> Result<T, Stop> {
     let pgid = process.id();
     let over_cpu = move || deadline.cpu.is_some_and(|cap| jail::group_cpu_time(pgid) >= cap);
     let wall = async {
@@ -187,6 +191,14 @@ fn exited_fault(status: ExitStatus, doing: &str) -> Fault {
     }
 }
 
+/// The clock of a move with the wall-clock slack of a CPU budget: without a per-move
+/// limit, a move may take twice the CPU time left plus a second of wall-clock time. A
+/// bot that waits instead of computing cannot hold the game for ever, and a bot on a busy
+/// machine (games run in parallel) is not cut off before its CPU time is spent.
+fn wall_clock(clock: &TurnClock) -> TurnClock {
+    TurnClock { move_time: clock.move_time.or(clock.cpu_left.map(|left| left * 2 + Duration::from_secs(1))), ..*clock }
+}
+
 /// A started bot that has connected and said its name.
 struct Started {
     process: jail::Process,
@@ -227,13 +239,16 @@ async fn start(bot: &ProgramBot, workdir: &Path, limits: &crate::Limits, wall: D
     }
 }
 
+/// `10 s`, `0.300 s`: as [`TurnClock::describe`] writes durations.
 fn secs(d: Duration) -> String {
-    format!("{} s", d.as_secs_f64())
+    let s = d.as_secs_f64();
+    if s.fract() == 0.0 { format!("{s:.0} s") } else { format!("{s:.3} s") }
 }
 
 /// A `connect4-tcp` bot in a game.
 pub struct Bot {
-    process: jail::Process,
+    /// Boxed to keep [`super::Driver`] small.
+    process: Box<jail::Process>,
     conn: Connection,
     side: Side,
     /// CPU time of the bot's group charged to its moves so far (start-up included).
@@ -259,7 +274,7 @@ impl Bot {
             return Err(stop_fault(stop, &mut process, &clock, "the game started"));
         }
         process.pause();
-        Ok(Bot { process, conn, side: ctx.side, cpu_counted: Duration::ZERO, in_step: true })
+        Ok(Bot { process: Box::new(process), conn, side: ctx.side, cpu_counted: Duration::ZERO, in_step: true })
     }
 
     /// Sends `move`, reads the column. The bot runs only from here to its answer.
@@ -270,7 +285,8 @@ impl Bot {
         let began = Instant::now();
         self.process.resume();
         // The CPU cap is on the group's total: what was charged before plus what is left.
-        let deadline = req.clock.deadline_from_now(self.cpu_counted);
+        let clock = wall_clock(&req.clock);
+        let deadline = clock.deadline_from_now(self.cpu_counted);
         let message = ServerMessage::for_turn(pos, self.side);
         let conn = &mut self.conn;
         let exchange = async {
@@ -287,14 +303,22 @@ impl Bot {
             Ok(line) => match ClientMessage::parse(&line) {
                 // Answered, but after the budget ran out (between two looks at the clock).
                 ClientMessage::Column(_) if deadline.cpu.is_some_and(|cap| cpu_now > cap) => {
-                    Err(Fault::new(FaultKind::Timeout, req.clock.describe(jail::TimeLimit::Cpu)))
+                    Err(Fault::new(FaultKind::Timeout, clock.describe(jail::TimeLimit::Cpu)))
                 }
                 ClientMessage::Column(column) => Ok(column.to_string()),
                 _ => Err(Fault::new(FaultKind::ProtocolError, format!("answered {} instead of a column", quote(line.as_bytes())))),
             },
+            Err(Stop::Time(jail::TimeLimit::Wall)) if req.clock.move_time.is_none() && req.clock.cpu_left.is_some() => {
+                self.in_step = false;
+                let waited = clock.move_time.expect("a CPU budget sets the slack");
+                Err(Fault::new(
+                    FaultKind::Timeout,
+                    format!("out of time (no answer within {}, twice the CPU time left and 1 s)", secs(waited)),
+                ))
+            }
             Err(stop) => {
                 self.in_step = false;
-                Err(stop_fault(stop, &mut self.process, &req.clock, "answering"))
+                Err(stop_fault(stop, &mut self.process, &clock, "answering"))
             }
         };
         let stderr = self.process.take_stderr().await;
