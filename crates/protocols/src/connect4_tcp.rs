@@ -233,6 +233,33 @@ mod tests {
         assert_eq!(ClientMessage::Column(5).to_line(), "5");
     }
 
+    /// The example session of `docs/protocols/connect4-tcp.md`, server lines from a real
+    /// game: the client moves first into column 0, the opponent into column 1.
+    #[test]
+    fn documented_session() {
+        let mut pos = Position::empty(4, 4).unwrap();
+        let mut lines = vec![ServerMessage::Hello { version: VERSION }.to_line(), ClientMessage::Name("deep-four".into()).to_line()];
+        lines.push(ServerMessage::Wake { width: 4, height: 4, i_start: true }.to_line());
+        while pos.outcome().is_none() {
+            lines.push(ServerMessage::for_turn(&pos, Side::First).to_line());
+            lines.push(ClientMessage::Column(0).to_line());
+            pos.play(&rules::connect4::Move::new(0)).unwrap();
+            if pos.outcome().is_none() {
+                pos.play(&rules::connect4::Move::new(1)).unwrap();
+            }
+        }
+        lines.push(ServerMessage::Over(GameResult::for_side(pos.winner(), Side::First)).to_line());
+        lines.push(ServerMessage::Bye.to_line());
+        let doc = include_str!("../../../docs/protocols/connect4-tcp.md");
+        let session: Vec<&str> = doc
+            .lines()
+            .skip_while(|l| *l != "S: hello connect4-tcp 1")
+            .take_while(|l| l.starts_with("S: ") || l.starts_with("C: "))
+            .map(|l| &l[3..])
+            .collect();
+        assert_eq!(session, lines);
+    }
+
     #[test]
     fn results_per_side() {
         assert_eq!(GameResult::for_side(Some(Side::First), Side::First), GameResult::Win);
