@@ -1,6 +1,6 @@
 //! The Connect Four TCP interface end to end: the Python and C sample clients play whole
 //! games on 7 × 6 and 20 × 20 against the built-in random player in both seats and tell
-//! their names; misbehaving scripts (never connect, exit at once, a bad name, garbage,
+//! their names; misbehaving scripts (never connect, exit at once, no name, a bad name, garbage,
 //! silence, a full column, burning CPU past the budget, leaving mid-game) lose with the
 //! right termination, leave no process behind, and the next game is normal.
 
@@ -100,6 +100,7 @@ async fn describe_reads_the_names() {
 
 const SILENT: &str = "time.sleep(30)";
 const EXITS: &str = "sys.exit(3)";
+const MUTE: &str = "f = connect()\ntime.sleep(30)";
 const BAD_NAME: &str = "f = connect()\nf.readline()\nsend(f, 'I am a bot')\ntime.sleep(30)";
 const GARBAGE: &str = "f = connect()\nf.readline()\nsend(f, 'name garbage')\nfor line in f:\n    if line.startswith('move'):\n        send(f, 'the middle one')";
 const SLEEPER: &str =
@@ -119,6 +120,7 @@ async fn misbehaving_bots_lose_and_leave_nothing_behind() {
     let cases = [
         ("silent", SILENT, Some(1000), None, "crash", "did not connect to ARBITER_ADDR=127.0.0.1:"),
         ("exits", EXITS, None, None, "crash", "exited with status 3 before connecting"),
+        ("mute", MUTE, Some(1000), None, "timeout", "sent no name within 1 s"),
         ("bad-name", BAD_NAME, Some(1000), None, "protocol-error", "\\\"I am a bot\\\""),
         ("garbage", GARBAGE, None, None, "protocol-error", "\\\"the middle one\\\""),
         ("sleeper", SLEEPER, Some(1000), None, "timeout", "out of time (1 s per move)"),

@@ -232,7 +232,13 @@ async fn start(bot: &ProgramBot, workdir: &Path, limits: &crate::Limits, wall: D
         conn.send(&ServerMessage::Hello { version: VERSION }).await?;
         conn.read_line().await
     };
-    let line = guarded(&mut process, deadline, greet).await.map_err(|stop| stop_fault(stop, &mut process, &clock, "sending its name"))?;
+    let line = match guarded(&mut process, deadline, greet).await {
+        Ok(line) => line,
+        Err(Stop::Time(jail::TimeLimit::Wall)) => {
+            return Err(Fault::new(FaultKind::Timeout, format!("sent no name within {}", secs(wall))));
+        }
+        Err(stop) => return Err(stop_fault(stop, &mut process, &clock, "sending its name")),
+    };
     match ClientMessage::parse(&line) {
         ClientMessage::Name(name) => Ok(Started { process, conn, name }),
         _ => Err(Fault::new(FaultKind::ProtocolError, format!("answered hello with {}, not `name <name>`", quote(line.as_bytes())))),
@@ -461,9 +467,10 @@ pub async fn play_remote_game(remotes: [&mut Remote; 2], start: &Position, move_
     let mut termination = Termination::Rules;
     for side in Side::BOTH {
         let wake = ServerMessage::Wake { width: pos.width(), height: pos.height(), i_start: side == Side::First };
-        if let Err(fault) = remotes[side.index()].send(&wake, move_time).await {
+        if let Err(fault) = remotes[side.index()].send(&wake, move_time).await
+            && termination == Termination::Rules
+        {
             termination = fault.into_termination(side);
-            break;
         }
     }
     while termination == Termination::Rules
