@@ -1,0 +1,160 @@
+//! The Connect Four TCP interface end to end: the Python and C sample clients play whole
+//! games on 7 × 6 and 20 × 20 against the built-in random player in both seats and tell
+//! their names; misbehaving scripts (never connect, exit at once, no name, a bad name, garbage,
+//! silence, a full column, burning CPU past the budget, leaving mid-game) lose with the
+//! right termination, leave no process behind, and the next game is normal.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use players::Builtin;
+use referee::{BotSpec, GameRecord, GameSetup, Termination, play_game};
+use rules::{GameKind, Options};
+
+fn sample(language: &str) -> BotSpec {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bots/connect4-tcp").join(language);
+    BotSpec::from_arg(dir.to_str().unwrap()).unwrap()
+}
+
+fn setup(size: usize, seed: u64) -> GameSetup {
+    let options: Options =
+        if size == 7 { Options::new() } else { [("width".into(), size.to_string()), ("height".into(), size.to_string())].into() };
+    let start = GameKind::Connect4.new_position(&options, None).unwrap();
+    GameSetup::new(start, options, seed)
+}
+
+/// What every fault script starts with: it writes its pid next to itself, and can
+/// connect to `ARBITER_ADDR` and send lines.
+const PRELUDE: &str = r#"
+import os, socket, sys, time
+open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "pid"), "w").write(str(os.getpid()))
+def connect():
+    host, port = os.environ["ARBITER_ADDR"].rsplit(":", 1)
+    conn = socket.create_connection((host, int(port)))
+    return conn.makefile("rw")
+def send(f, text):
+    f.write(text + "\n")
+    f.flush()
+"#;
+
+/// A bot whose program is the Python script `body` (after [`PRELUDE`]), in its own
+/// folder under `dir`; also the path of the file it writes its pid to.
+fn script_bot(dir: &Path, name: &str, body: &str) -> (BotSpec, PathBuf) {
+    let folder = dir.join(name);
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::write(folder.join("bot.py"), format!("{PRELUDE}\n{body}\n")).unwrap();
+    let manifest = format!("name = \"{name}\"\ngame = \"connect4\"\nprotocol = \"connect4-tcp\"\ncommand = [\"python3\", \"./bot.py\"]\n");
+    std::fs::write(folder.join("bot.toml"), manifest).unwrap();
+    (BotSpec::from_arg(folder.to_str().unwrap()).unwrap(), folder.join("pid"))
+}
+
+/// Whether the process whose pid the script wrote is gone within a second (a SIGKILL
+/// is sent at once but the kernel takes a moment to end the process).
+async fn is_gone(pid_file: &Path) -> bool {
+    let pid: u32 = std::fs::read_to_string(pid_file).expect("the script wrote its pid").trim().parse().unwrap();
+    for _ in 0..100 {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        if stat.rsplit_once(") ").is_none_or(|(_, rest)| rest.starts_with('Z')) {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    false
+}
+
+async fn play(setup: &GameSetup, bots: [&BotSpec; 2]) -> GameRecord {
+    play_game(setup, bots, |_, _| {}).await
+}
+
+fn assert_normal_game(record: &GameRecord, program_side: usize) {
+    assert_eq!(record.result.termination, Termination::Rules, "{:?}", record.result);
+    let own: Vec<_> = record.turns.iter().filter(|t| t.side == program_side).collect();
+    assert!(!own.is_empty());
+    let log: String = own.iter().map(|t| t.stderr.as_str()).collect();
+    assert!(log.starts_with("new game"), "{log}");
+    assert_eq!(log.matches(", I play ").count(), own.len(), "one debug line per move: {log}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn sample_bots_play_whole_games_in_both_seats_on_both_boards() {
+    let random = BotSpec::Builtin(Builtin::Random);
+    for (i, language) in ["python", "c"].into_iter().enumerate() {
+        let bot = sample(language);
+        for size in [7, 20] {
+            let seed = 100 * i as u64 + size as u64;
+            assert_normal_game(&play(&setup(size, seed), [&bot, &random]).await, 0);
+            assert_normal_game(&play(&setup(size, seed + 1), [&random, &bot]).await, 1);
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn describe_reads_the_names() {
+    let dir = tempfile::tempdir().unwrap();
+    for (language, name) in [("python", "random-py"), ("c", "random-c")] {
+        let BotSpec::Program(bot) = sample(language) else { unreachable!("a sample bot is a program") };
+        let identity = referee::drivers::describe(&bot, dir.path()).await.unwrap().unwrap();
+        assert_eq!(identity.name, name);
+    }
+}
+
+const SILENT: &str = "time.sleep(30)";
+const EXITS: &str = "sys.exit(3)";
+const MUTE: &str = "f = connect()\ntime.sleep(30)";
+const BAD_NAME: &str = "f = connect()\nf.readline()\nsend(f, 'I am a bot')\ntime.sleep(30)";
+const GARBAGE: &str = "f = connect()\nf.readline()\nsend(f, 'name garbage')\nfor line in f:\n    if line.startswith('move'):\n        send(f, 'the middle one')";
+const SLEEPER: &str =
+    "f = connect()\nf.readline()\nsend(f, 'name sleeper')\nfor line in f:\n    if line.startswith('move'):\n        time.sleep(30)";
+const COLUMN_0: &str =
+    "f = connect()\nf.readline()\nsend(f, 'name zero')\nfor line in f:\n    if line.startswith('move'):\n        send(f, '0')";
+/// Burns CPU in eight processes (itself and seven children), so that the group's CPU
+/// time outruns the wall clock even on a busy machine.
+const BURNER: &str = "f = connect()\nf.readline()\nsend(f, 'name burner')\nfor line in f:\n    if line.startswith('move'):\n        os.fork(); os.fork(); os.fork()\n        while True:\n            pass";
+const LEAVER: &str = "f = connect()\nf.readline()\nsend(f, 'name leaver')\nfor line in f:\n    if line.startswith('move'):\n        send(f, '3')\n        break\nsys.exit(0)";
+
+#[tokio::test(flavor = "multi_thread")]
+async fn misbehaving_bots_lose_and_leave_nothing_behind() {
+    let dir = tempfile::tempdir().unwrap();
+    let random = BotSpec::Builtin(Builtin::Random);
+    // (name, script, per-move limit in ms, CPU budget in ms, termination, part of the detail)
+    let cases = [
+        ("silent", SILENT, Some(1000), None, "crash", "did not connect to ARBITER_ADDR=127.0.0.1:"),
+        ("exits", EXITS, None, None, "crash", "exited with status 3 before connecting"),
+        ("mute", MUTE, Some(1000), None, "timeout", "sent no name within 1 s"),
+        ("bad-name", BAD_NAME, Some(1000), None, "protocol-error", "\\\"I am a bot\\\""),
+        ("garbage", GARBAGE, None, None, "protocol-error", "\\\"the middle one\\\""),
+        ("sleeper", SLEEPER, Some(1000), None, "timeout", "out of time (1 s per move)"),
+        ("burner", BURNER, None, Some(300), "timeout", "out of CPU time (0.300 s per game)"),
+        ("leaver", LEAVER, None, None, "crash", "before answering"),
+    ];
+    for (i, (name, body, move_ms, cpu_ms, kind, detail)) in cases.into_iter().enumerate() {
+        let (bot, pid_file) = script_bot(dir.path(), name, body);
+        for side in [0, 1] {
+            let mut game = setup(7, 100 + i as u64);
+            game.limits[side].move_time = move_ms.map(Duration::from_millis);
+            if let Some(ms) = cpu_ms {
+                game.limits[side].game_cpu = Some(Duration::from_millis(ms));
+            }
+            let bots = if side == 0 { [&bot, &random] } else { [&random, &bot] };
+            let record = play(&game, bots).await;
+            let termination = &record.result.termination;
+            assert_eq!(termination.kind(), kind, "{name}: {termination:?}");
+            assert_eq!(termination.side().map(rules::Side::index), Some(side), "{name}: {termination:?}");
+            assert!(format!("{termination:?}").contains(detail), "{name}: {termination:?}");
+            assert_eq!(record.result.winner, Some(1 - side), "{name}");
+            assert!(is_gone(&pid_file).await, "{name}: its process survived the game");
+        }
+    }
+    // A full column: two copies of a bot that always plays column 0 fill it in six moves;
+    // the seventh move is the first player's, into the full column.
+    let (zero, _) = script_bot(dir.path(), "zero", COLUMN_0);
+    let record = play(&setup(7, 7), [&zero, &zero]).await;
+    assert_eq!(record.moves, vec!["0"; 6]);
+    assert!(
+        matches!(&record.result.termination, Termination::IllegalMove { side: 0, detail } if detail.contains("full")),
+        "{:?}",
+        record.result
+    );
+    // The run goes on: the next game is normal.
+    assert_normal_game(&play(&setup(7, 8), [&sample("python"), &random]).await, 0);
+}
