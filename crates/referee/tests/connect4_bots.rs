@@ -124,7 +124,7 @@ async fn misbehaving_bots_lose_and_leave_nothing_behind() {
         ("bad-name", BAD_NAME, Some(1000), None, "protocol-error", "\\\"I am a bot\\\""),
         ("garbage", GARBAGE, None, None, "protocol-error", "\\\"the middle one\\\""),
         ("sleeper", SLEEPER, Some(1000), None, "timeout", "out of time (1 s per move)"),
-        ("burner", BURNER, None, Some(300), "timeout", "out of CPU time (0.300 s per game)"),
+        ("burner", BURNER, None, Some(300), "timeout", "out of CPU time (the game's CPU budget had 0.300 s left"),
         ("leaver", LEAVER, None, None, "crash", "before answering"),
     ];
     for (i, (name, body, move_ms, cpu_ms, kind, detail)) in cases.into_iter().enumerate() {

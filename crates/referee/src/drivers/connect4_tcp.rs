@@ -191,14 +191,6 @@ fn exited_fault(status: ExitStatus, doing: &str) -> Fault {
     }
 }
 
-/// The clock of a move with the wall-clock slack of a CPU budget: without a per-move
-/// limit, a move may take twice the CPU time left plus a second of wall-clock time. A
-/// bot that waits instead of computing cannot hold the game for ever, and a bot on a busy
-/// machine (games run in parallel) is not cut off before its CPU time is spent.
-fn wall_clock(clock: &TurnClock) -> TurnClock {
-    TurnClock { move_time: clock.move_time.or(clock.cpu_left.map(|left| left * 2 + Duration::from_secs(1))), ..*clock }
-}
-
 /// A started bot that has connected and said its name.
 struct Started {
     process: jail::Process,
@@ -291,7 +283,9 @@ impl Bot {
         let began = Instant::now();
         self.process.resume();
         // The CPU cap is on the group's total: what was charged before plus what is left.
-        let clock = wall_clock(&req.clock);
+        // Without a per-move limit the wall clock allows twice the CPU time left plus a
+        // second (`TurnClock::wall_limit`).
+        let clock = req.clock;
         let deadline = clock.deadline_from_now(self.cpu_counted);
         let message = ServerMessage::for_turn(pos, self.side);
         let conn = &mut self.conn;
@@ -316,7 +310,7 @@ impl Bot {
             },
             Err(Stop::Time(jail::TimeLimit::Wall)) if req.clock.move_time.is_none() && req.clock.cpu_left.is_some() => {
                 self.in_step = false;
-                let waited = clock.move_time.expect("a CPU budget sets the slack");
+                let waited = clock.wall_limit().expect("a CPU budget sets the wall-clock guard");
                 Err(Fault::new(
                     FaultKind::Timeout,
                     format!("out of time (no answer within {}, twice the CPU time left and 1 s)", secs(waited)),
