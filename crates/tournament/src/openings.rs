@@ -1,0 +1,1 @@
+//! STUB: openings; to be written.

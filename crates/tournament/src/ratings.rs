@@ -1,0 +1,1 @@
+//! STUB: ratings; to be written.

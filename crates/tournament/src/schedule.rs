@@ -1,0 +1,1 @@
+//! STUB: schedule; to be written.

@@ -1,0 +1,1 @@
+//! STUB: scoring; to be written.

@@ -1,0 +1,1 @@
+//! STUB: standings; to be written.
