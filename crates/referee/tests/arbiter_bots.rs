@@ -3,17 +3,16 @@
 //! scripts that misbehave on purpose lose with the right termination, leave no process
 //! behind, and do not disturb the next game.
 
-use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+mod common;
 
+use std::path::Path;
+use std::time::Duration;
+
+use common::{bots_dir, is_gone, play, random, sample};
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
-use referee::{BotSpec, GameRecord, GameSetup, ProgramBot, Termination, play_game};
+use referee::{BotSpec, GameRecord, GameSetup, ProgramBot, Termination};
 use rules::{GameKind, Options};
-
-fn bots_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bots/arbiter")
-}
 
 fn options(kind: GameKind) -> Options {
     match kind {
@@ -38,10 +37,6 @@ fn manifest(dir: &Path, kind: GameKind, name: &str, command: &[String]) -> BotSp
     BotSpec::from_arg(path.to_str().expect("utf-8 path")).expect("a valid manifest")
 }
 
-fn random() -> BotSpec {
-    BotSpec::Builtin(players::Builtin::Random)
-}
-
 fn path_text(path: &Path) -> String {
     std::fs::canonicalize(path).expect("path exists").to_string_lossy().into_owned()
 }
@@ -54,7 +49,7 @@ async fn plays_every_game(name: &str, command: &[String]) {
         for bot_side in [0, 1] {
             let random = random();
             let bots = if bot_side == 0 { [&bot, &random] } else { [&random, &bot] };
-            let record = play_game(&setup(kind, 10 + idx as u64), bots, |_, _| {}).await;
+            let record = play(&setup(kind, 10 + idx as u64), bots).await;
             assert_eq!(record.result.termination, Termination::Rules, "{name} {kind} side {bot_side}");
             let log: String = record.turns.iter().filter(|t| t.side == bot_side).map(|t| t.stderr.as_str()).collect();
             assert!(log.contains("playing"), "{name} {kind}: the debug log is kept: {log:?}");
@@ -65,17 +60,17 @@ async fn plays_every_game(name: &str, command: &[String]) {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn python_sample_plays_every_game_in_both_seats() {
-    let script = path_text(&bots_dir().join("python/random_bot.py"));
+    let script = path_text(&bots_dir("arbiter").join("python/random_bot.py"));
     plays_every_game("random-py", &["python3".to_string(), script]).await;
 }
 
 #[tokio::test(flavor = "multi_thread")]
 async fn c_sample_plays_every_game_in_both_seats() {
-    let BotSpec::Program(sample) = BotSpec::from_arg(bots_dir().join("c").to_str().unwrap()).expect("the C sample's manifest") else {
+    let BotSpec::Program(bot) = sample("arbiter", "c") else {
         panic!("a program bot");
     };
-    sample.build_if_needed().expect("the C sample builds");
-    let program = path_text(&bots_dir().join("c/random"));
+    bot.build_if_needed().expect("the C sample builds");
+    let program = path_text(&bots_dir("arbiter").join("c/random"));
     plays_every_game("random-c", &[program]).await;
 }
 
@@ -100,23 +95,6 @@ fn go_body(lines: &[&str]) -> String {
     lines.iter().map(|line| format!("        {line}")).collect::<Vec<_>>().join("\n")
 }
 
-/// True once `pid` is gone (or a zombie waiting for its parent), waiting at most 2 s for
-/// a killed process to be taken down by the kernel.
-fn is_gone(pid: i32) -> bool {
-    let until = Instant::now() + Duration::from_secs(2);
-    loop {
-        let state = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok();
-        let gone = match state {
-            None => true,
-            Some(stat) => stat.rsplit_once(')').is_some_and(|(_, rest)| rest.trim_start().starts_with('Z')),
-        };
-        if gone || Instant::now() > until {
-            return gone;
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
-}
-
 /// Plays `kind` with the faulty bot at `side` against random, checks that no process
 /// it wrote into its `pids` file survives, and returns the record.
 async fn faulty_game(kind: GameKind, bot: &BotSpec, side: usize, tweak: impl FnOnce(&mut GameSetup)) -> GameRecord {
@@ -126,10 +104,11 @@ async fn faulty_game(kind: GameKind, bot: &BotSpec, side: usize, tweak: impl FnO
     tweak(&mut setup);
     let random = random();
     let bots = if side == 0 { [bot, &random] } else { [&random, bot] };
-    let record = play_game(&setup, bots, |_, _| {}).await;
+    let record = play(&setup, bots).await;
     let pids = std::fs::read_to_string(root.path().join(format!("side-{side}/pids"))).unwrap_or_default();
-    for pid in pids.lines().filter_map(|line| line.trim().parse::<i32>().ok()) {
-        assert!(is_gone(pid), "process {pid} of the bot survived the game");
+    for pid in pids.lines().filter_map(|line| line.trim().parse::<u32>().ok()) {
+        // A killed process may take the kernel a moment to take down: 2 s at most.
+        assert!(is_gone(pid, Duration::from_secs(2)).await, "process {pid} of the bot survived the game");
     }
     record
 }
@@ -137,9 +116,9 @@ async fn faulty_game(kind: GameKind, bot: &BotSpec, side: usize, tweak: impl FnO
 /// After a fault, the next game with a well-behaved bot is normal.
 async fn next_game_is_normal() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let script = path_text(&bots_dir().join("python/random_bot.py"));
+    let script = path_text(&bots_dir("arbiter").join("python/random_bot.py"));
     let bot = manifest(dir.path(), GameKind::Connect4, "random-py", &["python3".to_string(), script]);
-    let record = play_game(&setup(GameKind::Connect4, 3), [&bot, &random()], |_, _| {}).await;
+    let record = play(&setup(GameKind::Connect4, 3), [&bot, &random()]).await;
     assert_eq!(record.result.termination, Termination::Rules);
 }
 
@@ -256,7 +235,7 @@ async fn burning_the_cpu_budget_is_a_timeout() {
 #[tokio::test(flavor = "multi_thread")]
 async fn describe_reads_the_handshake() {
     let dir = tempfile::tempdir().unwrap();
-    let script = path_text(&bots_dir().join("python/random_bot.py"));
+    let script = path_text(&bots_dir("arbiter").join("python/random_bot.py"));
     let BotSpec::Program(bot) = manifest(dir.path(), GameKind::Gomoku, "random-py", &["python3".to_string(), script]) else {
         panic!("a program bot");
     };

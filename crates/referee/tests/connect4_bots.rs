@@ -4,17 +4,14 @@
 //! silence, a full column, burning CPU past the budget, leaving mid-game) lose with the
 //! right termination, leave no process behind, and the next game is normal.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use players::Builtin;
-use referee::{BotSpec, GameRecord, GameSetup, Termination, play_game};
+use common::{Normal, Script, assert_normal_game, is_gone, play, random, sample, script_bot};
+use referee::{BotSpec, GameRecord, GameSetup, Termination};
 use rules::{GameKind, Options};
-
-fn sample(language: &str) -> BotSpec {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bots/connect4-tcp").join(language);
-    BotSpec::from_arg(dir.to_str().unwrap()).unwrap()
-}
 
 fn setup(size: usize, seed: u64) -> GameSetup {
     let options: Options =
@@ -39,37 +36,15 @@ def send(f, text):
 
 /// A bot whose program is the Python script `body` (after [`PRELUDE`]), in its own
 /// folder under `dir`; also the path of the file it writes its pid to.
-fn script_bot(dir: &Path, name: &str, body: &str) -> (BotSpec, PathBuf) {
-    let folder = dir.join(name);
-    std::fs::create_dir_all(&folder).unwrap();
-    std::fs::write(folder.join("bot.py"), format!("{PRELUDE}\n{body}\n")).unwrap();
-    let manifest = format!("name = \"{name}\"\ngame = \"connect4\"\nprotocol = \"connect4-tcp\"\ncommand = [\"python3\", \"./bot.py\"]\n");
-    std::fs::write(folder.join("bot.toml"), manifest).unwrap();
-    (BotSpec::from_arg(folder.to_str().unwrap()).unwrap(), folder.join("pid"))
+fn prelude_bot(dir: &Path, name: &str, body: &str) -> (BotSpec, PathBuf) {
+    let script = Script { game: "connect4", protocol: "connect4-tcp", file: "bot.py", command: &["python3", "./bot.py"] };
+    (script_bot(dir, name, script, &format!("{PRELUDE}\n{body}\n")), dir.join(name).join("pid"))
 }
 
-/// Whether the process whose pid the script wrote is gone within a second (a SIGKILL
-/// is sent at once but the kernel takes a moment to end the process).
-async fn is_gone(pid_file: &Path) -> bool {
-    let pid: u32 = std::fs::read_to_string(pid_file).expect("the script wrote its pid").trim().parse().unwrap();
-    for _ in 0..100 {
-        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-        if stat.rsplit_once(") ").is_none_or(|(_, rest)| rest.starts_with('Z')) {
-            return true;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-    false
-}
-
-async fn play(setup: &GameSetup, bots: [&BotSpec; 2]) -> GameRecord {
-    play_game(setup, bots, |_, _| {}).await
-}
-
-fn assert_normal_game(record: &GameRecord, program_side: usize) {
-    assert_eq!(record.result.termination, Termination::Rules, "{:?}", record.result);
-    let own: Vec<_> = record.turns.iter().filter(|t| t.side == program_side).collect();
-    assert!(!own.is_empty());
+/// A normal game (see [`assert_normal_game`]) whose program wrote `new game` first and
+/// then one debug line per move.
+fn assert_normal_logged_game(record: &GameRecord, program_side: usize) {
+    let own = assert_normal_game(record, program_side, Normal::default());
     let log: String = own.iter().map(|t| t.stderr.as_str()).collect();
     assert!(log.starts_with("new game"), "{log}");
     assert_eq!(log.matches(", I play ").count(), own.len(), "one debug line per move: {log}");
@@ -77,13 +52,13 @@ fn assert_normal_game(record: &GameRecord, program_side: usize) {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn sample_bots_play_whole_games_in_both_seats_on_both_boards() {
-    let random = BotSpec::Builtin(Builtin::Random);
+    let random = random();
     for (i, language) in ["python", "c"].into_iter().enumerate() {
-        let bot = sample(language);
+        let bot = sample("connect4-tcp", language);
         for size in [7, 20] {
             let seed = 100 * i as u64 + size as u64;
-            assert_normal_game(&play(&setup(size, seed), [&bot, &random]).await, 0);
-            assert_normal_game(&play(&setup(size, seed + 1), [&random, &bot]).await, 1);
+            assert_normal_logged_game(&play(&setup(size, seed), [&bot, &random]).await, 0);
+            assert_normal_logged_game(&play(&setup(size, seed + 1), [&random, &bot]).await, 1);
         }
     }
 }
@@ -92,7 +67,7 @@ async fn sample_bots_play_whole_games_in_both_seats_on_both_boards() {
 async fn describe_reads_the_names() {
     let dir = tempfile::tempdir().unwrap();
     for (language, name) in [("python", "random-py"), ("c", "random-c")] {
-        let BotSpec::Program(bot) = sample(language) else { unreachable!("a sample bot is a program") };
+        let BotSpec::Program(bot) = sample("connect4-tcp", language) else { unreachable!("a sample bot is a program") };
         let identity = referee::drivers::describe(&bot, dir.path()).await.unwrap().unwrap();
         assert_eq!(identity.name, name);
     }
@@ -115,7 +90,7 @@ const LEAVER: &str = "f = connect()\nf.readline()\nsend(f, 'name leaver')\nfor l
 #[tokio::test(flavor = "multi_thread")]
 async fn misbehaving_bots_lose_and_leave_nothing_behind() {
     let dir = tempfile::tempdir().unwrap();
-    let random = BotSpec::Builtin(Builtin::Random);
+    let random = random();
     // (name, script, per-move limit in ms, CPU budget in ms, termination, part of the detail)
     let cases = [
         ("silent", SILENT, Some(1000), None, "crash", "did not connect to ARBITER_ADDR=127.0.0.1:"),
@@ -128,7 +103,7 @@ async fn misbehaving_bots_lose_and_leave_nothing_behind() {
         ("leaver", LEAVER, None, None, "crash", "before answering"),
     ];
     for (i, (name, body, move_ms, cpu_ms, kind, detail)) in cases.into_iter().enumerate() {
-        let (bot, pid_file) = script_bot(dir.path(), name, body);
+        let (bot, pid_file) = prelude_bot(dir.path(), name, body);
         for side in [0, 1] {
             let mut game = setup(7, 100 + i as u64);
             game.limits[side].move_time = move_ms.map(Duration::from_millis);
@@ -142,12 +117,13 @@ async fn misbehaving_bots_lose_and_leave_nothing_behind() {
             assert_eq!(termination.side().map(rules::Side::index), Some(side), "{name}: {termination:?}");
             assert!(format!("{termination:?}").contains(detail), "{name}: {termination:?}");
             assert_eq!(record.result.winner, Some(1 - side), "{name}");
-            assert!(is_gone(&pid_file).await, "{name}: its process survived the game");
+            let pid: u32 = std::fs::read_to_string(&pid_file).expect("the script wrote its pid").trim().parse().unwrap();
+            assert!(is_gone(pid, Duration::from_secs(1)).await, "{name}: its process survived the game");
         }
     }
     // A full column: two copies of a bot that always plays column 0 fill it in six moves;
     // the seventh move is the first player's, into the full column.
-    let (zero, _) = script_bot(dir.path(), "zero", COLUMN_0);
+    let (zero, _) = prelude_bot(dir.path(), "zero", COLUMN_0);
     let record = play(&setup(7, 7), [&zero, &zero]).await;
     assert_eq!(record.moves, vec!["0"; 6]);
     assert!(
@@ -156,5 +132,5 @@ async fn misbehaving_bots_lose_and_leave_nothing_behind() {
         record.result
     );
     // The run goes on: the next game is normal.
-    assert_normal_game(&play(&setup(7, 8), [&sample("python"), &random]).await, 0);
+    assert_normal_logged_game(&play(&setup(7, 8), [&sample("connect4-tcp", "python"), &random]).await, 0);
 }

@@ -3,22 +3,15 @@
 //! themselves; small scripts that misbehave on purpose lose with the right termination,
 //! leave no process behind, and the next game is normal.
 
+mod common;
+
 use std::path::Path;
 use std::time::Duration;
 
-use players::Builtin;
+use common::{Script, bot_in, is_gone, play, random, sample};
 use referee::drivers::{Identity, describe};
-use referee::{BotSpec, GameRecord, GameSetup, Termination, play_game};
+use referee::{BotSpec, GameRecord, GameSetup, Termination};
 use rules::GameKind;
-
-fn sample(interface: &str, language: &str) -> BotSpec {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bots").join(interface).join(language);
-    BotSpec::from_arg(dir.to_str().unwrap()).unwrap()
-}
-
-fn random() -> BotSpec {
-    BotSpec::Builtin(Builtin::Random)
-}
 
 fn setup(seed: u64, move_ms: u64) -> GameSetup {
     let start = GameKind::Gomoku.new_position(&Default::default(), None).unwrap();
@@ -29,47 +22,33 @@ fn setup(seed: u64, move_ms: u64) -> GameSetup {
     setup
 }
 
-async fn play(seed: u64, move_ms: u64, bots: [&BotSpec; 2]) -> GameRecord {
-    play_game(&setup(seed, move_ms), bots, |_, _| {}).await
-}
-
 /// The stderr of each turn `side` played.
 fn logs(record: &GameRecord, side: usize) -> Vec<&str> {
     record.turns.iter().filter(|turn| turn.side == side).map(|turn| turn.stderr.as_str()).collect()
 }
 
 /// A bot made of one script in a fresh folder; `{dir}` in the script is that folder.
-fn script_bot(protocol: &str, script: &str) -> (tempfile::TempDir, BotSpec) {
+fn temp_script_bot(protocol: &str, script: &str) -> (tempfile::TempDir, BotSpec) {
     let dir = tempfile::tempdir().unwrap();
     let script = script.replace("{dir}", dir.path().to_str().unwrap());
-    std::fs::write(dir.path().join("bot.sh"), script).unwrap();
-    let manifest = format!("name = \"script\"\ngame = \"gomoku\"\nprotocol = \"{protocol}\"\ncommand = [\"sh\", \"./bot.sh\"]\n");
-    std::fs::write(dir.path().join("bot.toml"), manifest).unwrap();
-    let spec = BotSpec::from_arg(dir.path().to_str().unwrap()).unwrap();
+    let spec = bot_in(dir.path(), "script", Script::sh("gomoku", protocol), &script);
     (dir, spec)
 }
 
-/// True while a process with this id exists and is not a zombie.
-fn is_alive(pid: i32) -> bool {
-    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Ok(stat) => stat.rsplit(')').next().and_then(|rest| rest.split_whitespace().next()) != Some("Z"),
-        Err(_) => false,
-    }
-}
-
-/// Asserts that every process id a script wrote into `{dir}/pids` is gone.
-fn assert_none_left(dir: &Path) {
+/// Asserts that every process id a script wrote into `{dir}/pids` is gone already, with
+/// no wait.
+async fn assert_none_left(dir: &Path) {
     let pids = std::fs::read_to_string(dir.join("pids")).unwrap_or_default();
     assert!(!pids.trim().is_empty(), "the script recorded no process id");
     for pid in pids.split_whitespace() {
-        let pid: i32 = pid.parse().unwrap();
-        assert!(!is_alive(pid), "process {pid} survived the game");
+        let pid: u32 = pid.parse().unwrap();
+        assert!(is_gone(pid, Duration::ZERO).await, "process {pid} survived the game");
     }
 }
 
 async fn plays_both_seats(bot: &BotSpec, seed: u64) -> [GameRecord; 2] {
-    let first = play(seed, 5000, [bot, &random()]).await;
-    let second = play(seed + 1, 5000, [&random(), bot]).await;
+    let first = play(&setup(seed, 5000), [bot, &random()]).await;
+    let second = play(&setup(seed + 1, 5000), [&random(), bot]).await;
     for (side, record) in [(0, &first), (1, &second)] {
         assert_eq!(record.result.termination, Termination::Rules, "seat {side}: {:?}", record.result);
         let logs = logs(record, side);
@@ -125,10 +104,10 @@ const FIRST_EMPTY: &str = r#"awk '!done && (i = index($0, ".")) { print substr("
 #[tokio::test(flavor = "multi_thread")]
 async fn file_workdir_persists_across_moves() {
     let script = format!("n=$(cat count 2>/dev/null || echo 0)\nn=$((n + 1))\necho $n > count\necho \"move $n\" >&2\n{FIRST_EMPTY}\n");
-    let (_dir, bot) = script_bot("gomoku-file", &script);
+    let (_dir, bot) = temp_script_bot("gomoku-file", &script);
     for (seed, seat) in [(50, 0), (51, 1)] {
         let bots = if seat == 0 { [&bot, &random()] } else { [&random(), &bot] };
-        let record = play(seed, 2000, bots).await;
+        let record = play(&setup(seed, 2000), bots).await;
         assert_eq!(record.result.termination, Termination::Rules);
         let logs = logs(&record, seat);
         assert!(logs.len() >= 5, "{logs:?}");
@@ -143,17 +122,17 @@ async fn file_workdir_persists_across_moves() {
 /// game is normal.
 async fn loses(protocol: &str, script: &str, kind: &str, detail: &str) {
     let script = format!("echo $$ >> {{dir}}/pids\n{script}");
-    let (dir, bot) = script_bot(protocol, &script);
-    let record = play(60, 300, [&random(), &bot]).await;
+    let (dir, bot) = temp_script_bot(protocol, &script);
+    let record = play(&setup(60, 300), [&random(), &bot]).await;
     let termination = &record.result.termination;
     assert_eq!(termination.kind(), kind, "{script}: {termination:?}");
     assert_eq!(termination.side().map(|side| side.index()), Some(1));
     assert_eq!(record.result.winner, Some(0));
     let text = format!("{termination:?}");
     assert!(text.contains(detail), "{script}: {text} lacks {detail:?}");
-    assert_none_left(dir.path());
+    assert_none_left(dir.path()).await;
     let good = sample(protocol, "c");
-    let next = play(61, 5000, [&good, &random()]).await;
+    let next = play(&setup(61, 5000), [&good, &random()]).await;
     assert_eq!(next.result.termination, Termination::Rules);
 }
 
@@ -215,8 +194,8 @@ while true; do
 done
 "#
     );
-    let (_dir, bot) = script_bot("gomoku-console", &script);
-    let record = play(70, 2000, [&random(), &bot]).await;
+    let (_dir, bot) = temp_script_bot("gomoku-console", &script);
+    let record = play(&setup(70, 2000), [&random(), &bot]).await;
     assert_eq!(record.result.termination, Termination::Rules, "{:?}", record.result);
     let expected: String = record
         .turns
@@ -226,7 +205,7 @@ done
         .map(|(idx, _)| format!("0 {}\n", record.moves[idx - 1]))
         .collect();
     assert_eq!(logs(&record, 1).concat(), expected);
-    let record = play(71, 2000, [&bot, &random()]).await;
+    let record = play(&setup(71, 2000), [&bot, &random()]).await;
     assert_eq!(record.result.termination, Termination::Rules, "{:?}", record.result);
     assert!(logs(&record, 0).concat().starts_with("X --\n"));
 }
@@ -247,12 +226,12 @@ while true; do
 done
 "#
     );
-    let (_dir, bot) = script_bot("gomoku-console", &script);
+    let (_dir, bot) = temp_script_bot("gomoku-console", &script);
     // Moving second, its clock starts again at the answer that tells X's first move.
-    let record = play(80, 600, [&random(), &bot]).await;
+    let record = play(&setup(80, 600), [&random(), &bot]).await;
     assert_eq!(record.result.termination, Termination::Rules, "{:?}", record.result);
     // Moving first there is no move to wait for: timed from the process start.
-    let record = play(81, 600, [&bot, &random()]).await;
+    let record = play(&setup(81, 600), [&bot, &random()]).await;
     assert_eq!(record.result.termination.kind(), "timeout", "{:?}", record.result);
     assert_eq!(record.result.termination.side().map(|side| side.index()), Some(0));
 }
@@ -266,13 +245,13 @@ async fn faulty_descriptions() {
         ("gomoku-console", "true", "has no name"),
     ];
     for (protocol, script, detail) in cases {
-        let (_dir, bot) = script_bot(protocol, script);
+        let (_dir, bot) = temp_script_bot(protocol, script);
         let BotSpec::Program(bot) = bot else { unreachable!() };
         let workdir = tempfile::tempdir().unwrap();
         let fault = describe(&bot, workdir.path()).await.unwrap_err();
         assert!(fault.detail.contains(detail), "{protocol} {script}: {fault:?}");
     }
-    let (_dir, bot) = script_bot("gomoku-console", "echo Solo");
+    let (_dir, bot) = temp_script_bot("gomoku-console", "echo Solo");
     let BotSpec::Program(bot) = bot else { unreachable!() };
     let workdir = tempfile::tempdir().unwrap();
     assert_eq!(describe(&bot, workdir.path()).await, Ok(Some(Identity { name: "Solo".to_string(), author: None })));

@@ -3,20 +3,18 @@
 //! misbehaving scripts lose as the spec's "Faults" section says (timeout and crash only;
 //! garbage orders are skipped and the game goes on), leaving no process behind.
 
-use std::path::{Path, PathBuf};
+mod common;
+
 use std::time::Duration;
 
-use players::Builtin;
-use referee::{BotSpec, GameRecord, GameSetup, Termination, play_game};
+use common::{Normal, Script, assert_normal_game, is_gone, play, random, sample, script_bot};
+use referee::{BotSpec, GameSetup, Termination};
 use rules::{GameKind, Options};
 
-fn bots_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bots/legions")
-}
+const LEGIONS: Script = Script::sh("legions", "legions");
 
-fn sample(language: &str) -> BotSpec {
-    BotSpec::from_arg(bots_dir().join(language).to_str().unwrap()).unwrap()
-}
+/// A normal Legions game: scores, a debug line in every call, a note on every turn.
+const NORMAL: Normal = Normal { scores: true, min_moves: 0, every_turn_logs: true, every_turn_noted: true };
 
 fn setup(seed: u64) -> GameSetup {
     let options: Options = [("size".to_string(), "7".to_string())].into();
@@ -24,58 +22,15 @@ fn setup(seed: u64) -> GameSetup {
     GameSetup::new(start, options, seed)
 }
 
-/// A bot whose program is the shell script `script`, in its own folder under `dir`.
-fn script_bot(dir: &Path, name: &str, script: &str) -> BotSpec {
-    let folder = dir.join(name);
-    std::fs::create_dir_all(&folder).unwrap();
-    std::fs::write(folder.join("bot.sh"), script).unwrap();
-    let manifest = format!("name = \"{name}\"\ngame = \"legions\"\nprotocol = \"legions\"\ncommand = [\"sh\", \"./bot.sh\"]\n");
-    std::fs::write(folder.join("bot.toml"), manifest).unwrap();
-    BotSpec::from_arg(folder.to_str().unwrap()).unwrap()
-}
-
-/// Whether process `pid` still runs (a zombie does not count).
-fn is_running(pid: u32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .ok()
-        .and_then(|stat| stat.rsplit_once(") ").map(|(_, rest)| !rest.starts_with('Z')))
-        .unwrap_or(false)
-}
-
-/// Whether process `pid` is gone within a second: a SIGKILL is sent at once but the
-/// kernel takes a moment to end the process.
-async fn is_gone(pid: u32) -> bool {
-    for _ in 0..100 {
-        if !is_running(pid) {
-            return true;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-    false
-}
-
-async fn play(setup: &GameSetup, bots: [&BotSpec; 2]) -> GameRecord {
-    play_game(setup, bots, |_, _| {}).await
-}
-
-fn assert_normal_game(record: &GameRecord, program_side: usize) {
-    assert_eq!(record.result.termination, Termination::Rules, "{:?}", record.result);
-    assert!(record.result.scores.is_some());
-    let own: Vec<_> = record.turns.iter().filter(|t| t.side == program_side).collect();
-    assert!(!own.is_empty());
-    assert!(own.iter().all(|t| !t.stderr.is_empty()), "every call writes a debug line");
-    assert!(record.turns.iter().all(|t| t.note.is_some()), "the record notes what every order did");
-}
-
 #[tokio::test(flavor = "multi_thread")]
 async fn sample_bots_play_whole_games_in_both_seats() {
-    let random = BotSpec::Builtin(Builtin::Random);
+    let random = random();
     for (i, language) in ["python", "c"].into_iter().enumerate() {
-        let bot = sample(language);
+        let bot = sample("legions", language);
         let first = play(&setup(10 + i as u64), [&bot, &random]).await;
-        assert_normal_game(&first, 0);
+        assert_normal_game(&first, 0, NORMAL);
         let second = play(&setup(20 + i as u64), [&random, &bot]).await;
-        assert_normal_game(&second, 1);
+        assert_normal_game(&second, 1, NORMAL);
     }
 }
 
@@ -83,7 +38,7 @@ async fn sample_bots_play_whole_games_in_both_seats() {
 async fn sample_bots_tell_their_names() {
     let dir = tempfile::tempdir().unwrap();
     for (language, name) in [("python", "random-py"), ("c", "random-c")] {
-        let BotSpec::Program(bot) = sample(language) else { unreachable!() };
+        let BotSpec::Program(bot) = sample("legions", language) else { unreachable!() };
         let identity = referee::drivers::describe(&bot, dir.path()).await.unwrap().unwrap();
         assert_eq!(identity.name, name);
     }
@@ -92,7 +47,7 @@ async fn sample_bots_tell_their_names() {
 #[tokio::test(flavor = "multi_thread")]
 async fn a_long_name_is_refused() {
     let dir = tempfile::tempdir().unwrap();
-    let BotSpec::Program(bot) = script_bot(dir.path(), "long", "echo a-name-of-more-than-16-characters\n") else { unreachable!() };
+    let BotSpec::Program(bot) = script_bot(dir.path(), "long", LEGIONS, "echo a-name-of-more-than-16-characters\n") else { unreachable!() };
     let fault = referee::drivers::describe(&bot, dir.path()).await.unwrap_err();
     assert_eq!(fault.kind, referee::FaultKind::ProtocolError);
 }
@@ -100,10 +55,14 @@ async fn a_long_name_is_refused() {
 #[tokio::test(flavor = "multi_thread")]
 async fn timeouts_and_crashes_lose_as_a_taken_city() {
     let dir = tempfile::tempdir().unwrap();
-    let random = BotSpec::Builtin(Builtin::Random);
-    let sleeper = script_bot(dir.path(), "sleeper", "sleep 30 & echo $! > child.pid\nsleep 30\n");
-    let crasher =
-        script_bot(dir.path(), "crasher", "cat > /dev/null\nsleep 30 > /dev/null 2>&1 & echo $! > child.pid\necho 0 1 1\nexit 3\n");
+    let random = random();
+    let sleeper = script_bot(dir.path(), "sleeper", LEGIONS, "sleep 30 & echo $! > child.pid\nsleep 30\n");
+    let crasher = script_bot(
+        dir.path(),
+        "crasher",
+        LEGIONS,
+        "cat > /dev/null\nsleep 30 > /dev/null 2>&1 & echo $! > child.pid\necho 0 1 1\nexit 3\n",
+    );
     for (bot, kind) in [(&sleeper, "timeout"), (&crasher, "crash")] {
         for side in [0, 1] {
             let root = dir.path().join(format!("{kind}-{side}"));
@@ -121,19 +80,23 @@ async fn timeouts_and_crashes_lose_as_a_taken_city() {
             assert_eq!(record.turns.last().unwrap().side, side);
             assert_eq!(record.turns.last().unwrap().text, None);
             let pid: u32 = std::fs::read_to_string(root.join(format!("side-{side}/child.pid"))).unwrap().trim().parse().unwrap();
-            assert!(is_gone(pid).await, "the bot's child {pid} survived the game ({kind}, side {side})");
+            assert!(is_gone(pid, Duration::from_secs(1)).await, "the bot's child {pid} survived the game ({kind}, side {side})");
         }
     }
-    let record = play(&setup(8), [&sample("c"), &random]).await;
-    assert_normal_game(&record, 0);
+    let record = play(&setup(8), [&sample("legions", "c"), &random]).await;
+    assert_normal_game(&record, 0, NORMAL);
 }
 
 #[tokio::test(flavor = "multi_thread")]
 async fn garbage_orders_are_skipped_and_the_game_goes_on() {
     let dir = tempfile::tempdir().unwrap();
-    let random = BotSpec::Builtin(Builtin::Random);
-    let garbage =
-        script_bot(dir.path(), "garbage", "cat > /dev/null\nprintf 'attack!\\n1 2\\n0 0 0\\n0 1 9\\n'\nprintf '\\377\\376 junk'\n");
+    let random = random();
+    let garbage = script_bot(
+        dir.path(),
+        "garbage",
+        LEGIONS,
+        "cat > /dev/null\nprintf 'attack!\\n1 2\\n0 0 0\\n0 1 9\\n'\nprintf '\\377\\376 junk'\n",
+    );
     let record = play(&setup(9), [&garbage, &random]).await;
     assert!(matches!(record.result.termination, Termination::Rules), "{:?}", record.result);
     let first = &record.turns[0];

@@ -2,28 +2,20 @@
 //! thing wrong; it must lose that game with the right termination (the opponent
 //! credited 1666), leave no process behind, and the next game must be normal.
 
-use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+mod common;
 
-use players::Builtin;
-use referee::{BotSpec, GameRecord, GameSetup, play_game};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use common::{Script, all_gone, play, random, script_bot};
+use referee::{BotSpec, GameRecord, GameSetup};
 use rules::{GameKind, Options};
 
 /// A start board from the seed (5 blocked squares).
 const START: &str = "-------\n------+\n---+---\n-------\n--++---\n-------\n+------\n";
 
-/// Writes a bot running `script` with sh into its own folder and loads it.
-fn script_bot(dir: &Path, name: &str, script: &str) -> BotSpec {
-    let folder = dir.join(name);
-    std::fs::create_dir_all(&folder).unwrap();
-    std::fs::write(folder.join("bot.sh"), script).unwrap();
-    std::fs::write(
-        folder.join("bot.toml"),
-        format!("name = \"{name}\"\ngame = \"pahtum\"\nprotocol = \"pahtum\"\ncommand = [\"/bin/sh\", \"./bot.sh\"]\n"),
-    )
-    .unwrap();
-    BotSpec::from_arg(folder.to_str().unwrap()).unwrap()
-}
+/// A Pah-tum bot running its script with `/bin/sh`.
+const PAHTUM: Script = Script { command: &["/bin/sh", "./bot.sh"], ..Script::sh("pahtum", "pahtum") };
 
 /// A correct bot in sh: puts its letter on the first empty square.
 const GOOD: &str = r#"board=$(cat; echo .); board=${board%.}
@@ -32,7 +24,8 @@ if [ "$x" -eq "$o" ]; then me=X; else me=O; fi
 printf '%s' "$board" | sed "0,/-/s//$me/" | head -c 56
 "#;
 
-async fn play(bot: &BotSpec, bot_first: bool, move_ms: u64, workdir: &Path) -> GameRecord {
+/// Plays `bot` against random from [`START`], `move_ms` per move, in `workdir`.
+async fn play_from_start(bot: &BotSpec, bot_first: bool, move_ms: u64, workdir: &Path) -> GameRecord {
     let options = Options::new();
     let start = GameKind::Pahtum.new_position(&options, Some(START)).unwrap();
     let mut setup = GameSetup::new(start, options, 7);
@@ -41,13 +34,13 @@ async fn play(bot: &BotSpec, bot_first: bool, move_ms: u64, workdir: &Path) -> G
         limits.stderr_per_move = 1000;
     }
     setup.workdir_root = Some(workdir.to_path_buf());
-    let random = BotSpec::Builtin(Builtin::Random);
+    let random = random();
     let bots = if bot_first { [bot, &random] } else { [&random, bot] };
-    play_game(&setup, bots, |_, _| {}).await
+    play(&setup, bots).await
 }
 
 /// Pids the scripts wrote into `pids` files anywhere under `dir`.
-fn recorded_pids(dir: &Path) -> Vec<i32> {
+fn recorded_pids(dir: &Path) -> Vec<u32> {
     let mut pids = Vec::new();
     let mut stack: Vec<PathBuf> = vec![dir.to_path_buf()];
     while let Some(path) = stack.pop() {
@@ -56,26 +49,16 @@ fn recorded_pids(dir: &Path) -> Vec<i32> {
             if p.is_dir() {
                 stack.push(p);
             } else if p.file_name().is_some_and(|n| n == "pids") {
-                pids.extend(std::fs::read_to_string(&p).unwrap().lines().filter_map(|l| l.trim().parse::<i32>().ok()));
+                pids.extend(std::fs::read_to_string(&p).unwrap().lines().filter_map(|l| l.trim().parse::<u32>().ok()));
             }
         }
     }
     pids
 }
 
-fn is_alive(pid: i32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
-        let state = stat[stat.rfind(')').unwrap() + 2..].chars().next().unwrap();
-        state != 'Z' && state != 'X'
-    })
-}
-
-async fn assert_all_gone(pids: &[i32]) {
-    let until = Instant::now() + Duration::from_secs(5);
-    while pids.iter().any(|&pid| is_alive(pid)) {
-        assert!(Instant::now() < until, "processes survived the game: {pids:?}");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+/// Asserts that all of `pids` are gone within 5 s.
+async fn assert_all_gone(pids: &[u32]) {
+    assert!(all_gone(pids, Duration::from_secs(5)).await, "processes survived the game: {pids:?}");
 }
 
 struct Case {
@@ -115,12 +98,12 @@ const CASES: &[Case] = &[
 #[tokio::test(flavor = "multi_thread")]
 async fn each_misbehaving_bot_loses_with_the_right_reason() {
     let dir = tempfile::tempdir().unwrap();
-    let good = script_bot(dir.path(), "good", GOOD);
+    let good = script_bot(dir.path(), "good", PAHTUM, GOOD);
     for case in CASES {
-        let bot = script_bot(dir.path(), case.name, case.script);
+        let bot = script_bot(dir.path(), case.name, PAHTUM, case.script);
         for bot_first in [true, false] {
             let work = dir.path().join(format!("work-{}-{bot_first}", case.name));
-            let record = play(&bot, bot_first, 300, &work).await;
+            let record = play_from_start(&bot, bot_first, 300, &work).await;
             let side = if bot_first { 0 } else { 1 };
             let termination = serde_json::to_value(&record.result.termination).unwrap();
             assert_eq!(termination["kind"], case.kind, "{}: {termination}", case.name);
@@ -133,7 +116,7 @@ async fn each_misbehaving_bot_loses_with_the_right_reason() {
             assert_all_gone(&recorded_pids(&work)).await;
         }
         // The next game is normal.
-        let record = play(&good, true, 2000, &dir.path().join(format!("next-{}", case.name))).await;
+        let record = play_from_start(&good, true, 2000, &dir.path().join(format!("next-{}", case.name))).await;
         assert_eq!(record.result.termination, referee::Termination::Rules, "after {}", case.name);
         assert_eq!(record.moves.len(), 44);
     }
@@ -143,9 +126,9 @@ async fn each_misbehaving_bot_loses_with_the_right_reason() {
 async fn a_child_left_running_is_killed_after_the_move() {
     let dir = tempfile::tempdir().unwrap();
     let script = format!("sleep 1000 & echo $! >> \"$PWD/pids\"\n{GOOD}");
-    let bot = script_bot(dir.path(), "spawns-child", &script);
+    let bot = script_bot(dir.path(), "spawns-child", PAHTUM, &script);
     let work = dir.path().join("work");
-    let record = play(&bot, true, 2000, &work).await;
+    let record = play_from_start(&bot, true, 2000, &work).await;
     assert_eq!(record.result.termination, referee::Termination::Rules);
     let pids = recorded_pids(&work);
     assert_eq!(pids.len(), 22, "one child per move");
@@ -156,8 +139,8 @@ async fn a_child_left_running_is_killed_after_the_move() {
 async fn a_stderr_flood_is_cut_to_exactly_the_cap() {
     let dir = tempfile::tempdir().unwrap();
     let script = format!("head -c 200000 /dev/zero | tr '\\0' 'e' >&2\n{GOOD}");
-    let bot = script_bot(dir.path(), "floods-stderr", &script);
-    let record = play(&bot, true, 2000, &dir.path().join("work")).await;
+    let bot = script_bot(dir.path(), "floods-stderr", PAHTUM, &script);
+    let record = play_from_start(&bot, true, 2000, &dir.path().join("work")).await;
     assert_eq!(record.result.termination, referee::Termination::Rules);
     for turn in record.turns.iter().filter(|turn| turn.side == 0) {
         assert_eq!(turn.stderr.len(), 1000);

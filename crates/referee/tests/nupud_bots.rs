@@ -3,73 +3,33 @@
 //! learns nothing of White's; misbehaving scripts lose with the right termination
 //! (timeout, crash, protocol error, illegal move), leaving no process behind.
 
-use std::path::{Path, PathBuf};
+mod common;
+
 use std::time::Duration;
 
-use players::Builtin;
-use referee::{BotSpec, GameRecord, GameSetup, Termination, play_game};
+use common::{Normal, Script, assert_normal_game, is_gone, play, random, sample, script_bot};
+use referee::{BotSpec, GameSetup};
 use rules::GameKind;
 
-fn bots_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bots/nupud")
-}
+const NUPUD: Script = Script::sh("nupud", "nupud");
 
-fn sample(language: &str) -> BotSpec {
-    BotSpec::from_arg(bots_dir().join(language).to_str().unwrap()).unwrap()
-}
+/// A normal Nupud game: scores, two set-ups and some moves, a debug line in every call.
+const NORMAL: Normal = Normal { scores: true, min_moves: 3, every_turn_logs: true, every_turn_noted: false };
 
 fn setup(seed: u64) -> GameSetup {
     let start = GameKind::Nupud.new_position(&Default::default(), None).unwrap();
     GameSetup::new(start, Default::default(), seed)
 }
 
-/// A bot whose program is the shell script `script`, in its own folder under `dir`.
-fn script_bot(dir: &Path, name: &str, script: &str) -> BotSpec {
-    let folder = dir.join(name);
-    std::fs::create_dir_all(&folder).unwrap();
-    std::fs::write(folder.join("bot.sh"), script).unwrap();
-    let manifest = format!("name = \"{name}\"\ngame = \"nupud\"\nprotocol = \"nupud\"\ncommand = [\"sh\", \"./bot.sh\"]\n");
-    std::fs::write(folder.join("bot.toml"), manifest).unwrap();
-    BotSpec::from_arg(folder.to_str().unwrap()).unwrap()
-}
-
-/// Whether process `pid` is gone within a second (a zombie counts as gone): a SIGKILL
-/// is sent at once, but the kernel takes a moment to end the process.
-async fn is_gone(pid: u32) -> bool {
-    for _ in 0..100 {
-        let running = std::fs::read_to_string(format!("/proc/{pid}/stat"))
-            .ok()
-            .and_then(|stat| stat.rsplit_once(") ").map(|(_, rest)| !rest.starts_with('Z')))
-            .unwrap_or(false);
-        if !running {
-            return true;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-    false
-}
-
-async fn play(setup: &GameSetup, bots: [&BotSpec; 2]) -> GameRecord {
-    play_game(setup, bots, |_, _| {}).await
-}
-
-fn assert_normal_game(record: &GameRecord, program_side: usize) {
-    assert_eq!(record.result.termination, Termination::Rules, "{:?}", record.result);
-    assert!(record.result.scores.is_some());
-    assert!(record.moves.len() > 2, "two set-ups and some moves");
-    let own: Vec<_> = record.turns.iter().filter(|t| t.side == program_side).collect();
-    assert!(own.iter().all(|t| !t.stderr.is_empty()), "every call writes a debug line");
-}
-
 #[tokio::test(flavor = "multi_thread")]
 async fn sample_bots_play_whole_games_in_both_seats() {
-    let random = BotSpec::Builtin(Builtin::Random);
+    let random = random();
     for (i, language) in ["python", "c"].into_iter().enumerate() {
-        let bot = sample(language);
+        let bot = sample("nupud", language);
         let first = play(&setup(10 + i as u64), [&bot, &random]).await;
-        assert_normal_game(&first, 0);
+        assert_normal_game(&first, 0, NORMAL);
         let second = play(&setup(20 + i as u64), [&random, &bot]).await;
-        assert_normal_game(&second, 1);
+        assert_normal_game(&second, 1, NORMAL);
     }
 }
 
@@ -77,7 +37,7 @@ async fn sample_bots_play_whole_games_in_both_seats() {
 async fn sample_bots_tell_their_names() {
     let dir = tempfile::tempdir().unwrap();
     for (language, name) in [("python", "random-py"), ("c", "random-c")] {
-        let BotSpec::Program(bot) = sample(language) else { unreachable!() };
+        let BotSpec::Program(bot) = sample("nupud", language) else { unreachable!() };
         let identity = referee::drivers::describe(&bot, dir.path()).await.unwrap().unwrap();
         assert_eq!(identity.name, name);
     }
@@ -91,9 +51,10 @@ async fn blacks_set_up_call_learns_nothing_of_whites() {
     let logger = script_bot(
         dir.path(),
         "logger",
+        NUPUD,
         "cat > input\ncat input >> calls.log\ncase $(head -c 5 input) in place) echo 432111;; *) exit 3;; esac\n",
     );
-    let random = BotSpec::Builtin(Builtin::Random);
+    let random = random();
     let mut white_setups = Vec::new();
     for seed in [1, 2, 3] {
         let root = dir.path().join(format!("game-{seed}"));
@@ -112,7 +73,7 @@ async fn blacks_set_up_call_learns_nothing_of_whites() {
 #[tokio::test(flavor = "multi_thread")]
 async fn misbehaving_bots_lose_with_the_right_termination() {
     let dir = tempfile::tempdir().unwrap();
-    let random = BotSpec::Builtin(Builtin::Random);
+    let random = random();
     // Each answers the set-up call well (but one), then misbehaves in its first move.
     let set_up_then = |action: &str| format!("read line\ncase \"$line\" in place*) echo 143211; exit 0;; esac\n{action}\n");
     let cases = [
@@ -125,7 +86,7 @@ async fn misbehaving_bots_lose_with_the_right_termination() {
         ("bad-set-up", "echo white\n".to_string(), "protocol-error"),
     ];
     for (name, script, kind) in &cases {
-        let bot = script_bot(dir.path(), name, script);
+        let bot = script_bot(dir.path(), name, NUPUD, script);
         for side in [0, 1] {
             let root = dir.path().join(format!("{name}-{side}"));
             let mut setup = setup(5);
@@ -142,10 +103,10 @@ async fn misbehaving_bots_lose_with_the_right_termination() {
             let pid_file = root.join(format!("side-{side}/child.pid"));
             if let Ok(pid) = std::fs::read_to_string(&pid_file) {
                 let pid: u32 = pid.trim().parse().unwrap();
-                assert!(is_gone(pid).await, "the child {pid} of {name} survived the game");
+                assert!(is_gone(pid, Duration::from_secs(1)).await, "the child {pid} of {name} survived the game");
             }
         }
     }
-    let record = play(&setup(6), [&sample("c"), &random]).await;
-    assert_normal_game(&record, 0);
+    let record = play(&setup(6), [&sample("nupud", "c"), &random]).await;
+    assert_normal_game(&record, 0, NORMAL);
 }

@@ -3,22 +3,20 @@
 //! misbehaving scripts lose with the right termination and the opponent credited 1666,
 //! leaving no process behind.
 
-use std::path::{Path, PathBuf};
+mod common;
+
 use std::time::Duration;
 
-use players::Builtin;
+use common::{Normal, Script, assert_normal_game, is_gone, play, random, sample, script_bot};
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
-use referee::{BotSpec, GameRecord, GameSetup, Termination, play_game};
+use referee::{BotSpec, GameSetup};
 use rules::GameKind;
 
-fn bots_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bots/pahtum")
-}
+const PAHTUM: Script = Script::sh("pahtum", "pahtum");
 
-fn sample(language: &str) -> BotSpec {
-    BotSpec::from_arg(bots_dir().join(language).to_str().unwrap()).unwrap()
-}
+/// A normal Pah-tum game: scores and a debug line in every call.
+const NORMAL: Normal = Normal { scores: true, min_moves: 0, every_turn_logs: true, every_turn_noted: false };
 
 /// A game from a random start board drawn from `seed`.
 fn setup(seed: u64) -> GameSetup {
@@ -28,53 +26,15 @@ fn setup(seed: u64) -> GameSetup {
     GameSetup::new(start, options, seed)
 }
 
-/// A bot whose program is the shell script `script`, in its own folder under `dir`.
-fn script_bot(dir: &Path, name: &str, script: &str) -> BotSpec {
-    let folder = dir.join(name);
-    std::fs::create_dir_all(&folder).unwrap();
-    std::fs::write(folder.join("bot.sh"), script).unwrap();
-    let manifest = format!("name = \"{name}\"\ngame = \"pahtum\"\nprotocol = \"pahtum\"\ncommand = [\"sh\", \"./bot.sh\"]\n");
-    std::fs::write(folder.join("bot.toml"), manifest).unwrap();
-    BotSpec::from_arg(folder.to_str().unwrap()).unwrap()
-}
-
-/// Whether process `pid` is gone within a second (a zombie counts as gone): a SIGKILL
-/// is sent at once, but the kernel takes a moment to end the process.
-async fn is_gone(pid: u32) -> bool {
-    for _ in 0..100 {
-        let running = std::fs::read_to_string(format!("/proc/{pid}/stat"))
-            .ok()
-            .and_then(|stat| stat.rsplit_once(") ").map(|(_, rest)| !rest.starts_with('Z')))
-            .unwrap_or(false);
-        if !running {
-            return true;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-    false
-}
-
-async fn play(setup: &GameSetup, bots: [&BotSpec; 2]) -> GameRecord {
-    play_game(setup, bots, |_, _| {}).await
-}
-
-fn assert_normal_game(record: &GameRecord, program_side: usize) {
-    assert_eq!(record.result.termination, Termination::Rules, "{:?}", record.result);
-    assert!(record.result.scores.is_some());
-    let own: Vec<_> = record.turns.iter().filter(|t| t.side == program_side).collect();
-    assert!(!own.is_empty());
-    assert!(own.iter().all(|t| !t.stderr.is_empty()), "every call writes a debug line");
-}
-
 #[tokio::test(flavor = "multi_thread")]
 async fn sample_bots_play_whole_games_in_both_seats() {
-    let random = BotSpec::Builtin(Builtin::Random);
+    let random = random();
     for (i, language) in ["python", "c"].into_iter().enumerate() {
-        let bot = sample(language);
+        let bot = sample("pahtum", language);
         let first = play(&setup(10 + i as u64), [&bot, &random]).await;
-        assert_normal_game(&first, 0);
+        assert_normal_game(&first, 0, NORMAL);
         let second = play(&setup(20 + i as u64), [&random, &bot]).await;
-        assert_normal_game(&second, 1);
+        assert_normal_game(&second, 1, NORMAL);
     }
 }
 
@@ -82,7 +42,7 @@ async fn sample_bots_play_whole_games_in_both_seats() {
 async fn the_interface_has_no_name_request() {
     let dir = tempfile::tempdir().unwrap();
     for language in ["python", "c"] {
-        let BotSpec::Program(bot) = sample(language) else { unreachable!() };
+        let BotSpec::Program(bot) = sample("pahtum", language) else { unreachable!() };
         assert_eq!(referee::drivers::describe(&bot, dir.path()).await.unwrap(), None);
     }
 }
@@ -90,7 +50,7 @@ async fn the_interface_has_no_name_request() {
 #[tokio::test(flavor = "multi_thread")]
 async fn misbehaving_bots_lose_and_the_opponent_gets_1666() {
     let dir = tempfile::tempdir().unwrap();
-    let random = BotSpec::Builtin(Builtin::Random);
+    let random = random();
     // Puts the bot's letter on the first two empty squares: two changes.
     let two = "python3 -c 'import sys; b = sys.stdin.read(); l = \"X\" if b.count(\"X\") == b.count(\"O\") else \"O\"; \
                sys.stdout.write(b.replace(\"-\", l, 2))'\n";
@@ -102,7 +62,7 @@ async fn misbehaving_bots_lose_and_the_opponent_gets_1666() {
         ("unchanged", "cat\n", "illegal-move"),
     ];
     for (name, script, kind) in cases {
-        let bot = script_bot(dir.path(), name, script);
+        let bot = script_bot(dir.path(), name, PAHTUM, script);
         for side in [0, 1] {
             let root = dir.path().join(format!("{name}-{side}"));
             let mut setup = setup(5);
@@ -120,10 +80,10 @@ async fn misbehaving_bots_lose_and_the_opponent_gets_1666() {
             assert_eq!(record.turns.last().unwrap().side, side);
             if let Ok(pid) = std::fs::read_to_string(root.join(format!("side-{side}/child.pid"))) {
                 let pid: u32 = pid.trim().parse().unwrap();
-                assert!(is_gone(pid).await, "the child {pid} of {name} survived the game");
+                assert!(is_gone(pid, Duration::from_secs(1)).await, "the child {pid} of {name} survived the game");
             }
         }
     }
-    let record = play(&setup(6), [&sample("c"), &random]).await;
-    assert_normal_game(&record, 0);
+    let record = play(&setup(6), [&sample("pahtum", "c"), &random]).await;
+    assert_normal_game(&record, 0, NORMAL);
 }
