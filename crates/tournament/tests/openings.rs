@@ -101,7 +101,7 @@ fn check_gomoku_opening(text: &str) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(ProptestConfig::with_cases(32))]
 
     #[test]
     fn generated_gomoku_openings_are_valid_and_balanced(seed in any::<u64>()) {
