@@ -7,8 +7,11 @@ mod bot;
 mod games;
 mod host;
 mod info;
+mod openings_cmd;
 mod play;
 mod replay;
+mod standings_cmd;
+mod tournament_cmd;
 mod verify;
 
 use std::process::ExitCode;
@@ -45,6 +48,12 @@ enum Command {
     Info(info::Args),
     /// Step through a game record in the terminal.
     Replay(replay::Args),
+    /// Generate reproducible start positions for a tournament.
+    Openings(openings_cmd::Args),
+    /// Run (or resume) a tournament from its config, storing every game.
+    Tournament(tournament_cmd::Args),
+    /// Print the standings and the cross table of a tournament's database.
+    Standings(standings_cmd::Args),
 }
 
 fn main() -> ExitCode {
@@ -59,6 +68,9 @@ fn main() -> ExitCode {
         Command::Host(args) => host::run(&args),
         Command::Info(args) => info::run(&args),
         Command::Replay(args) => replay::run(&args),
+        Command::Openings(args) => openings_cmd::run(&args),
+        Command::Tournament(args) => tournament_cmd::run(&args),
+        Command::Standings(args) => standings_cmd::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -29,7 +29,10 @@ pub struct Args {
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let text = std::fs::read_to_string(&args.config).with_context(|| format!("cannot read {}", args.config.display()))?;
     let file = args.config.display().to_string();
-    let config = TournamentConfig::parse(&text, &file)?;
+    let config = match &args.bots {
+        Some(_) => TournamentConfig::parse_without_entrants(&text, &file)?,
+        None => TournamentConfig::parse(&text, &file)?,
+    };
     let config_dir = args.config.parent().map(PathBuf::from).unwrap_or_default();
     let config_dir = if config_dir.as_os_str().is_empty() { PathBuf::from(".") } else { config_dir };
     let entrants = arena::resolve_entrants(&config, &config_dir, args.bots.as_deref()).map_err(|err| anyhow::anyhow!("{file}: {err}"))?;

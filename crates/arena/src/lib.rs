@@ -134,7 +134,7 @@ pub async fn run_tournament(
 
         check_fingerprints(store, config, idx, &stage_participants, &all, &specs).await?;
         let openings = stage_openings(config, stage, idx, &stage_options, &options.config_dir)?;
-        let starts = Arc::new(start_positions(config.game, &stage_options, &openings, idx, &stage.name)?);
+        let starts = Arc::new(Starts::new(config.game, &stage_options, &openings, config.seed, &stage.name)?);
         let limits = stage_limits(&config.limits, &stage.limits);
 
         let stage_done: usize = finished.iter().filter(|o| o.spec.stage == idx).count();
@@ -279,34 +279,54 @@ fn fingerprint(spec: &BotSpec) -> Option<String> {
 /// secret until the stage starts).
 fn stage_openings(config: &TournamentConfig, stage: &StageConfig, idx: usize, options: &Options, dir: &Path) -> Result<Vec<String>, ArenaError> {
     let fail = |message: String| ArenaError::Stage { stage: stage.name.clone(), message };
-    let mut openings = Vec::new();
-    if let Some(file) = &stage.openings.file {
-        let path = dir.join(file);
-        let text = std::fs::read_to_string(&path).map_err(|err| fail(format!("cannot read openings {}: {err}", path.display())))?;
-        openings.extend(tournament::openings::parse_file(config.game, &text).map_err(|err| fail(format!("{}: {err}", path.display())))?);
-    }
-    if let Some(count) = stage.openings.generate {
-        let seed = tournament::derive_seed(config.seed, &format!("s{idx}/openings"));
-        openings.extend(tournament::openings::generate(config.game, options, count as usize, seed).map_err(|err| fail(err.to_string()))?);
-    }
-    Ok(openings)
+    let file_text = match &stage.openings.file {
+        Some(file) => {
+            let path = dir.join(file);
+            Some(std::fs::read_to_string(&path).map_err(|err| fail(format!("cannot read openings {}: {err}", path.display())))?)
+        }
+        None => None,
+    };
+    let seed = tournament::openings::stage_seed(config.seed, idx);
+    tournament::openings::stage_openings(config.game, options, &stage.openings, file_text.as_deref(), seed).map_err(|err| fail(err.to_string()))
 }
 
-/// Start positions: index 0 is the default start (if the game has one), then the openings.
+/// The start positions of a stage: the game's default start, and the openings.
 struct Starts {
+    kind: GameKind,
+    options: Options,
     default: Option<AnyPosition>,
     openings: Vec<AnyPosition>,
+    seed: u64,
 }
 
-fn start_positions(kind: GameKind, options: &Options, openings: &[String], _idx: usize, stage: &str) -> Result<Starts, ArenaError> {
-    let fail = |message: String| ArenaError::Stage { stage: stage.to_string(), message };
-    let default = kind.new_position(options, None).ok();
-    let openings = openings
-        .iter()
-        .enumerate()
-        .map(|(n, text)| kind.new_position(options, Some(text)).map_err(|err| fail(format!("opening {}: {err}", n + 1))))
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(Starts { default, openings })
+impl Starts {
+    fn new(kind: GameKind, options: &Options, openings: &[String], seed: u64, stage: &str) -> Result<Starts, ArenaError> {
+        let fail = |message: String| ArenaError::Stage { stage: stage.to_string(), message };
+        let default = kind.new_position(options, None).ok();
+        let openings = openings
+            .iter()
+            .enumerate()
+            .map(|(n, text)| kind.new_position(options, Some(text)).map_err(|err| fail(format!("opening {}: {err}", n + 1))))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Starts { kind, options: options.clone(), default, openings, seed })
+    }
+
+    /// The start of a game. A game without a default start (Pah-tum) gets a random one,
+    /// the same for every game of its match that asks for the default.
+    fn for_game(&self, spec: &GameSpec) -> Result<AnyPosition, String> {
+        match spec.opening {
+            Some(n) => self.openings.get(n).cloned().ok_or_else(|| format!("game {} needs opening {}, which the stage does not have", spec.key, n + 1)),
+            None => match &self.default {
+                Some(pos) => Ok(pos.clone()),
+                None => {
+                    let seed = tournament::derive_seed(self.seed, &format!("{}/default-start", spec.match_key));
+                    let mut rng = <rand::rngs::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(seed);
+                    let text = self.kind.random_start(&self.options, &mut rng).map_err(|err| err.to_string())?;
+                    self.kind.new_position(&self.options, text.as_deref()).map_err(|err| err.to_string())
+                }
+            },
+        }
+    }
 }
 
 fn stage_limits(tournament: &LimitsConfig, stage: &LimitsConfig) -> LimitOverrides {
@@ -335,16 +355,7 @@ async fn play_games(
     let permits = Arc::new(Semaphore::new(jobs.max(1)));
     let mut running = JoinSet::new();
     for spec in games {
-        let start = match spec.opening {
-            None => starts.default.clone(),
-            Some(n) => starts.openings.get(n).cloned(),
-        };
-        let Some(start) = start else {
-            return Err(ArenaError::Stage {
-                stage: format!("{}", spec.stage + 1),
-                message: format!("game {} needs start position {:?}, which the stage does not have", spec.key, spec.opening),
-            });
-        };
+        let start = starts.for_game(&spec).map_err(|message| ArenaError::Stage { stage: format!("{}", spec.stage + 1), message })?;
         let specs = Arc::clone(specs);
         let permits = Arc::clone(&permits);
         let options = options.clone();
