@@ -318,18 +318,7 @@ impl<'c, 'r> Ranker<'c, 'r> {
             *points.entry(id).or_insert(0.0) += b;
         }
         let sb = scoring::sonneborn_berger(ctx.config.scoring, &games, &points);
-        Ranker {
-            ctx,
-            finished,
-            games,
-            points,
-            sb,
-            complete,
-            matters: Matters::All,
-            extra_round,
-            play: Vec::new(),
-            values: BTreeMap::new(),
-        }
+        Ranker { ctx, finished, games, points, sb, complete, matters: Matters::All, extra_round, play: Vec::new(), values: BTreeMap::new() }
     }
 
     fn set(&mut self, id: EntrantId, tie_break: TieBreak, value: f64) {
@@ -472,7 +461,8 @@ fn round_robin_games(ctx: &StageContext, players: &[EntrantId]) -> Vec<GameSpec>
         let tag = format!("r{cycle}");
         for (a, b) in oriented_pairs(players) {
             for m in 0..config.matches {
-                let meeting = Meeting { tag: &tag, round: cycle, a, b, match_idx: m, colour_offset: (cycle * config.matches + m) * config.deals };
+                let meeting =
+                    Meeting { tag: &tag, round: cycle, a, b, match_idx: m, colour_offset: (cycle * config.matches + m) * config.deals };
                 specs.extend(ctx.games(&meeting, 0..config.deals, None));
             }
         }
@@ -627,7 +617,8 @@ fn swiss_state<'r>(ctx: &StageContext, finished: &Finished<'r>) -> SwissState<'r
             *points.entry(id).or_insert(0.0) += b;
         }
         let mut order = ctx.participants.to_vec();
-        order.sort_by(|&x, &y| points.get(&y).unwrap_or(&0.0).total_cmp(points.get(&x).unwrap_or(&0.0)).then(seeding[&x].cmp(&seeding[&y])));
+        order
+            .sort_by(|&x, &y| points.get(&y).unwrap_or(&0.0).total_cmp(points.get(&x).unwrap_or(&0.0)).then(seeding[&x].cmp(&seeding[&y])));
         let mut bye = None;
         if order.len() % 2 == 1 {
             let at = order.iter().rposition(|id| !had_bye.contains(id)).unwrap_or(order.len() - 1);
@@ -667,12 +658,7 @@ fn swiss_state<'r>(ctx: &StageContext, finished: &Finished<'r>) -> SwissState<'r
 
 /// Pairs `order` (best first) without rematches where possible.
 fn pair_swiss(order: &[EntrantId], met: &BTreeSet<(EntrantId, EntrantId)>) -> Vec<(EntrantId, EntrantId)> {
-    fn search(
-        rest: &[EntrantId],
-        met: &BTreeSet<(EntrantId, EntrantId)>,
-        budget: &mut u32,
-        out: &mut Vec<(EntrantId, EntrantId)>,
-    ) -> bool {
+    fn search(rest: &[EntrantId], met: &BTreeSet<(EntrantId, EntrantId)>, budget: &mut u32, out: &mut Vec<(EntrantId, EntrantId)>) -> bool {
         let Some((&x, tail)) = rest.split_first() else { return true };
         for (j, &y) in tail.iter().enumerate() {
             if met.contains(&(x.min(y), x.max(y))) {
@@ -764,12 +750,21 @@ pub fn bracket(n: usize) -> Vec<BracketMatch> {
     } else {
         let mut lb = add_round(&mut matches, (0..p / 4).map(|m| [Source::Loser(wb[2 * m]), Source::Loser(wb[2 * m + 1])]).collect(), true);
         for r in 2..=k {
-            wb = add_round(&mut matches, (0..wb.len() / 2).map(|m| [Source::Winner(wb[2 * m]), Source::Winner(wb[2 * m + 1])]).collect(), false);
+            wb = add_round(
+                &mut matches,
+                (0..wb.len() / 2).map(|m| [Source::Winner(wb[2 * m]), Source::Winner(wb[2 * m + 1])]).collect(),
+                false,
+            );
             let count = lb.len();
-            let drop_in = (0..count).map(|i| [Source::Winner(lb[i]), Source::Loser(wb[if r % 2 == 0 { count - 1 - i } else { i }])]).collect();
+            let drop_in =
+                (0..count).map(|i| [Source::Winner(lb[i]), Source::Loser(wb[if r % 2 == 0 { count - 1 - i } else { i }])]).collect();
             lb = add_round(&mut matches, drop_in, true);
             if r < k {
-                lb = add_round(&mut matches, (0..lb.len() / 2).map(|m| [Source::Winner(lb[2 * m]), Source::Winner(lb[2 * m + 1])]).collect(), true);
+                lb = add_round(
+                    &mut matches,
+                    (0..lb.len() / 2).map(|m| [Source::Winner(lb[2 * m]), Source::Winner(lb[2 * m + 1])]).collect(),
+                    true,
+                );
             }
         }
         Source::Winner(lb[0])
@@ -834,7 +829,14 @@ fn double_elimination<'r>(ctx: &StageContext, finished: &Finished<'r>) -> Evalua
 
 /// Decides a knockout match: its deals, then `extra_deals` more if level, then the
 /// earlier submission. `None` while games are unfinished (they are added to `play`).
-fn knockout(ctx: &StageContext, finished: &Finished, round: u32, a: EntrantId, b: EntrantId, play: &mut Vec<GameSpec>) -> Option<EntrantId> {
+fn knockout(
+    ctx: &StageContext,
+    finished: &Finished,
+    round: u32,
+    a: EntrantId,
+    b: EntrantId,
+    play: &mut Vec<GameSpec>,
+) -> Option<EntrantId> {
     let tag = format!("r{round}");
     let meeting = Meeting { tag: &tag, round, a, b, match_idx: 0, colour_offset: 0 };
     let (mut done, open) = finished.split(ctx.games(&meeting, 0..ctx.config.deals, None));

@@ -71,17 +71,15 @@ pub fn points(scoring: Scoring, games: &[&GameOutcome]) -> BTreeMap<EntrantId, f
     match scoring {
         Scoring::Game210 | Scoring::Game1Half0 => {
             for game in games {
-                let p = game_points(scoring, game);
-                for side in 0..2 {
-                    *points.entry(game.spec.players[side]).or_insert(0.0) += p[side];
+                for (&id, p) in game.spec.players.iter().zip(game_points(scoring, game)) {
+                    *points.entry(id).or_insert(0.0) += p;
                 }
             }
         }
         Scoring::ScoreSum => {
             for game in games {
-                let scores = game.scores.unwrap_or([0, 0]);
-                for side in 0..2 {
-                    *points.entry(game.spec.players[side]).or_insert(0.0) += scores[side] as f64;
+                for (&id, score) in game.spec.players.iter().zip(game.scores.unwrap_or([0, 0])) {
+                    *points.entry(id).or_insert(0.0) += score as f64;
                 }
             }
         }
@@ -164,11 +162,7 @@ fn results(scoring: Scoring, games: &[&GameOutcome]) -> Vec<(EntrantId, EntrantI
 /// Sonneborn–Berger: for each entrant, the sum of the total points (`totals`) of the
 /// opponents it beat plus half of those it drew, per game (per match under
 /// `match-3-1-0`; by the game's winner under `score-sum`).
-pub fn sonneborn_berger(
-    scoring: Scoring,
-    games: &[&GameOutcome],
-    totals: &BTreeMap<EntrantId, f64>,
-) -> BTreeMap<EntrantId, f64> {
+pub fn sonneborn_berger(scoring: Scoring, games: &[&GameOutcome], totals: &BTreeMap<EntrantId, f64>) -> BTreeMap<EntrantId, f64> {
     let mut sb = BTreeMap::new();
     for (id, opponent, r) in results(scoring, games) {
         *sb.entry(id).or_insert(0.0) += r * totals.get(&opponent).copied().unwrap_or(0.0);

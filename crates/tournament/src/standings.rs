@@ -66,11 +66,9 @@ pub struct Standings {
 pub fn standings(config: &StageConfig, participants: &[EntrantId], entrants: &[Entrant], results: &[GameOutcome]) -> Standings {
     let index = results.first().map_or(0, |o| o.spec.stage);
     let baseline = match config.format {
-        Format::EntryCheck => results
-            .iter()
-            .filter(|o| o.spec.stage == index)
-            .flat_map(|o| o.spec.players)
-            .find(|id| !participants.contains(id)),
+        Format::EntryCheck => {
+            results.iter().filter(|o| o.spec.stage == index).flat_map(|o| o.spec.players).find(|id| !participants.contains(id))
+        }
         _ => None,
     };
     let ctx = StageContext { index, config, entrants, participants, baseline, n_openings: 0, seed: 0 };
