@@ -155,19 +155,23 @@ impl Tally {
     /// The Elo difference of A over its opponents with its error bar and likelihood of
     /// superiority; `None` without games.
     ///
-    /// A perfect score (every game won, or every game lost) has no finite logistic Elo.
+    /// When every sample has the same result and the score is not ½ (a perfect score,
+    /// every game won or lost, is one such case; a single pair is another), the plain
+    /// estimate is useless: a perfect score has no finite logistic Elo, and results all
+    /// alike have a variance of zero, hence an error bar of zero and a LOS of 0 or 1.
     /// Then one virtual draw (an unpaired game) is added to the statistics, the smallest
-    /// prior of the kind BayesElo uses, so that the Elo and its error bar stay finite and
-    /// grow with the number of games; `virtual_draw` says so, and the counts stay the
-    /// real ones.
+    /// prior of the kind BayesElo uses, so that the Elo is finite and the error bar is
+    /// not zero; its weight fades as games are added. `virtual_draw` says so; the counts
+    /// and `score` stay the real ones. Results all drawn (score ½) keep an error bar of
+    /// zero and a LOS of ½.
     pub fn estimate(&self) -> Option<Estimate> {
         let games = self.games();
         if games == 0 {
             return None;
         }
         let mut samples = self.samples(false);
-        let (real_mean, _) = moments(&samples)?;
-        let virtual_draw = real_mean <= 0.0 || real_mean >= 1.0;
+        let (real_mean, real_variance) = moments(&samples)?;
+        let virtual_draw = real_variance == 0.0 && real_mean != 0.5;
         if virtual_draw {
             samples.push((0.5, 1.0, 1.0));
         }
@@ -211,6 +215,31 @@ fn moments(samples: &[(f64, f64, f64)]) -> Option<(f64, f64)> {
     Some((mean, squares / (games * games)))
 }
 
+/// The distribution with mean `s` closest to `pdf` (value, probability) in the sense of
+/// maximum likelihood: `p_i / (1 + λ(x_i − s))`, with `λ` found by bisection so that the
+/// mean is `s`. `None` if `s` is outside the values' range.
+fn closest_with_mean(pdf: &[(f64, f64)], s: f64) -> Option<Vec<f64>> {
+    let lowest = pdf.iter().map(|p| p.0).fold(f64::INFINITY, f64::min);
+    let highest = pdf.iter().map(|p| p.0).fold(f64::NEG_INFINITY, f64::max);
+    if !(lowest < s && s < highest) {
+        return None;
+    }
+    // Σ p_i (x_i − s) / (1 + λ(x_i − s)) falls from +∞ to −∞ as λ runs over the interval
+    // where every denominator is positive.
+    let (mut lo, mut hi) = (-1.0 / (highest - s), 1.0 / (s - lowest));
+    let gap = |lambda: f64| pdf.iter().map(|&(x, p)| p * (x - s) / (1.0 + lambda * (x - s))).sum::<f64>();
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if gap(mid) > 0.0 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    let lambda = 0.5 * (lo + hi);
+    Some(pdf.iter().map(|&(x, p)| p / (1.0 + lambda * (x - s))).collect())
+}
+
 /// A rating difference estimated from results.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Estimate {
@@ -231,7 +260,8 @@ pub struct Estimate {
     pub pentanomial: [u32; 5],
     /// Wins, draws, losses of the rated player over all games.
     pub wdl: [u32; 3],
-    /// The score was perfect (0 or 1): one virtual draw was added to keep `elo` finite.
+    /// The results were all alike (a perfect score, for one), so one virtual draw was
+    /// added to keep `elo` finite and `error95` above zero (see [`Tally::estimate`]).
     pub virtual_draw: bool,
 }
 
@@ -384,14 +414,40 @@ impl Sprt {
         ((1.0 - self.beta) / self.alpha).ln()
     }
 
-    /// The log-likelihood ratio of H1 over H0 in the normal approximation of the GSPRT:
-    /// `(s1 − s0)(2μ − s0 − s1) / (2·Var(μ))`, where `s0`, `s1` are the scores the two
-    /// Elo values predict, `μ` the mean score per game and `Var(μ)` its variance (from
-    /// the pentanomial where pairs exist; see the module's notes). As fishtest does, every
-    /// empty category among those in use (the pentanomial if there are pairs, the
-    /// trinomial if there are unpaired games) counts as 0.001 of a sample, so that a
-    /// run of identical results does not have zero variance. 0 without games.
+    /// The generalised log-likelihood ratio of H1 over H0, as fishtest computes it: for
+    /// each kind of sample (pentanomial pairs, trinomial single games) the empirical
+    /// distribution is moved to the nearest distribution (maximum likelihood) whose mean
+    /// score per game is `s0`, resp. `s1`, the scores the two Elo values predict, and the
+    /// LLR is the sum over the samples of the log of the ratio of the two. As fishtest
+    /// does, every empty category of a kind in use counts as 0.001 of a sample, so that
+    /// every mean is reachable. 0 without games.
+    ///
+    /// This keeps its meaning for a handful of games, where the normal approximation
+    /// ([`Sprt::llr_normal`]) does not: one won pair has a variance of almost zero and
+    /// would decide the test on its own.
     pub fn llr(&self, tally: &Tally) -> f64 {
+        let (s0, s1) = (score_from_elo(self.elo0), score_from_elo(self.elo1));
+        let samples = tally.samples(true);
+        let mut llr = 0.0;
+        for games in [1.0, 2.0] {
+            // Per-game score of each category and its count.
+            let kind: Vec<(f64, f64)> = samples.iter().filter(|s| s.1 == games && s.2 > 0.0).map(|&(p, g, c)| (p / g, c)).collect();
+            let n: f64 = kind.iter().map(|k| k.1).sum();
+            if n <= 0.0 {
+                continue;
+            }
+            let pdf: Vec<(f64, f64)> = kind.iter().map(|&(x, c)| (x, c / n)).collect();
+            let (Some(p0), Some(p1)) = (closest_with_mean(&pdf, s0), closest_with_mean(&pdf, s1)) else { continue };
+            llr += n * pdf.iter().zip(p0.iter().zip(&p1)).map(|(&(_, p), (&q0, &q1))| p * (q1 / q0).ln()).sum::<f64>();
+        }
+        llr
+    }
+
+    /// The normal approximation of [`Sprt::llr`]: `(s1 − s0)(2μ − s0 − s1) / (2·Var(μ))`,
+    /// with `μ` the mean score per game and `Var(μ)` its variance from the pentanomial
+    /// where pairs exist (see the module's notes), regularised the same way. Close to
+    /// the exact form once there are some dozens of samples.
+    pub fn llr_normal(&self, tally: &Tally) -> f64 {
         let Some((mean, variance)) = moments(&tally.samples(true)) else { return 0.0 };
         let (s0, s1) = (score_from_elo(self.elo0), score_from_elo(self.elo1));
         (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * variance)

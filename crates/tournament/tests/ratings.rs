@@ -138,6 +138,13 @@ fn perfect_scores_stay_finite_with_one_virtual_draw() {
             previous = Some(estimate);
         }
     }
+    // One pair, or results all alike, has no variance of its own.
+    let mut one = Tally::new();
+    one.add_pair(Win, Draw);
+    let estimate = one.estimate().unwrap();
+    assert!(estimate.virtual_draw && estimate.error95 > 100.0 && estimate.los < 0.99, "{estimate:?}");
+    // 1½ points of 2 and a draw: 2/3.
+    assert!(close(estimate.elo, ratings::elo_from_score(2.0 / 3.0), 1e-9) && estimate.score == 0.75, "{estimate:?}");
     let mut draws = Tally::new();
     draws.add_pair(Draw, Draw);
     let estimate = draws.estimate().unwrap();
@@ -273,7 +280,7 @@ fn sprt_bounds_and_decisions() {
 }
 
 #[test]
-fn sprt_llr_matches_the_normal_approximation() {
+fn sprt_normal_llr_matches_a_hand_computation() {
     // Trinomial 30 wins, 40 draws, 30 losses plus ten 1½-point pairs; elo0 = 0, elo1 = 10.
     let mut tally = Tally::new();
     for (count, score) in [(30, Win), (40, Draw), (30, Loss)] {
@@ -297,7 +304,24 @@ fn sprt_llr_matches_the_normal_approximation() {
     let (s0, s1) = (0.5, 1.0 / (1.0 + 10f64.powf(-10.0 / 400.0)));
     let want = (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var);
     let sprt = Sprt::new(0.0, 10.0, 0.05, 0.05).unwrap();
-    assert!(close(sprt.llr(&tally), want, 1e-9), "{} vs {want}", sprt.llr(&tally));
+    assert!(close(sprt.llr_normal(&tally), want, 1e-9), "{} vs {want}", sprt.llr_normal(&tally));
+}
+
+#[test]
+fn sprt_exact_and_normal_llr_agree_on_many_games() {
+    let sprt = Sprt::new(0.0, 10.0, 0.05, 0.05).unwrap();
+    let mut trinomial = Tally::new();
+    for (count, score) in [(330, Win), (400, Draw), (270, Loss)] {
+        (0..count).for_each(|_| trinomial.add_game(score));
+    }
+    let mut pentanomial = Tally::new();
+    for (count, pair) in [(20, (Loss, Loss)), (150, (Draw, Loss)), (300, (Win, Loss)), (180, (Win, Draw)), (30, (Win, Win))] {
+        (0..count).for_each(|_| pentanomial.add_pair(pair.0, pair.1));
+    }
+    for tally in [trinomial, pentanomial] {
+        let (exact, normal) = (sprt.llr(&tally), sprt.llr_normal(&tally));
+        assert!(exact > 1.0 && close(exact, normal, 0.02 * normal.abs()), "{exact} vs {normal}");
+    }
 }
 
 #[test]
@@ -316,4 +340,26 @@ fn bad_sprt_texts_are_one_clear_error_each() {
         let message = want.to_string();
         assert!(!message.contains('\n') && !message.chars().next().unwrap().is_uppercase(), "{message}");
     }
+}
+
+#[test]
+fn sprt_needs_more_than_a_few_games() {
+    let sprt = Sprt::new(0.0, 200.0, 0.05, 0.05).unwrap();
+    // One won pair is weak evidence, though its variance is all but zero.
+    let mut won = Tally::new();
+    won.add_pair(Win, Win);
+    assert_eq!(sprt.decide(&won), Decision::Continue, "llr {}", sprt.llr(&won));
+    assert!(sprt.llr(&won) > 0.0);
+    // A drawn pair: under H1 the closest distribution keeps the draws with probability
+    // p where ½p + 1·(1 − p) = s1, under H0 with probability 1; the LLR is ln p.
+    let s1 = ratings::score_from_elo(200.0);
+    let mut drawn = Tally::new();
+    drawn.add_pair(Draw, Draw);
+    let want = (2.0 * (1.0 - s1)).ln();
+    assert!(close(sprt.llr(&drawn), want, 0.01), "{} vs {want}", sprt.llr(&drawn));
+    for _ in 0..4 {
+        drawn.add_pair(Draw, Draw);
+    }
+    assert!(close(sprt.llr(&drawn), 5.0 * want, 0.05), "{} vs {}", sprt.llr(&drawn), 5.0 * want);
+    assert_eq!(sprt.decide(&drawn), Decision::AcceptH0);
 }
