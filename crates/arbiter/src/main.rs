@@ -7,6 +7,7 @@ mod bot;
 mod games;
 mod host;
 mod info;
+mod match_cmd;
 mod openings_cmd;
 mod play;
 mod replay;
@@ -34,6 +35,8 @@ enum Command {
     Games(games::Args),
     /// Play games between players and print the results.
     Play(play::Args),
+    /// Play a head-to-head match and report the Elo difference (optionally as a sequential test).
+    Match(match_cmd::Args),
     /// Check game records: JSON lines on stdin, one JSON verdict per line on stdout.
     Verify(verify::Args),
     /// Measure random playouts per second of each game on one thread.
@@ -61,6 +64,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Games(args) => games::run(&args),
         Command::Play(args) => play::run(&args),
+        Command::Match(args) => match_cmd::run(&args),
         Command::Verify(args) => verify::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::BenchPlay(args) => bench_play::run(&args),
