@@ -160,10 +160,10 @@ pub async fn run_tournament(
                     if todo.is_empty() {
                         return Err(ArenaError::Stage { stage: stage.name.clone(), message: "the schedule asks for no new game but is not done".to_string() });
                     }
+                    let mut so_far = stage_results.clone();
                     let played = play_games(todo, &specs, &starts, &stage_options, limits, options.jobs, store, |outcome| {
-                        let mut with_new = stage_results.clone();
-                        with_new.push(outcome.clone());
-                        let leader = leader(stage, &stage_participants, &all, &with_new);
+                        so_far.push(outcome.clone());
+                        let leader = leader(stage, &stage_participants, &all, &so_far);
                         on_event(Event::GameFinished { stage: idx, outcome: Box::new(outcome.clone()), leader });
                     })
                     .await?;
