@@ -7,8 +7,12 @@ mod bot;
 mod games;
 mod host;
 mod info;
+mod match_cmd;
+mod openings_cmd;
 mod play;
 mod replay;
+mod standings_cmd;
+mod tournament_cmd;
 mod verify;
 
 use std::process::ExitCode;
@@ -31,6 +35,8 @@ enum Command {
     Games(games::Args),
     /// Play games between players and print the results.
     Play(play::Args),
+    /// Play a head-to-head match and report the Elo difference (optionally as a sequential test).
+    Match(match_cmd::Args),
     /// Check game records: JSON lines on stdin, one JSON verdict per line on stdout.
     Verify(verify::Args),
     /// Measure random playouts per second of each game on one thread.
@@ -45,6 +51,12 @@ enum Command {
     Info(info::Args),
     /// Step through a game record in the terminal.
     Replay(replay::Args),
+    /// Generate reproducible start positions for a tournament.
+    Openings(openings_cmd::Args),
+    /// Run (or resume) a tournament from its config, storing every game.
+    Tournament(tournament_cmd::Args),
+    /// Print the standings and the cross table of a tournament's database.
+    Standings(standings_cmd::Args),
 }
 
 fn main() -> ExitCode {
@@ -52,6 +64,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Games(args) => games::run(&args),
         Command::Play(args) => play::run(&args),
+        Command::Match(args) => match_cmd::run(&args),
         Command::Verify(args) => verify::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::BenchPlay(args) => bench_play::run(&args),
@@ -59,6 +72,9 @@ fn main() -> ExitCode {
         Command::Host(args) => host::run(&args),
         Command::Info(args) => info::run(&args),
         Command::Replay(args) => replay::run(&args),
+        Command::Openings(args) => openings_cmd::run(&args),
+        Command::Tournament(args) => tournament_cmd::run(&args),
+        Command::Standings(args) => standings_cmd::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -257,10 +257,24 @@ impl ProgramBot {
         })
     }
 
-    /// SHA-256 of the program file, in hex; `None` when there is no such file.
+    /// SHA-256 of the program file, in hex; `None` when there is no such file. Hashes are
+    /// remembered by path, size and modification time, so a big program is hashed once
+    /// per change, not once per game.
     pub fn fingerprint(&self) -> Option<String> {
-        let bytes = std::fs::read(self.program_file.as_ref()?).ok()?;
-        Some(Sha256::digest(&bytes).iter().map(|b| format!("{b:02x}")).collect())
+        type Key = (PathBuf, u64, std::time::SystemTime);
+        static KNOWN: std::sync::Mutex<Vec<(Key, String)>> = std::sync::Mutex::new(Vec::new());
+        let path = self.program_file.as_ref()?;
+        let meta = std::fs::metadata(path).ok()?;
+        let key: Key = (path.clone(), meta.len(), meta.modified().ok()?);
+        if let Some((_, hash)) = KNOWN.lock().expect("fingerprint cache lock").iter().find(|(k, _)| *k == key) {
+            return Some(hash.clone());
+        }
+        let bytes = std::fs::read(path).ok()?;
+        let hash: String = Sha256::digest(&bytes).iter().map(|b| format!("{b:02x}")).collect();
+        let mut known = KNOWN.lock().expect("fingerprint cache lock");
+        known.retain(|(k, _)| k.0 != key.0);
+        known.push((key, hash.clone()));
+        Some(hash)
     }
 }
 

@@ -1,4 +1,5 @@
-//! STUB (types fixed, parsing and validation to be written): the tournament config file.
+//! The tournament config file: its checked types, and the reader that checks it
+//! ([`TournamentConfig::parse`]); every key is described in `docs/tournaments.md`.
 //!
 //! ```toml
 //! name = "Gomoku 2004"
@@ -22,10 +23,14 @@
 //! tie-breaks = ["head-to-head", "sonneborn-berger", "extra-games", "submission"]
 //! ```
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use rules::{GameKind, Options};
+use rand::SeedableRng;
+use rand::rngs::ChaCha8Rng;
+use rules::{AnyPosition, GameKind, Options, SetupError};
 use serde::{Deserialize, Serialize};
+use toml::Spanned;
 
 /// A config that cannot be used, with the line it is about where there is one.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -185,11 +190,617 @@ pub struct StageConfig {
     pub allow_replacement: bool,
 }
 
+impl Format {
+    /// The format's name as the config writes it (`round-robin`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::EntryCheck => "entry-check",
+            Format::RoundRobin => "round-robin",
+            Format::Groups => "groups",
+            Format::DoubleElimination => "double-elimination",
+            Format::Final => "final",
+            Format::Swiss => "swiss",
+            Format::Gauntlet => "gauntlet",
+        }
+    }
+
+    /// Whether the format takes its entrants from the previous stage's ranking.
+    pub fn needs_previous_stage(self) -> bool {
+        matches!(self, Format::DoubleElimination | Format::Final)
+    }
+}
+
+impl Scoring {
+    /// The scoring's name as the config writes it (`game-2-1-0`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Scoring::Game210 => "game-2-1-0",
+            Scoring::Game1Half0 => "game-1-half-0",
+            Scoring::Match310 => "match-3-1-0",
+            Scoring::ScoreSum => "score-sum",
+        }
+    }
+
+    /// Whether the scoring reads the games' scores (so the game must have them).
+    pub fn needs_game_scores(self) -> bool {
+        matches!(self, Scoring::Match310 | Scoring::ScoreSum)
+    }
+
+    /// The tie-breaks of a stage that lists none: the earlier submission alone for
+    /// `score-sum` (Legions), else head-to-head, Sonneborn–Berger, then the earlier
+    /// submission.
+    pub fn default_tie_breaks(self) -> Vec<TieBreak> {
+        match self {
+            Scoring::ScoreSum => vec![TieBreak::Submission],
+            _ => vec![TieBreak::HeadToHead, TieBreak::SonnebornBerger, TieBreak::Submission],
+        }
+    }
+}
+
+impl TieBreak {
+    /// The tie-break's name as the config writes it (`head-to-head`).
+    pub fn name(self) -> &'static str {
+        match self {
+            TieBreak::HeadToHead => "head-to-head",
+            TieBreak::SonnebornBerger => "sonneborn-berger",
+            TieBreak::ExtraGames => "extra-games",
+            TieBreak::Submission => "submission",
+        }
+    }
+}
+
+impl LimitsConfig {
+    /// These limits with every limit `over` sets put in their place.
+    pub fn overridden_by(self, over: LimitsConfig) -> LimitsConfig {
+        LimitsConfig {
+            move_ms: over.move_ms.or(self.move_ms),
+            game_ms: over.game_ms.or(self.game_ms),
+            cpu_ms: over.cpu_ms.or(self.cpu_ms),
+            memory_mb: over.memory_mb.or(self.memory_mb),
+            stderr_kb: over.stderr_kb.or(self.stderr_kb),
+        }
+    }
+}
+
+impl StageConfig {
+    /// The game options this stage plays with: its own, or the tournament's.
+    pub fn effective_options<'a>(&'a self, tournament: &'a TournamentConfig) -> &'a Options {
+        self.options.as_ref().unwrap_or(&tournament.options)
+    }
+
+    /// Games in one meeting of two entrants: matches × deals × (2 with swap, else 1).
+    pub fn games_per_meeting(&self) -> u32 {
+        self.matches * self.deals * if self.swap { 2 } else { 1 }
+    }
+}
+
 impl TournamentConfig {
     /// Reads and checks a config; `file` names it in errors. Paths in it stay as written
     /// (the runner resolves them against the config's folder).
     pub fn parse(text: &str, file: &str) -> Result<TournamentConfig, ConfigError> {
-        let _ = text;
-        Err(ConfigError::Other { file: file.to_string(), message: "config parsing is not written yet".to_string() })
+        Reader { text, file }.read(true)
     }
+
+    /// Like [`TournamentConfig::parse`], but a config with no entrants and no `bots`
+    /// folder is accepted: for a runner that is given its entrants another way
+    /// (`--bots DIR`).
+    pub fn parse_without_entrants(text: &str, file: &str) -> Result<TournamentConfig, ConfigError> {
+        Reader { text, file }.read(false)
+    }
+
+    /// The options stage `stage` plays with.
+    pub fn stage_options(&self, stage: usize) -> &Options {
+        self.stages[stage].effective_options(self)
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// The file as written: raw types with spans, so that every check can name its line.
+
+type Span = std::ops::Range<usize>;
+type RawOptions = BTreeMap<String, Spanned<toml::Value>>;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawConfig {
+    name: Option<Spanned<String>>,
+    game: Spanned<String>,
+    seed: Option<Spanned<i64>>,
+    bots: Option<Spanned<String>>,
+    options: Option<Spanned<RawOptions>>,
+    limits: Option<Spanned<RawLimits>>,
+    #[serde(default)]
+    entrant: Vec<Spanned<RawEntrant>>,
+    #[serde(default)]
+    stage: Vec<Spanned<RawStage>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawLimits {
+    move_ms: Option<Spanned<u64>>,
+    game_ms: Option<Spanned<u64>>,
+    cpu_ms: Option<Spanned<u64>>,
+    memory_mb: Option<Spanned<u64>>,
+    stderr_kb: Option<Spanned<u64>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawEntrant {
+    name: Option<Spanned<String>>,
+    bot: Spanned<String>,
+    submitted: Option<Spanned<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawStage {
+    name: Option<Spanned<String>>,
+    format: Spanned<Format>,
+    cycles: Option<Spanned<u32>>,
+    groups: Option<Spanned<u32>>,
+    top: Option<Spanned<u32>>,
+    rounds: Option<Spanned<u32>>,
+    baseline: Option<Spanned<String>>,
+    challenger: Option<Spanned<String>>,
+    options: Option<Spanned<RawOptions>>,
+    matches: Option<Spanned<u32>>,
+    deals: Option<Spanned<u32>>,
+    swap: Option<bool>,
+    extra_deals: Option<Spanned<u32>>,
+    openings: Option<Spanned<RawOpenings>>,
+    scoring: Option<Spanned<Scoring>>,
+    tie_breaks: Option<Spanned<Vec<Spanned<TieBreak>>>>,
+    limits: Option<Spanned<RawLimits>>,
+    allow_replacement: Option<bool>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawOpenings {
+    default: Option<bool>,
+    file: Option<Spanned<String>>,
+    generate: Option<Spanned<u32>>,
+}
+
+/// The built-in players a config may name as a bot.
+const BUILTINS: [&str; 2] = ["random", "greedy"];
+
+/// The games that have generated start positions (`openings::generate`).
+pub const GENERATED_OPENINGS: [GameKind; 2] = [GameKind::Gomoku, GameKind::Pahtum];
+
+struct Reader<'a> {
+    text: &'a str,
+    file: &'a str,
+}
+
+impl Reader<'_> {
+    fn line(&self, span: &Span) -> usize {
+        let end = span.start.min(self.text.len());
+        self.text.as_bytes()[..end].iter().filter(|&&b| b == b'\n').count() + 1
+    }
+
+    fn invalid(&self, span: &Span, message: impl Into<String>) -> ConfigError {
+        ConfigError::Invalid { file: self.file.to_string(), line: self.line(span), message: message.into() }
+    }
+
+    fn syntax(&self, err: toml::de::Error) -> ConfigError {
+        let mut text = err.message().trim().replace('\n', "; ");
+        // serde speaks of fields and Rust types; a config's reader knows keys and numbers
+        for (from, to) in [
+            ("unknown field", "unknown key"),
+            ("missing field", "missing key"),
+            ("expected u32", "expected a whole number"),
+            ("expected u64", "expected a whole number"),
+            ("expected i64", "expected a whole number"),
+        ] {
+            text = text.replace(from, to);
+        }
+        let message = match err.span() {
+            Some(span) => format!("line {}: {text}", self.line(&span)),
+            None => text,
+        };
+        ConfigError::Syntax { file: self.file.to_string(), message }
+    }
+
+    fn read(&self, require_entrants: bool) -> Result<TournamentConfig, ConfigError> {
+        let raw: RawConfig = toml::from_str(self.text).map_err(|err| self.syntax(err))?;
+
+        let game = GameKind::from_name(raw.game.get_ref()).map_err(|err| self.invalid(&raw.game.span(), err.to_string()))?;
+        let name = match &raw.name {
+            Some(name) => self.non_empty(name, "name")?,
+            None => default_name(self.file),
+        };
+        let seed = match &raw.seed {
+            Some(seed) => u64::try_from(*seed.get_ref())
+                .map_err(|_| self.invalid(&seed.span(), format!("seed = {}: must not be negative", seed.get_ref())))?,
+            None => 0,
+        };
+        let bots = match &raw.bots {
+            Some(bots) => Some(PathBuf::from(self.non_empty(bots, "bots")?)),
+            None => None,
+        };
+        let options = match &raw.options {
+            Some(options) => self.options(game, options)?,
+            None => Options::new(),
+        };
+        let limits = match &raw.limits {
+            Some(limits) => self.limits(limits)?,
+            None => LimitsConfig::default(),
+        };
+
+        let entrants = self.entrants(&raw.entrant)?;
+        if require_entrants && entrants.is_empty() && bots.is_none() {
+            return Err(ConfigError::Other {
+                file: self.file.to_string(),
+                message: "no entrants: add [[entrant]] tables or a `bots` folder".to_string(),
+            });
+        }
+        if raw.stage.is_empty() {
+            return Err(ConfigError::Other {
+                file: self.file.to_string(),
+                message: "no stages: add at least one [[stage]] table".to_string(),
+            });
+        }
+        // Counts that depend on the number of entrants are checked only when the config
+        // lists them all.
+        let n_entrants = (bots.is_none() && !entrants.is_empty()).then_some(entrants.len());
+
+        let mut stages: Vec<StageConfig> = Vec::new();
+        for (idx, raw_stage) in raw.stage.iter().enumerate() {
+            let stage = self.stage(idx, raw_stage, game, &options, limits, n_entrants)?;
+            if let Some(other) = stages.iter().find(|other| other.name == stage.name) {
+                let span = raw_stage.get_ref().name.as_ref().map_or(raw_stage.span(), Spanned::span);
+                return Err(self.invalid(&span, format!("two stages are named {:?}: give each its own `name`", other.name)));
+            }
+            stages.push(stage);
+        }
+
+        Ok(TournamentConfig { name, game, options, seed, entrants, bots, limits, stages })
+    }
+
+    fn non_empty(&self, value: &Spanned<String>, key: &str) -> Result<String, ConfigError> {
+        let text = value.get_ref().trim();
+        if text.is_empty() {
+            return Err(self.invalid(&value.span(), format!("{key} must not be empty")));
+        }
+        Ok(text.to_string())
+    }
+
+    /// Reads game options (numbers, true/false or text, kept as text) and checks them
+    /// with the rules.
+    fn options(&self, game: GameKind, raw: &Spanned<RawOptions>) -> Result<Options, ConfigError> {
+        let mut options = Options::new();
+        for (key, value) in raw.get_ref() {
+            let text = match value.get_ref() {
+                toml::Value::String(text) => text.clone(),
+                toml::Value::Integer(n) => n.to_string(),
+                toml::Value::Boolean(b) => b.to_string(),
+                _ => return Err(self.invalid(&value.span(), format!("option {key}: expected a whole number, true/false or text"))),
+            };
+            options.insert(key.clone(), text);
+        }
+        check_game_options(game, &options).map_err(|err| {
+            let span = match &err {
+                SetupError::UnknownOption { name, .. } | SetupError::BadOption { name, .. } => {
+                    raw.get_ref().get(name).map_or(raw.span(), Spanned::span)
+                }
+                _ => raw.span(),
+            };
+            self.invalid(&span, err.to_string())
+        })?;
+        Ok(options)
+    }
+
+    fn limits(&self, raw: &Spanned<RawLimits>) -> Result<LimitsConfig, ConfigError> {
+        let raw = raw.get_ref();
+        let read = |value: &Option<Spanned<u64>>, key: &str| -> Result<Option<u64>, ConfigError> {
+            match value {
+                Some(v) if *v.get_ref() == 0 => Err(self.invalid(&v.span(), format!("{key} = 0: must be at least 1"))),
+                Some(v) => Ok(Some(*v.get_ref())),
+                None => Ok(None),
+            }
+        };
+        Ok(LimitsConfig {
+            move_ms: read(&raw.move_ms, "move-ms")?,
+            game_ms: read(&raw.game_ms, "game-ms")?,
+            cpu_ms: read(&raw.cpu_ms, "cpu-ms")?,
+            memory_mb: read(&raw.memory_mb, "memory-mb")?,
+            stderr_kb: read(&raw.stderr_kb, "stderr-kb")?,
+        })
+    }
+
+    fn entrants(&self, raw: &[Spanned<RawEntrant>]) -> Result<Vec<EntrantConfig>, ConfigError> {
+        let mut entrants = Vec::new();
+        // The name each entrant will have, where the config decides it: its own name, or
+        // a built-in's; else its bot text, which two unnamed entrants must not share.
+        let mut seen: Vec<String> = Vec::new();
+        for spanned in raw {
+            let entrant = spanned.get_ref();
+            let bot = self.non_empty(&entrant.bot, "bot")?;
+            if bot == "human" {
+                return Err(self.invalid(
+                    &entrant.bot.span(),
+                    "bot = \"human\": a tournament plays without people; name a program or random or greedy",
+                ));
+            }
+            let name = match &entrant.name {
+                Some(name) => Some(self.non_empty(name, "name")?),
+                None => None,
+            };
+            let key = match &name {
+                Some(name) => name.clone(),
+                None if BUILTINS.contains(&bot.as_str()) => bot.clone(),
+                None => format!("bot {bot}"),
+            };
+            if seen.contains(&key) {
+                let (span, message) = match &entrant.name {
+                    Some(name) => (name.span(), format!("two entrants are named {key:?}")),
+                    None if BUILTINS.contains(&bot.as_str()) => {
+                        (entrant.bot.span(), format!("two entrants are named {key:?}: give this one a `name`"))
+                    }
+                    None => (entrant.bot.span(), format!("bot {bot:?} is listed twice without a name: give one a `name`")),
+                };
+                return Err(self.invalid(&span, message));
+            }
+            seen.push(key);
+            let submitted = match &entrant.submitted {
+                Some(submitted) => Some(self.non_empty(submitted, "submitted")?),
+                None => None,
+            };
+            entrants.push(EntrantConfig { name, bot, submitted });
+        }
+        Ok(entrants)
+    }
+
+    fn stage(
+        &self,
+        idx: usize,
+        spanned: &Spanned<RawStage>,
+        game: GameKind,
+        tournament_options: &Options,
+        tournament_limits: LimitsConfig,
+        n_entrants: Option<usize>,
+    ) -> Result<StageConfig, ConfigError> {
+        let raw = spanned.get_ref();
+        let format = *raw.format.get_ref();
+        let what = format!("a {} stage", format.name());
+
+        if idx == 0 && format.needs_previous_stage() {
+            return Err(self.invalid(
+                &raw.format.span(),
+                format!("format = \"{}\" needs a previous stage's ranking: it cannot be the first stage", format.name()),
+            ));
+        }
+
+        // Which of the format-specific keys this format reads, and which it needs.
+        let uses = |key: &str| -> bool {
+            matches!(
+                (format, key),
+                (Format::EntryCheck, "baseline")
+                    | (Format::RoundRobin | Format::Groups | Format::Final, "cycles")
+                    | (Format::Groups, "groups")
+                    | (Format::Final, "top")
+                    | (Format::Swiss, "rounds")
+                    | (Format::Gauntlet, "challenger")
+                    | (Format::DoubleElimination, "extra-deals")
+            )
+        };
+        let given: [(&str, Option<Span>); 7] = [
+            ("cycles", raw.cycles.as_ref().map(Spanned::span)),
+            ("groups", raw.groups.as_ref().map(Spanned::span)),
+            ("top", raw.top.as_ref().map(Spanned::span)),
+            ("rounds", raw.rounds.as_ref().map(Spanned::span)),
+            ("baseline", raw.baseline.as_ref().map(Spanned::span)),
+            ("challenger", raw.challenger.as_ref().map(Spanned::span)),
+            ("extra-deals", raw.extra_deals.as_ref().map(Spanned::span)),
+        ];
+        for (key, span) in &given {
+            if let Some(span) = span
+                && !uses(key)
+            {
+                return Err(self.invalid(span, format!("`{key}` is not used by {what}")));
+            }
+        }
+        let required = match format {
+            Format::Groups => Some("groups"),
+            Format::Final => Some("top"),
+            Format::Swiss => Some("rounds"),
+            Format::Gauntlet => Some("challenger"),
+            _ => None,
+        };
+        if let Some(key) = required
+            && given.iter().all(|(k, span)| *k != key || span.is_none())
+        {
+            return Err(self.invalid(&raw.format.span(), format!("{what} needs `{key}`")));
+        }
+
+        let positive = |value: &Option<Spanned<u32>>, key: &str, default: u32| -> Result<u32, ConfigError> {
+            match value {
+                Some(v) if *v.get_ref() == 0 => Err(self.invalid(&v.span(), format!("{key} = 0: must be at least 1"))),
+                Some(v) => Ok(*v.get_ref()),
+                None => Ok(default),
+            }
+        };
+
+        let cycles = if uses("cycles") { Some(positive(&raw.cycles, "cycles", 1)?) } else { None };
+        let groups = match &raw.groups {
+            Some(v) => {
+                let n = *v.get_ref();
+                if !n.is_power_of_two() {
+                    return Err(self.invalid(&v.span(), format!("groups = {n}: must be a power of two (1, 2, 4, 8, ...)")));
+                }
+                if let Some(n_entrants) = n_entrants
+                    && (n as usize) * 2 > n_entrants
+                {
+                    return Err(self.invalid(
+                        &v.span(),
+                        format!("groups = {n} needs at least {} entrants (2 a group); the config lists {n_entrants}", n * 2),
+                    ));
+                }
+                Some(n)
+            }
+            None => None,
+        };
+        let top = match &raw.top {
+            Some(v) => {
+                let n = *v.get_ref();
+                if n < 2 {
+                    return Err(self.invalid(&v.span(), format!("top = {n}: a final needs at least 2 entrants")));
+                }
+                if let Some(n_entrants) = n_entrants
+                    && n as usize > n_entrants
+                {
+                    return Err(self.invalid(&v.span(), format!("top = {n}: the config lists only {n_entrants} entrants")));
+                }
+                Some(n)
+            }
+            None => None,
+        };
+        let rounds = match &raw.rounds {
+            Some(_) => Some(positive(&raw.rounds, "rounds", 1)?),
+            None => None,
+        };
+        let baseline = match &raw.baseline {
+            Some(v) => Some(self.non_empty(v, "baseline")?),
+            None if format == Format::EntryCheck => Some("random".to_string()),
+            None => None,
+        };
+        let challenger = match &raw.challenger {
+            Some(v) => Some(self.non_empty(v, "challenger")?),
+            None => None,
+        };
+
+        let options = match &raw.options {
+            Some(options) => Some(self.options(game, options)?),
+            None => None,
+        };
+        let effective_options = options.as_ref().unwrap_or(tournament_options);
+
+        let matches = positive(&raw.matches, "matches", 1)?;
+        let deals = positive(&raw.deals, "deals", 1)?;
+        let swap = raw.swap.unwrap_or(true);
+        let extra_deals = match &raw.extra_deals {
+            Some(v) => *v.get_ref(),
+            None => 1,
+        };
+
+        let openings = match &raw.openings {
+            Some(openings) => self.openings(game, openings)?,
+            None => OpeningsConfig { default: true, file: None, generate: None },
+        };
+
+        let scoring = match &raw.scoring {
+            Some(v) => {
+                let scoring = *v.get_ref();
+                if scoring.needs_game_scores() && !has_scores(game, effective_options) {
+                    return Err(self.invalid(
+                        &v.span(),
+                        format!("scoring = \"{}\": {} games have no scores (use game-2-1-0 or game-1-half-0)", scoring.name(), game.name()),
+                    ));
+                }
+                scoring
+            }
+            None => Scoring::Game1Half0,
+        };
+        let tie_breaks = match &raw.tie_breaks {
+            Some(list) => {
+                let mut tie_breaks = Vec::new();
+                for item in list.get_ref() {
+                    let tie_break = *item.get_ref();
+                    if tie_breaks.contains(&tie_break) {
+                        return Err(self.invalid(&item.span(), format!("tie-break {} is listed twice", tie_break.name())));
+                    }
+                    if tie_break == TieBreak::ExtraGames && !matches!(format, Format::RoundRobin | Format::Groups | Format::Final) {
+                        return Err(self.invalid(
+                            &item.span(),
+                            format!("tie-break extra-games is for round-robin, groups and final stages, not {what}"),
+                        ));
+                    }
+                    tie_breaks.push(tie_break);
+                }
+                tie_breaks
+            }
+            None => scoring.default_tie_breaks(),
+        };
+        let limits = match &raw.limits {
+            Some(limits) => tournament_limits.overridden_by(self.limits(limits)?),
+            None => tournament_limits,
+        };
+
+        let name = match &raw.name {
+            Some(name) => self.non_empty(name, "name")?,
+            None => format.name().to_string(),
+        };
+
+        Ok(StageConfig {
+            name,
+            format,
+            cycles,
+            groups,
+            top,
+            rounds,
+            baseline,
+            challenger,
+            options,
+            matches,
+            deals,
+            swap,
+            extra_deals,
+            openings,
+            scoring,
+            tie_breaks,
+            limits,
+            allow_replacement: raw.allow_replacement.unwrap_or(true),
+        })
+    }
+
+    fn openings(&self, game: GameKind, spanned: &Spanned<RawOpenings>) -> Result<OpeningsConfig, ConfigError> {
+        let raw = spanned.get_ref();
+        let file = match &raw.file {
+            Some(file) => Some(PathBuf::from(self.non_empty(file, "openings file")?)),
+            None => None,
+        };
+        let generate = match &raw.generate {
+            Some(v) if *v.get_ref() == 0 => return Err(self.invalid(&v.span(), "generate = 0: must be at least 1")),
+            Some(v) if !GENERATED_OPENINGS.contains(&game) => {
+                return Err(self.invalid(
+                    &v.span(),
+                    format!("generate: game {} has no generated openings (only gomoku and pahtum have them)", game.name()),
+                ));
+            }
+            Some(v) => Some(*v.get_ref()),
+            None => None,
+        };
+        let default = raw.default.unwrap_or(file.is_none() && generate.is_none());
+        if !default && file.is_none() && generate.is_none() {
+            return Err(self.invalid(&spanned.span(), "openings: no start positions (set default = true, a file or generate)"));
+        }
+        Ok(OpeningsConfig { default, file, generate })
+    }
+}
+
+/// The tournament's name when the config gives none: the file's name without its folder
+/// and extension.
+fn default_name(file: &str) -> String {
+    let stem = std::path::Path::new(file).file_stem().and_then(|stem| stem.to_str()).unwrap_or(file);
+    if stem.is_empty() { "tournament".to_string() } else { stem.to_string() }
+}
+
+/// Checks game options the way a game would use them: a start made from them (Pah-tum's
+/// random board) and a position on it.
+pub fn check_game_options(game: GameKind, options: &Options) -> Result<(), SetupError> {
+    start_position(game, options).map(|_| ())
+}
+
+fn start_position(game: GameKind, options: &Options) -> Result<AnyPosition, SetupError> {
+    let mut rng = ChaCha8Rng::seed_from_u64(0);
+    let start = game.random_start(options, &mut rng)?;
+    game.new_position(options, start.as_deref())
+}
+
+/// Whether games of `game` end with scores (Pah-tum, Legions, Nupud).
+pub fn has_scores(game: GameKind, options: &Options) -> bool {
+    start_position(game, options).is_ok_and(|pos| pos.running_scores().is_some())
 }

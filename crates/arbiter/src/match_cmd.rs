@@ -1,0 +1,308 @@
+//! `arbiter match GAME A B`: a head-to-head match for bot authors, played in
+//! colour-swapped pairs, reporting the Elo difference of A over B with its 95% error bar,
+//! the likelihood of superiority and the pentanomial counts; with `--sprt` it stops as
+//! soon as the sequential test decides.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+
+use anyhow::{Context, bail};
+use rand::SeedableRng;
+use rand::rngs::ChaCha8Rng;
+use referee::{BotSpec, GameRecord, GameSetup, LimitOverrides};
+use rules::{GameKind, Options};
+use serde::Serialize;
+use tournament::ratings::{Decision, Estimate, GameScore, Sprt, Tally};
+
+use crate::play::{bot, derive, parse_limits, side_limits};
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The game: gomoku, connect4, pahtum, legions, nupud (`arbiter games` lists them).
+    game: String,
+    /// The bot being tested: random, greedy, or a bot.toml (or its folder). It moves
+    /// first in the first game of each pair.
+    a: String,
+    /// Its opponent, named the same way.
+    b: String,
+    /// How many games at most, played in colour-swapped pairs on one start each (an odd
+    /// number leaves the last game without a partner).
+    #[arg(long, short = 'n', default_value_t = 100)]
+    games: u32,
+    /// Seed of all randomness: the same seed plays the same games (the same as
+    /// `arbiter play` with that seed). Random if not given.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// A game option, e.g. `-o width=20 -o height=20` (repeatable).
+    #[arg(short = 'o', long = "option", value_name = "KEY=VALUE")]
+    options: Vec<String>,
+    /// A limit for both sides, overriding the game's and the manifests': move-ms,
+    /// game-ms, cpu-ms, memory-mb, stderr-kb (0 removes a time limit). Repeatable.
+    #[arg(short = 'l', long = "limit", value_name = "KEY=VALUE")]
+    limits: Vec<String>,
+    /// Pairs played at the same time.
+    #[arg(short = 'j', long, default_value_t = 1)]
+    jobs: u32,
+    /// Stop as soon as a sequential probability ratio test decides between elo0 and elo1,
+    /// e.g. `--sprt elo0=0,elo1=5` (alpha and beta default to 0.05).
+    #[arg(long, value_name = "elo0=E0,elo1=E1[,alpha=A,beta=B]")]
+    sprt: Option<String>,
+    /// Print a machine-readable summary (JSON) instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// What every worker needs to play a pair.
+struct Match {
+    kind: GameKind,
+    options: Options,
+    bots: [BotSpec; 2],
+    overrides: LimitOverrides,
+    seed: u64,
+    games: u32,
+}
+
+/// One finished pair (or the last, single game): A's scores and faults per game.
+struct PairResult {
+    scores: Vec<GameScore>,
+    /// Games lost by a fault of A, of B.
+    faults: [u32; 2],
+}
+
+#[derive(Serialize)]
+struct SprtReport {
+    #[serde(flatten)]
+    test: Sprt,
+    llr: f64,
+    lower_bound: f64,
+    upper_bound: f64,
+    /// `accept-h0`, `accept-h1`, or `continue` when the games ran out first.
+    decision: Decision,
+}
+
+#[derive(Serialize)]
+struct Summary {
+    game: &'static str,
+    options: Options,
+    seed: u64,
+    /// A, then B.
+    players: [String; 2],
+    games: u32,
+    pairs: u32,
+    /// A's wins, draws, losses.
+    wins: u32,
+    draws: u32,
+    losses: u32,
+    /// Pairs in which A made 0, ½, 1, 1½, 2 points.
+    pentanomial: [u32; 5],
+    /// Games lost by a fault (timeout, illegal move, crash, protocol error) of A, of B.
+    faults: [u32; 2],
+    /// A over B.
+    estimate: Estimate,
+    sprt: Option<SprtReport>,
+}
+
+pub fn run(args: &Args) -> anyhow::Result<()> {
+    let kind = GameKind::from_name(&args.game)?;
+    let options = super::parse_options(kind, &args.options)?;
+    let overrides = parse_limits(&args.limits)?;
+    let sprt = match &args.sprt {
+        Some(text) => Some(text.parse::<Sprt>().with_context(|| format!("--sprt {text}"))?),
+        None => None,
+    };
+    if args.games == 0 {
+        bail!("--games must be at least 1");
+    }
+    if args.jobs == 0 {
+        bail!("-j must be at least 1");
+    }
+    let bots = [bot(&args.a, kind)?, bot(&args.b, kind)?];
+    if bots.iter().any(|b| matches!(b, BotSpec::Human)) {
+        bail!("a match is between bots; use `arbiter play` to play against one");
+    }
+    let seed = args.seed.unwrap_or_else(fresh_seed);
+    let names = if bots[0].name() == bots[1].name() {
+        [format!("{}-1", bots[0].name()), format!("{}-2", bots[1].name())]
+    } else {
+        [bots[0].name(), bots[1].name()]
+    };
+    let n_pairs = args.games.div_ceil(2);
+    if !args.json {
+        let test = sprt.map(|t| format!(", SPRT elo0={} elo1={} alpha={} beta={}", t.elo0, t.elo1, t.alpha, t.beta)).unwrap_or_default();
+        println!(
+            "{kind}: {} vs {}, up to {} game(s) in {n_pairs} colour-swapped pair(s), seed {seed}{test}",
+            names[0], names[1], args.games
+        );
+    }
+    let shared = Arc::new(Match { kind, options: options.clone(), bots, overrides, seed, games: args.games });
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the async runtime")?;
+
+    let mut tally = Tally::new();
+    let mut faults = [0u32; 2];
+    let mut decision = Decision::Continue;
+    let result: anyhow::Result<()> = runtime.block_on(async {
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        let next = Arc::new(AtomicU32::new(0));
+        let stop = Arc::new(AtomicBool::new(false));
+        for _ in 0..args.jobs.min(n_pairs) {
+            let (shared, next, stop, tx) = (shared.clone(), next.clone(), stop.clone(), tx.clone());
+            tokio::spawn(async move {
+                loop {
+                    let pair = next.fetch_add(1, Ordering::SeqCst);
+                    if pair >= n_pairs || stop.load(Ordering::SeqCst) {
+                        break;
+                    }
+                    let result = play_pair(&shared, pair).await;
+                    if tx.send((pair, result)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        // Pairs are counted in order, whatever order they finish in, so that a seed gives
+        // the same results and the same stopping point at any -j.
+        let mut finished: BTreeMap<u32, PairResult> = BTreeMap::new();
+        let mut counted = 0;
+        while let Some((pair, result)) = rx.recv().await {
+            finished.insert(pair, result?);
+            while let Some(result) = finished.remove(&counted) {
+                match result.scores[..] {
+                    [first, second] => tally.add_pair(first, second),
+                    [single] => tally.add_game(single),
+                    _ => unreachable!("a pair has one or two games"),
+                }
+                faults = [faults[0] + result.faults[0], faults[1] + result.faults[1]];
+                counted += 1;
+                if let Some(test) = &sprt {
+                    decision = test.decide(&tally);
+                }
+                if !args.json {
+                    println!("{}", progress(counted, &result.scores, &tally, sprt.as_ref()));
+                }
+                if decision != Decision::Continue {
+                    // Games still running are abandoned: dropping the runtime drops their
+                    // tasks, and with them the bots' processes (killed on drop).
+                    stop.store(true, Ordering::SeqCst);
+                    return Ok(());
+                }
+            }
+        }
+        Ok(())
+    });
+    drop(runtime);
+    result?;
+
+    let estimate = tally.estimate().expect("at least one game was played");
+    let sprt_report = sprt.map(|test| SprtReport {
+        test,
+        llr: test.llr(&tally),
+        lower_bound: test.lower_bound(),
+        upper_bound: test.upper_bound(),
+        decision,
+    });
+    let summary = Summary {
+        game: kind.name(),
+        options,
+        seed,
+        players: names,
+        games: estimate.games,
+        pairs: estimate.pairs,
+        wins: estimate.wdl[0],
+        draws: estimate.wdl[1],
+        losses: estimate.wdl[2],
+        pentanomial: estimate.pentanomial,
+        faults,
+        estimate,
+        sprt: sprt_report,
+    };
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&summary)?);
+    } else {
+        print!("{}", describe(&summary));
+    }
+    Ok(())
+}
+
+/// Plays pair `pair`: games 2·pair and 2·pair + 1 (if within the match) from one start,
+/// A moving first in the first. Seeds and starts are those of `arbiter play`.
+async fn play_pair(shared: &Match, pair: u32) -> anyhow::Result<PairResult> {
+    let kind = shared.kind;
+    let mut rng = ChaCha8Rng::seed_from_u64(derive(shared.seed, u64::from(pair) | 1 << 63));
+    let text = kind.random_start(&shared.options, &mut rng)?;
+    let start = kind.new_position(&shared.options, text.as_deref()).context("start position")?;
+    let mut result = PairResult { scores: Vec::with_capacity(2), faults: [0, 0] };
+    for idx in [2 * pair, 2 * pair + 1].into_iter().filter(|&idx| idx < shared.games) {
+        // In the first game A (player 0) is side 0; in the second B is.
+        let order = if idx % 2 == 0 { [0, 1] } else { [1, 0] };
+        let mut setup = GameSetup::new(start.clone(), shared.options.clone(), derive(shared.seed, u64::from(idx)));
+        setup.limits = order.map(|player| side_limits(&start, &shared.bots[player], &shared.overrides));
+        let record = referee::play_game(&setup, [&shared.bots[order[0]], &shared.bots[order[1]]], |_, _| {}).await;
+        let a_side = order[0];
+        result.scores.push(score_of(&record, a_side));
+        if let Some(side) = record.result.termination.side() {
+            result.faults[order[side.index()]] += 1;
+        }
+    }
+    Ok(result)
+}
+
+/// The score of the player on `side` in a finished game.
+fn score_of(record: &GameRecord, side: usize) -> GameScore {
+    match record.result.winner {
+        None => GameScore::Draw,
+        Some(winner) if winner == side => GameScore::Win,
+        Some(_) => GameScore::Loss,
+    }
+}
+
+/// The line printed after each pair: its result and the running estimate.
+fn progress(pair: u32, scores: &[GameScore], tally: &Tally, sprt: Option<&Sprt>) -> String {
+    let points: f64 = scores.iter().map(|s| s.half_points() as f64 / 2.0).sum();
+    let estimate = tally.estimate().expect("a pair was counted");
+    let [w, d, l] = estimate.wdl;
+    let llr = sprt.map(|t| format!(", LLR {:.2} [{:.2}, {:.2}]", t.llr(tally), t.lower_bound(), t.upper_bound())).unwrap_or_default();
+    format!(
+        "pair {pair}: {points}-{} | {} games: +{w} ={d} -{l}, Elo {estimate}, LOS {:.1}%{llr}",
+        scores.len() as f64 - points,
+        estimate.games,
+        100.0 * estimate.los
+    )
+}
+
+/// The final summary in words.
+fn describe(summary: &Summary) -> String {
+    let est = &summary.estimate;
+    let [a, b] = &summary.players;
+    let mut text = format!(
+        "\n{a} vs {b}: {} games ({} pairs), {a} +{} ={} -{}, score {:.1}%\n",
+        summary.games,
+        summary.pairs,
+        summary.wins,
+        summary.draws,
+        summary.losses,
+        100.0 * est.score
+    );
+    let [p0, p1, p2, p3, p4] = summary.pentanomial;
+    text += &format!("pentanomial (pairs with 0, 1/2, 1, 3/2, 2 points for {a}): {p0} {p1} {p2} {p3} {p4}\n");
+    let note = if est.virtual_draw { " (results all alike: one virtual draw added)" } else { "" };
+    text += &format!("Elo difference of {a} over {b}: {est} (95%){note}, LOS {:.1}%\n", 100.0 * est.los);
+    if summary.faults != [0, 0] {
+        text += &format!("games lost by faults: {a} {}, {b} {}\n", summary.faults[0], summary.faults[1]);
+    }
+    if let Some(report) = &summary.sprt {
+        let verdict = match report.decision {
+            Decision::AcceptH0 => format!("H0 accepted (elo0 = {}) after {} games", report.test.elo0, summary.games),
+            Decision::AcceptH1 => format!("H1 accepted (elo1 = {}) after {} games", report.test.elo1, summary.games),
+            Decision::Continue => format!("no decision after {} games", summary.games),
+        };
+        text += &format!("SPRT: {verdict}, LLR {:.2} [{:.2}, {:.2}]\n", report.llr, report.lower_bound, report.upper_bound);
+    }
+    text
+}
+
+fn fresh_seed() -> u64 {
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+    derive(nanos as u64, u64::from(std::process::id()))
+}

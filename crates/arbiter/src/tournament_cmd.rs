@@ -1,0 +1,144 @@
+//! `arbiter tournament CONFIG --db FILE`: runs (or resumes) a tournament with a progress
+//! bar, storing every finished game at once; the standings at the end.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+use arena::{Event, RunOptions};
+use indicatif::{ProgressBar, ProgressStyle};
+use tournament::TournamentConfig;
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The tournament config (TOML), e.g. presets/gomoku-2004.toml.
+    config: PathBuf,
+    /// The results database (a SQLite file, created if missing). Running the same
+    /// command again resumes the tournament stored there.
+    #[arg(long, value_name = "FILE")]
+    db: PathBuf,
+    /// Games played at the same time (default: the number of cores).
+    #[arg(short = 'j', long)]
+    jobs: Option<usize>,
+    /// Entrants: every folder holding a bot.toml in DIR, instead of the config's.
+    #[arg(long, value_name = "DIR")]
+    bots: Option<PathBuf>,
+}
+
+pub fn run(args: &Args) -> anyhow::Result<()> {
+    let text = std::fs::read_to_string(&args.config).with_context(|| format!("cannot read {}", args.config.display()))?;
+    let file = args.config.display().to_string();
+    let config = match &args.bots {
+        Some(_) => TournamentConfig::parse_without_entrants(&text, &file)?,
+        None => TournamentConfig::parse(&text, &file)?,
+    };
+    let config_dir = args.config.parent().map(PathBuf::from).unwrap_or_default();
+    let config_dir = if config_dir.as_os_str().is_empty() { PathBuf::from(".") } else { config_dir };
+    let entrants = arena::resolve_entrants(&config, &config_dir, args.bots.as_deref()).map_err(|err| anyhow::anyhow!("{file}: {err}"))?;
+    let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    if jobs == 0 {
+        bail!("-j must be at least 1");
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the async runtime")?;
+    let db = args.db.clone();
+    let options = RunOptions { jobs, config_dir };
+    println!("{}: {} entrants, {} stage(s), {jobs} game(s) at a time, results in {}", config.name, entrants.len(), config.stages.len(), db.display());
+    let outcome = runtime.block_on(async {
+        let store = store::Store::open(&db).await?;
+        let mut progress = Progress::new(&config);
+        let run = arena::run_tournament(&config, &text, &entrants, &store, &options, |event| progress.on(event));
+        tokio::select! {
+            result = run => result.map_err(anyhow::Error::from),
+            _ = tokio::signal::ctrl_c() => Err(anyhow::anyhow!("interrupted: every finished game is stored in {}; run the same command to resume", db.display())),
+        }
+    });
+    outcome?;
+    println!();
+    super::standings_cmd::print_all(&args.db, "text")
+}
+
+/// The progress bar of the running stage (plain lines when stderr is not a terminal).
+struct Progress {
+    names: Vec<String>,
+    bar: Option<ProgressBar>,
+    terminal: bool,
+    done: usize,
+    total: usize,
+    last_line: usize,
+}
+
+impl Progress {
+    fn new(config: &TournamentConfig) -> Progress {
+        Progress {
+            names: config.stages.iter().map(|s| s.name.clone()).collect(),
+            bar: None,
+            terminal: std::io::stderr().is_terminal(),
+            done: 0,
+            total: 0,
+            last_line: 0,
+        }
+    }
+
+    fn on(&mut self, event: Event) {
+        match event {
+            Event::StageStarted { stage, name, finished } => {
+                self.finish_bar();
+                self.done = finished;
+                self.total = finished;
+                self.last_line = finished;
+                let resumed = if finished > 0 { format!(" (resuming: {finished} games already played)") } else { String::new() };
+                eprintln!("stage {} of {}: {name}{resumed}", stage + 1, self.names.len());
+                if self.terminal {
+                    let bar = ProgressBar::new(finished as u64);
+                    bar.set_style(
+                        ProgressStyle::with_template("  [{bar:30}] {pos}/{len} games, {per_sec}, ETA {eta}, leader: {msg}")
+                            .expect("a valid template")
+                            .progress_chars("=> "),
+                    );
+                    bar.set_position(finished as u64);
+                    bar.enable_steady_tick(Duration::from_millis(250));
+                    self.bar = Some(bar);
+                }
+            }
+            Event::Planned { total, .. } => {
+                self.total = total;
+                if let Some(bar) = &self.bar {
+                    bar.set_length(total as u64);
+                }
+            }
+            Event::GameFinished { leader, .. } => {
+                self.done += 1;
+                let leader = leader.unwrap_or_default();
+                match &self.bar {
+                    Some(bar) => {
+                        bar.set_position(self.done as u64);
+                        bar.set_message(leader);
+                    }
+                    None => {
+                        // Without a terminal: a line every tenth of the stage.
+                        let step = (self.total / 10).max(1);
+                        if self.done >= self.last_line + step || self.done == self.total {
+                            self.last_line = self.done;
+                            eprintln!("  {}/{} games, leader: {leader}", self.done, self.total);
+                        }
+                    }
+                }
+            }
+            Event::Note { text, .. } => match &self.bar {
+                Some(bar) => bar.println(format!("  note: {text}")),
+                None => eprintln!("  note: {text}"),
+            },
+            Event::StageFinished { stage, .. } => {
+                self.finish_bar();
+                eprintln!("stage {} ({}) decided", stage + 1, self.names[stage]);
+            }
+        }
+    }
+
+    fn finish_bar(&mut self) {
+        if let Some(bar) = self.bar.take() {
+            bar.finish_and_clear();
+        }
+    }
+}

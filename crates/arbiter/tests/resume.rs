@@ -1,0 +1,124 @@
+//! A tournament killed with SIGKILL at random points and resumed again and again ends
+//! with the same results as one uninterrupted run with the same seed, and no finished
+//! game is stored (or played) twice: the store refuses a second copy of a game, which
+//! would make the resumed run fail.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use rand::rngs::ChaCha8Rng;
+use rand::{RngExt, SeedableRng};
+use serde_json::Value;
+
+const ARBITER: &str = env!("CARGO_BIN_EXE_arbiter");
+
+/// A bot behind the project's protocol: `arbiter bot KIND --seed SEED`, deterministic.
+fn bot(dir: &Path, name: &str, kind: &str, seed: u64) -> PathBuf {
+    let folder = dir.join(name);
+    std::fs::create_dir_all(&folder).unwrap();
+    let manifest = format!(
+        "name = \"{name}\"\ngame = \"connect4\"\nprotocol = \"arbiter\"\ncommand = [\"{ARBITER}\", \"bot\", \"{kind}\", \"--seed\", \"{seed}\"]\n"
+    );
+    std::fs::write(folder.join("bot.toml"), manifest).unwrap();
+    folder
+}
+
+fn config(dir: &Path) -> PathBuf {
+    let mut text = String::from("name = \"resume test\"\ngame = \"connect4\"\nseed = 11\n");
+    for (name, kind, seed) in [("p-random-1", "random", 1), ("p-greedy-2", "greedy", 2), ("p-random-3", "random", 3)] {
+        let folder = bot(dir, name, kind, seed);
+        text.push_str(&format!("[[entrant]]\nname = \"{name}\"\nbot = \"{}\"\n", folder.display()));
+    }
+    text.push_str("[[entrant]]\nname = \"greedy\"\nbot = \"greedy\"\n[[entrant]]\nname = \"random\"\nbot = \"random\"\n");
+    text.push_str("[[stage]]\nname = \"league\"\nformat = \"round-robin\"\ndeals = 1\nscoring = \"game-1-half-0\"\n");
+    text.push_str("[[stage]]\nname = \"final\"\nformat = \"final\"\ntop = 3\ndeals = 1\nscoring = \"game-1-half-0\"\ntie-breaks = [\"head-to-head\", \"extra-games\", \"submission\"]\n");
+    let path = dir.join("tournament.toml");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn tournament(config: &Path, db: &Path) -> Command {
+    let mut cmd = Command::new(ARBITER);
+    cmd.args(["tournament", config.to_str().unwrap(), "--db", db.to_str().unwrap(), "-j", "2"]);
+    cmd.stdout(Stdio::null()).stderr(Stdio::piped());
+    cmd
+}
+
+/// The stored games without their timing, sorted by key.
+fn games(db: &Path) -> Vec<Value> {
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let mut games: Vec<Value> = runtime.block_on(async {
+        let store = store::Store::open_read_only(db).await.unwrap();
+        store.games().await.unwrap().into_iter().map(|g| serde_json::to_value(g).unwrap()).collect()
+    });
+    for game in &mut games {
+        game.as_object_mut().unwrap().remove("time_ms");
+    }
+    games.sort_by_key(|g| g["spec"]["key"].as_str().unwrap().to_string());
+    games
+}
+
+/// The standings without the timing column.
+fn standings(db: &Path) -> Value {
+    let out = Command::new(ARBITER).args(["standings", "--db", db.to_str().unwrap(), "--format", "json"]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let mut value: Value = serde_json::from_slice(&out.stdout).unwrap();
+    for stage in value["stages"].as_array_mut().unwrap() {
+        for row in stage["rows"].as_array_mut().unwrap() {
+            row.as_object_mut().unwrap().remove("avg_ms_per_move");
+        }
+    }
+    value
+}
+
+#[test]
+fn killed_and_resumed_equals_uninterrupted() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = config(dir.path());
+
+    let whole = dir.path().join("whole.db");
+    let began = Instant::now();
+    let out = tournament(&config, &whole).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let duration = began.elapsed();
+    let reference = games(&whole);
+    assert!(reference.len() >= 26, "both stages played: {} games", reference.len());
+
+    let killed = dir.path().join("killed.db");
+    let mut rng = ChaCha8Rng::seed_from_u64(2024);
+    let mut kills = 0;
+    let mut finished = false;
+    for _ in 0..40 {
+        let mut child = tournament(&config, &killed).spawn().unwrap();
+        // Somewhere in the first half of what a whole run takes: most runs are cut.
+        let delay = Duration::from_millis(rng.random_range(20..(duration.as_millis() as u64 / 2).max(40)));
+        let until = Instant::now() + delay;
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break Some(status);
+            }
+            if Instant::now() >= until {
+                break None;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        };
+        match status {
+            Some(status) => {
+                let stderr = child.wait_with_output().unwrap().stderr;
+                assert!(status.success(), "a resumed run failed: {}", String::from_utf8_lossy(&stderr));
+                finished = true;
+                break;
+            }
+            None => {
+                child.kill().unwrap(); // SIGKILL
+                child.wait().unwrap();
+                kills += 1;
+            }
+        }
+    }
+    assert!(finished, "the tournament never finished after {kills} kills");
+    assert!(kills >= 3, "the test killed the run only {kills} times");
+    assert_eq!(games(&killed), reference, "the same games with the same results");
+    assert_eq!(standings(&killed), standings(&whole));
+}

@@ -1,0 +1,406 @@
+//! Runs a tournament: asks each stage's schedule for the games it needs, plays them with
+//! the referee on N parallel workers, writes each finished game to the store at once, and
+//! resumes from the store after a crash, a kill or Ctrl-C (finished games are never played
+//! again; unfinished ones are played from the start).
+
+mod entrants;
+mod outcome;
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+use referee::{BotSpec, GameRecord, GameSetup, LimitOverrides, Limits};
+use rules::{AnyPosition, GameKind, Options};
+use serde::{Deserialize, Serialize};
+use tokio::sync::Semaphore;
+use tokio::task::JoinSet;
+use tournament::config::{Format, LimitsConfig, StageConfig};
+use tournament::schedule::{self, Next, StageContext};
+use tournament::{Entrant, EntrantId, GameOutcome, GameSpec, TournamentConfig};
+
+pub use entrants::{ResolvedEntrant, resolve_entrants};
+pub use outcome::outcome_of;
+
+/// Why a tournament could not run (the bots' faults are results, not errors).
+#[derive(Debug, thiserror::Error)]
+pub enum ArenaError {
+    #[error(transparent)]
+    Store(#[from] store::StoreError),
+    #[error("{0}")]
+    Entrants(String),
+    #[error("stage {stage}: {message}")]
+    Stage { stage: String, message: String },
+    #[error("bot {name} changed during stage {stage} (its program was {was}, now {now}); restore it, or start a new tournament with another --db file")]
+    ChangedBot { name: String, stage: String, was: String, now: String },
+    #[error("bot {name} was replaced before stage {stage}, which does not allow replacements")]
+    ReplacedBot { name: String, stage: String },
+}
+
+/// How a run goes.
+#[derive(Clone, Debug)]
+pub struct RunOptions {
+    /// Games played at the same time.
+    pub jobs: usize,
+    /// The folder the config's relative paths are resolved against.
+    pub config_dir: PathBuf,
+}
+
+/// What the runner tells its caller as it goes (for progress bars and live pages).
+#[derive(Clone, Debug)]
+pub enum Event {
+    /// A stage starts (or resumes): its name and how many of its games are stored.
+    StageStarted { stage: usize, name: String, finished: usize },
+    /// The schedule asked for more games: the total known so far in this stage.
+    Planned { stage: usize, total: usize },
+    /// A game ended and is stored.
+    GameFinished { stage: usize, outcome: Box<GameOutcome>, leader: Option<String> },
+    /// Something a person should know (an entrant failed the entry check, ...).
+    Note { stage: usize, text: String },
+    StageFinished { stage: usize, result: StoredStageResult },
+}
+
+/// A decided stage as stored.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StoredStageResult {
+    pub ranking: Vec<EntrantId>,
+    pub qualified: Vec<EntrantId>,
+    pub failed: Vec<(EntrantId, String)>,
+}
+
+/// The name under which the runner adds a stage's baseline to the entrants.
+pub fn baseline_name(stage: &StageConfig) -> String {
+    format!("baseline ({})", stage.baseline.as_deref().unwrap_or("random"))
+}
+
+/// Runs (or resumes) the tournament to its end.
+pub async fn run_tournament(
+    config: &TournamentConfig,
+    config_text: &str,
+    entrants: &[ResolvedEntrant],
+    store: &store::Store,
+    options: &RunOptions,
+    mut on_event: impl FnMut(Event),
+) -> Result<Vec<StoredStageResult>, ArenaError> {
+    store.begin_tournament(&config.name, config_text, &tournament_hash(config_text, entrants)).await?;
+    let mut all: Vec<Entrant> = entrants.iter().map(|e| e.entrant.clone()).collect();
+    let mut specs: Vec<BotSpec> = entrants.iter().map(|e| e.spec.clone()).collect();
+    // Baselines of entry checks are entrants too (after the real ones), so that their
+    // games are games like any other.
+    let mut baselines = Vec::new();
+    for stage in &config.stages {
+        if stage.format == Format::EntryCheck {
+            let name = baseline_name(stage);
+            let id = match all.iter().position(|e| e.name == name) {
+                Some(id) => id,
+                None => {
+                    let bot = stage.baseline.clone().unwrap_or_else(|| "random".to_string());
+                    let spec = entrants::resolve_bot(&bot, &options.config_dir, config.game).map_err(ArenaError::Entrants)?;
+                    all.push(Entrant { id: all.len(), name: name.clone(), bot, submitted: None });
+                    specs.push(spec);
+                    all.len() - 1
+                }
+            };
+            baselines.push(Some(id));
+        } else {
+            baselines.push(None);
+        }
+    }
+    store.save_entrants(&all).await?;
+    let specs = Arc::new(specs);
+    let mut finished: Vec<GameOutcome> = store.games().await?;
+    let mut stored_notes: HashSet<String> = store.notes().await?.into_iter().map(|(_, _, text)| text).collect();
+    let mut results = Vec::new();
+    let mut participants: Vec<EntrantId> = (0..entrants.len()).collect();
+    for (idx, stage) in config.stages.iter().enumerate() {
+        let stage_options = stage.options.clone().unwrap_or_else(|| config.options.clone());
+        let mut stage_participants = participants.clone();
+
+        // The entry check asks every program for its self-description first.
+        if stage.format == Format::EntryCheck {
+            let mut described = Vec::new();
+            for &id in &stage_participants {
+                match describe(&specs[id], &options.config_dir).await {
+                    Ok(()) => described.push(id),
+                    Err(reason) => {
+                        let text = format!("{} failed the entry check: {reason}", all[id].name);
+                        note(store, &mut stored_notes, idx, Some(id), &text, &mut on_event).await?;
+                    }
+                }
+            }
+            stage_participants = described;
+        }
+
+        check_fingerprints(store, config, idx, &stage_participants, &all, &specs).await?;
+        let openings = stage_openings(config, stage, idx, &stage_options, &options.config_dir)?;
+        let starts = Arc::new(Starts::new(config.game, &stage_options, &openings, config.seed, &stage.name)?);
+        let limits = stage_limits(&config.limits, &stage.limits);
+
+        let stage_done: usize = finished.iter().filter(|o| o.spec.stage == idx).count();
+        on_event(Event::StageStarted { stage: idx, name: stage.name.clone(), finished: stage_done });
+        let ctx = StageContext {
+            index: idx,
+            config: stage,
+            entrants: &all,
+            participants: &stage_participants,
+            baseline: baselines[idx],
+            n_openings: openings.len(),
+            seed: config.seed,
+        };
+        let result = loop {
+            let stage_results: Vec<GameOutcome> = finished.iter().filter(|o| o.spec.stage == idx).cloned().collect();
+            match schedule::next(&ctx, &stage_results) {
+                Next::Done(result) => break result,
+                Next::Play(games) => {
+                    let done: HashSet<&str> = stage_results.iter().map(|o| o.spec.key.as_str()).collect();
+                    let todo: Vec<GameSpec> = games.into_iter().filter(|g| !done.contains(g.key.as_str())).collect();
+                    let planned: HashSet<&str> = done.iter().copied().chain(todo.iter().map(|g| g.key.as_str())).collect();
+                    on_event(Event::Planned { stage: idx, total: planned.len() });
+                    if todo.is_empty() {
+                        return Err(ArenaError::Stage { stage: stage.name.clone(), message: "the schedule asks for no new game but is not done".to_string() });
+                    }
+                    let mut so_far = stage_results.clone();
+                    let played = play_games(todo, &specs, &starts, &stage_options, limits, options.jobs, store, |outcome| {
+                        so_far.push(outcome.clone());
+                        let leader = leader(stage, &stage_participants, &all, &so_far);
+                        on_event(Event::GameFinished { stage: idx, outcome: Box::new(outcome.clone()), leader });
+                    })
+                    .await?;
+                    finished.extend(played);
+                }
+            }
+        };
+        for (id, reason) in &result.failed {
+            let text = format!("{} is out after {}: {reason}", all[*id].name, stage.name);
+            note(store, &mut stored_notes, idx, Some(*id), &text, &mut on_event).await?;
+        }
+        let stored = StoredStageResult { ranking: result.ranking, qualified: result.qualified, failed: result.failed };
+        let already: HashSet<usize> = store.stage_results().await?.into_iter().map(|(stage, _)| stage).collect();
+        if !already.contains(&idx) {
+            store.save_stage_result(idx, &serde_json::to_string(&stored).expect("a stage result serialises")).await?;
+        }
+        on_event(Event::StageFinished { stage: idx, result: stored.clone() });
+        participants = stored.qualified.clone();
+        results.push(stored);
+    }
+    Ok(results)
+}
+
+async fn note(
+    store: &store::Store,
+    stored: &mut HashSet<String>,
+    stage: usize,
+    entrant: Option<EntrantId>,
+    text: &str,
+    on_event: &mut impl FnMut(Event),
+) -> Result<(), ArenaError> {
+    if stored.insert(text.to_string()) {
+        store.save_note(stage, entrant, text).await?;
+    }
+    on_event(Event::Note { stage, text: text.to_string() });
+    Ok(())
+}
+
+/// A program's self-description through its interface (built-ins always pass; an
+/// interface without one, Pah-tum's, passes).
+async fn describe(spec: &BotSpec, config_dir: &Path) -> Result<(), String> {
+    let BotSpec::Program(bot) = spec else {
+        return Ok(());
+    };
+    let dir = tempfile_dir(config_dir).map_err(|err| format!("cannot make a working directory: {err}"))?;
+    let result = referee::drivers::describe(bot, dir.path()).await;
+    match result {
+        Ok(_) => Ok(()),
+        Err(fault) => Err(format!("no self-description: {}", fault.detail)),
+    }
+}
+
+fn tempfile_dir(_config_dir: &Path) -> std::io::Result<tempfile::TempDir> {
+    tempfile::Builder::new().prefix("arbiter-describe-").tempdir()
+}
+
+/// The leader of a stage so far, for the progress line.
+fn leader(stage: &StageConfig, participants: &[EntrantId], all: &[Entrant], results: &[GameOutcome]) -> Option<String> {
+    let table = tournament::standings::standings(stage, participants, all, results);
+    table.rows.first().map(|row| all[row.entrant].name.clone())
+}
+
+/// Fingerprints the participants' programs when a stage starts, and refuses a bot that
+/// changed during the stage (or was replaced where the stage allows no replacement).
+async fn check_fingerprints(
+    store: &store::Store,
+    config: &TournamentConfig,
+    idx: usize,
+    participants: &[EntrantId],
+    all: &[Entrant],
+    specs: &[BotSpec],
+) -> Result<(), ArenaError> {
+    let now: Vec<(EntrantId, Option<String>)> = participants.iter().map(|&id| (id, fingerprint(&specs[id]))).collect();
+    let stored = store.fingerprints(idx).await?;
+    let stage = &config.stages[idx];
+    if stored.is_empty() {
+        if !stage.allow_replacement && idx > 0 {
+            let before = store.fingerprints(idx - 1).await?;
+            for (id, print) in &now {
+                if let Some((_, old)) = before.iter().find(|(old_id, _)| old_id == id)
+                    && old != print
+                {
+                    return Err(ArenaError::ReplacedBot { name: all[*id].name.clone(), stage: stage.name.clone() });
+                }
+            }
+        }
+        store.save_fingerprints(idx, &now).await?;
+        return Ok(());
+    }
+    for (id, print) in &now {
+        if let Some((_, old)) = stored.iter().find(|(old_id, _)| old_id == id)
+            && old != print
+        {
+            return Err(ArenaError::ChangedBot {
+                name: all[*id].name.clone(),
+                stage: stage.name.clone(),
+                was: old.clone().unwrap_or_else(|| "none".to_string()),
+                now: print.clone().unwrap_or_else(|| "missing".to_string()),
+            });
+        }
+    }
+    Ok(())
+}
+
+fn fingerprint(spec: &BotSpec) -> Option<String> {
+    match spec {
+        BotSpec::Program(bot) => bot.fingerprint(),
+        _ => None,
+    }
+}
+
+/// The stage's start positions besides the default, read or generated now (so they stay
+/// secret until the stage starts).
+fn stage_openings(config: &TournamentConfig, stage: &StageConfig, idx: usize, options: &Options, dir: &Path) -> Result<Vec<String>, ArenaError> {
+    let fail = |message: String| ArenaError::Stage { stage: stage.name.clone(), message };
+    let file_text = match &stage.openings.file {
+        Some(file) => {
+            let path = dir.join(file);
+            Some(std::fs::read_to_string(&path).map_err(|err| fail(format!("cannot read openings {}: {err}", path.display())))?)
+        }
+        None => None,
+    };
+    let seed = tournament::openings::stage_seed(config.seed, idx);
+    tournament::openings::stage_openings(config.game, options, &stage.openings, file_text.as_deref(), seed).map_err(|err| fail(err.to_string()))
+}
+
+/// The start positions of a stage: the game's default start, and the openings.
+struct Starts {
+    kind: GameKind,
+    options: Options,
+    default: Option<AnyPosition>,
+    openings: Vec<AnyPosition>,
+    seed: u64,
+}
+
+impl Starts {
+    fn new(kind: GameKind, options: &Options, openings: &[String], seed: u64, stage: &str) -> Result<Starts, ArenaError> {
+        let fail = |message: String| ArenaError::Stage { stage: stage.to_string(), message };
+        let default = kind.new_position(options, None).ok();
+        let openings = openings
+            .iter()
+            .enumerate()
+            .map(|(n, text)| kind.new_position(options, Some(text)).map_err(|err| fail(format!("opening {}: {err}", n + 1))))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Starts { kind, options: options.clone(), default, openings, seed })
+    }
+
+    /// The start of a game. A game without a default start (Pah-tum) gets a random one,
+    /// the same for every game of its match that asks for the default.
+    fn for_game(&self, spec: &GameSpec) -> Result<AnyPosition, String> {
+        match spec.opening {
+            Some(n) => self.openings.get(n).cloned().ok_or_else(|| format!("game {} needs opening {}, which the stage does not have", spec.key, n + 1)),
+            None => match &self.default {
+                Some(pos) => Ok(pos.clone()),
+                None => {
+                    let seed = tournament::derive_seed(self.seed, &format!("{}/default-start", spec.match_key));
+                    let mut rng = <rand::rngs::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(seed);
+                    let text = self.kind.random_start(&self.options, &mut rng).map_err(|err| err.to_string())?;
+                    self.kind.new_position(&self.options, text.as_deref()).map_err(|err| err.to_string())
+                }
+            },
+        }
+    }
+}
+
+fn stage_limits(tournament: &LimitsConfig, stage: &LimitsConfig) -> LimitOverrides {
+    let pick = |a: Option<u64>, b: Option<u64>| b.or(a);
+    LimitOverrides {
+        move_ms: pick(tournament.move_ms, stage.move_ms),
+        game_ms: pick(tournament.game_ms, stage.game_ms),
+        cpu_ms: pick(tournament.cpu_ms, stage.cpu_ms),
+        memory_mb: pick(tournament.memory_mb, stage.memory_mb),
+        stderr_kb: pick(tournament.stderr_kb, stage.stderr_kb),
+    }
+}
+
+/// Plays `games` with at most `jobs` at a time and stores each as soon as it ends.
+#[allow(clippy::too_many_arguments)]
+async fn play_games(
+    games: Vec<GameSpec>,
+    specs: &Arc<Vec<BotSpec>>,
+    starts: &Arc<Starts>,
+    options: &Options,
+    limits: LimitOverrides,
+    jobs: usize,
+    store: &store::Store,
+    mut on_finished: impl FnMut(&GameOutcome),
+) -> Result<Vec<GameOutcome>, ArenaError> {
+    let permits = Arc::new(Semaphore::new(jobs.max(1)));
+    let mut running = JoinSet::new();
+    for spec in games {
+        let start = starts.for_game(&spec).map_err(|message| ArenaError::Stage { stage: format!("{}", spec.stage + 1), message })?;
+        let specs = Arc::clone(specs);
+        let permits = Arc::clone(&permits);
+        let options = options.clone();
+        running.spawn(async move {
+            let _permit = permits.acquire_owned().await.expect("the semaphore is never closed");
+            let bots = [&specs[spec.players[0]], &specs[spec.players[1]]];
+            let mut setup = GameSetup::new(start.clone(), options, spec.seed);
+            setup.limits = [0, 1].map(|side| side_limits(&start, bots[side], &limits));
+            let began = Instant::now();
+            let record = referee::play_game(&setup, bots, |_, _| {}).await;
+            let _ = began;
+            (spec, record)
+        });
+    }
+    let mut outcomes = Vec::new();
+    while let Some(joined) = running.join_next().await {
+        let (spec, record): (GameSpec, GameRecord) = joined.map_err(|err| ArenaError::Stage { stage: "?".to_string(), message: format!("a game task failed: {err}") })?;
+        let outcome = outcome_of(spec, &record);
+        let json = serde_json::to_string(&record).expect("a record serialises");
+        store.save_game(&outcome, &json).await?;
+        on_finished(&outcome);
+        outcomes.push(outcome);
+    }
+    Ok(outcomes)
+}
+
+/// A side's limits: the game's, then the bot's manifest, then the tournament's.
+fn side_limits(start: &AnyPosition, bot: &BotSpec, overrides: &LimitOverrides) -> Limits {
+    let mut limits = Limits::for_game(start);
+    if let BotSpec::Program(program) = bot {
+        limits = limits.with(&program.manifest.limits);
+    }
+    limits.with(overrides)
+}
+
+/// Identifies a tournament in its database: the config text and the resolved entrants.
+fn tournament_hash(config_text: &str, entrants: &[ResolvedEntrant]) -> String {
+    use sha2::{Digest, Sha256};
+    let mut hasher = Sha256::new();
+    hasher.update(config_text.as_bytes());
+    for e in entrants {
+        hasher.update(b"\n");
+        hasher.update(e.entrant.name.as_bytes());
+        hasher.update(b"=");
+        hasher.update(e.entrant.bot.as_bytes());
+    }
+    hasher.finalize().iter().map(|b| format!("{b:02x}")).collect()
+}

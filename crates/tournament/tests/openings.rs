@@ -1,0 +1,175 @@
+//! Generated start positions: reproducible, valid by the rules, balanced; the openings
+//! file format round trip; the committed Gomoku 2004 file is what its command makes.
+
+use std::path::Path;
+
+use proptest::prelude::*;
+use rules::gomoku::{self, Field};
+use rules::{GameKind, Options, Side};
+use tournament::openings::{self, OpeningsError};
+
+fn opts(pairs: &[(&str, &str)]) -> Options {
+    pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+}
+
+fn field(text: &str) -> Field {
+    gomoku::parse_field(text).expect("field text")
+}
+
+#[test]
+fn the_same_seed_gives_the_same_openings_and_a_longer_run_extends_a_shorter() {
+    for kind in [GameKind::Gomoku, GameKind::Pahtum] {
+        let ten = openings::generate(kind, &Options::new(), 10, 7).expect("generate");
+        assert_eq!(ten, openings::generate(kind, &Options::new(), 10, 7).expect("generate"));
+        assert_eq!(ten[..4], openings::generate(kind, &Options::new(), 4, 7).expect("generate")[..]);
+        assert_ne!(ten, openings::generate(kind, &Options::new(), 10, 8).expect("generate"));
+        let mut unique = ten.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), 10, "{kind}: openings repeat");
+    }
+}
+
+#[test]
+fn other_games_have_no_generated_openings() {
+    for kind in [GameKind::Connect4, GameKind::Legions, GameKind::Nupud] {
+        assert_eq!(openings::generate(kind, &Options::new(), 1, 0), Err(OpeningsError::NotGenerated(kind)));
+    }
+    let err = openings::generate(GameKind::Connect4, &Options::new(), 1, 0).unwrap_err();
+    assert_eq!(err.to_string(), "game connect4 has no generated openings (only gomoku and pahtum have them)");
+}
+
+#[test]
+fn bad_options_are_refused() {
+    let err = openings::generate(GameKind::Pahtum, &opts(&[("blocked", "4")]), 1, 0).unwrap_err();
+    assert_eq!(err.to_string(), "option blocked=\"4\": must be odd, so that the number of playable squares is even");
+    let err = openings::generate(GameKind::Gomoku, &opts(&[("size", "9")]), 1, 0).unwrap_err();
+    assert!(err.to_string().starts_with("game gomoku has no option \"size\""), "{err}");
+}
+
+#[test]
+fn pahtum_boards_follow_the_blocked_option_or_the_default_spread() {
+    let boards = openings::generate(GameKind::Pahtum, &opts(&[("blocked", "11")]), 20, 3).expect("generate");
+    assert!(boards.iter().all(|b| b.matches('+').count() == 11));
+    let boards = openings::generate(GameKind::Pahtum, &Options::new(), 200, 3).expect("generate");
+    let mut counts: Vec<usize> = boards.iter().map(|b| b.matches('+').count()).collect();
+    counts.sort();
+    counts.dedup();
+    assert_eq!(counts, openings::PAHTUM_BLOCKED);
+}
+
+#[test]
+fn the_balance_check_refuses_fours_and_double_threats() {
+    let cases = [
+        // as generated: balanced
+        ("..........\n..........\n..X.0.....\n...0X.....\n..........\n..........\n..........\n..........\n..........\n..........\n", true),
+        // X has four in a row with an open end: X to move wins at once
+        ("..........\n..........\n.XXXX.....\n.0000.....\n..........\n..........\n..........\n..........\n..........\n..........\n", false),
+        // X has an open three: one move makes an open four
+        ("..........\n..........\n...XXX....\n..........\n..0...0...\n......0...\n..........\n..........\n..........\n..........\n", false),
+        // 0 has an open three: the same for the side moving second
+        ("..........\n..........\n...000....\n..........\n..X...X...\n......X...\n..........\n..........\n..........\n..........\n", false),
+        // a closed three of X is no threat yet
+        ("..........\n..........\n..0XXX....\n..........\n..0...0...\n..........\n..........\n..........\n..........\n..........\n", true),
+        // unequal counts
+        ("..........\n..........\n..X.......\n..........\n..........\n..........\n..........\n..........\n..........\n..........\n", false),
+    ];
+    for (text, balanced) in cases {
+        assert_eq!(openings::gomoku_is_balanced(&field(text)), balanced, "{text}");
+    }
+}
+
+fn check_gomoku_opening(text: &str) {
+    let pos = GameKind::Gomoku.new_position(&Options::new(), Some(text)).expect("valid by the rules");
+    assert_eq!(pos.to_move(), Some(Side::First));
+    let mut f = field(text);
+    let marks = |side: Side| f.iter().flatten().filter(|c| **c == Some(side)).count();
+    let (x, o) = (marks(Side::First), marks(Side::Second));
+    assert_eq!(x, o);
+    assert!(openings::GOMOKU_PAIRS.contains(&x), "{x} pairs");
+    for (row, line) in f.iter().enumerate() {
+        for (col, cell) in line.iter().enumerate() {
+            if cell.is_some() {
+                assert!(openings::GOMOKU_AREA.contains(&row) && openings::GOMOKU_AREA.contains(&col));
+            }
+        }
+    }
+    for side in Side::BOTH {
+        assert!(openings::winning_cells(&mut f, side).is_empty(), "{side:?} can complete five:\n{text}");
+    }
+    assert!(openings::gomoku_is_balanced(&f));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+
+    #[test]
+    fn generated_gomoku_openings_are_valid_and_balanced(seed in any::<u64>()) {
+        for text in openings::generate(GameKind::Gomoku, &Options::new(), 3, seed).expect("generate") {
+            check_gomoku_opening(&text);
+        }
+    }
+
+    #[test]
+    fn generated_pahtum_openings_are_valid(seed in any::<u64>(), blocked in prop::sample::select(vec![1usize, 3, 5, 13, 25])) {
+        let options = opts(&[("blocked", &blocked.to_string())]);
+        for text in openings::generate(GameKind::Pahtum, &options, 3, seed).expect("generate") {
+            let pos = GameKind::Pahtum.new_position(&Options::new(), Some(&text)).expect("valid by the rules");
+            prop_assert_eq!(pos.start_text(), Some(text.clone()));
+            prop_assert_eq!(text.matches('+').count(), blocked);
+        }
+    }
+
+    #[test]
+    fn the_file_format_round_trips(seed in any::<u64>(), count in 1usize..6) {
+        for kind in [GameKind::Gomoku, GameKind::Pahtum] {
+            let positions = openings::generate(kind, &Options::new(), count, seed).expect("generate");
+            let text = openings::format_file(&positions);
+            prop_assert_eq!(openings::parse_file(kind, &text).expect("parse"), positions);
+        }
+    }
+}
+
+#[test]
+fn files_take_comments_and_loose_blank_lines_and_name_the_bad_position() {
+    let good = "-------\n-------\n-------\n---+---\n-------\n-------\n-------\n";
+    let text = format!("# two boards\n\n\n{good}\n  \n# the second\n-------/-------/-------/---+---/-------/-------/--+-+--\n\n");
+    let boards = openings::parse_file(GameKind::Pahtum, &text).expect("parse");
+    assert_eq!(boards.len(), 2);
+    assert_eq!(boards[0], good);
+    assert_eq!(boards[1], "-------\n-------\n-------\n---+---\n-------\n-------\n--+-+--\n");
+
+    let bad = format!("{good}\n-------\n-------\n");
+    let err = openings::parse_file(GameKind::Pahtum, &bad).unwrap_err();
+    assert_eq!(err.to_string(), "position 2: bad start position: the board has 2 lines, not 7");
+    let even = "-------\n-------\n-------\n---++--\n-------\n-------\n-------\n";
+    let err = openings::parse_file(GameKind::Pahtum, &format!("{good}\n{good}\n{even}")).unwrap_err();
+    assert!(err.to_string().starts_with("position 3: bad start position: the board has 2 blocked squares"), "{err}");
+    assert_eq!(openings::parse_file(GameKind::Gomoku, "# nothing\n\n"), Err(OpeningsError::Empty));
+
+    let five = "..........\n..........\nXXXXX.....\n00000.....\n..........\n..........\n..........\n..........\n..........\n..........\n";
+    let err = openings::parse_file(GameKind::Gomoku, five).unwrap_err();
+    assert_eq!(err.to_string(), "position 1: bad start position: X already has five in a row");
+}
+
+#[test]
+fn the_gomoku_2004_file_is_what_its_command_makes() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../presets/gomoku-2004-openings.txt");
+    let text = std::fs::read_to_string(path).expect("presets/gomoku-2004-openings.txt");
+    let expected = openings::generate(GameKind::Gomoku, &Options::new(), 4, 2004).expect("generate");
+    assert_eq!(openings::parse_file(GameKind::Gomoku, &text).expect("parse"), expected);
+    let body: String = text.lines().filter(|line| !line.starts_with('#')).map(|line| format!("{line}\n")).collect();
+    assert_eq!(body.trim_start(), openings::format_file(&expected));
+}
+
+#[test]
+fn stage_openings_put_the_file_before_the_generated() {
+    let config = tournament::config::OpeningsConfig { default: true, file: Some("x.txt".into()), generate: Some(2) };
+    let file = openings::format_file(&openings::generate(GameKind::Gomoku, &Options::new(), 1, 99).expect("generate"));
+    let seed = openings::stage_seed(2004, 2);
+    let list = openings::stage_openings(GameKind::Gomoku, &Options::new(), &config, Some(&file), seed).expect("openings");
+    assert_eq!(list.len(), 3);
+    assert_eq!(list[0], file);
+    assert_eq!(list[1..], openings::generate(GameKind::Gomoku, &Options::new(), 2, seed).expect("generate")[..]);
+    assert_ne!(openings::stage_seed(2004, 1), seed);
+}
