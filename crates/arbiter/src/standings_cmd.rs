@@ -228,7 +228,8 @@ fn text(report: &Report) -> String {
         table.extend(stage.rows.iter().map(cells));
         out.push_str(&aligned(&table));
         out.push_str("cross table (points of the row against the column):\n");
-        let mut cross: Vec<Vec<String>> = vec![std::iter::once(String::new()).chain((1..=stage.rows.len()).map(|n| n.to_string())).collect()];
+        let mut cross: Vec<Vec<String>> =
+            vec![std::iter::once(String::new()).chain((1..=stage.rows.len()).map(|n| n.to_string())).collect()];
         for (row, line) in stage.rows.iter().zip(&stage.cross) {
             let mut cells = vec![format!("{} {}", row.rank, row.entrant)];
             cells.extend(line.iter().map(|c| c.map_or("-".to_string(), points)));
@@ -248,7 +249,8 @@ fn text(report: &Report) -> String {
 
 fn aligned(table: &[Vec<String>]) -> String {
     let cols = table.iter().map(Vec::len).max().unwrap_or(0);
-    let widths: Vec<usize> = (0..cols).map(|c| table.iter().filter_map(|r| r.get(c)).map(|s| s.chars().count()).max().unwrap_or(0)).collect();
+    let widths: Vec<usize> =
+        (0..cols).map(|c| table.iter().filter_map(|r| r.get(c)).map(|s| s.chars().count()).max().unwrap_or(0)).collect();
     let mut out = String::new();
     for row in table {
         let line: Vec<String> = row.iter().enumerate().map(|(c, s)| format!("{s:<w$}", w = widths[c])).collect();

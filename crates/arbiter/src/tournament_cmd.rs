@@ -43,7 +43,13 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the async runtime")?;
     let db = args.db.clone();
     let options = RunOptions { jobs, config_dir };
-    println!("{}: {} entrants, {} stage(s), {jobs} game(s) at a time, results in {}", config.name, entrants.len(), config.stages.len(), db.display());
+    println!(
+        "{}: {} entrants, {} stage(s), {jobs} game(s) at a time, results in {}",
+        config.name,
+        entrants.len(),
+        config.stages.len(),
+        db.display()
+    );
     let outcome = runtime.block_on(async {
         let store = store::Store::open(&db).await?;
         let mut progress = Progress::new(&config);

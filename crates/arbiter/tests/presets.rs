@@ -40,7 +40,8 @@ fn run_preset(name: &str) -> Value {
     let config = dir.path().join(format!("{name}.toml"));
     std::fs::write(&config, shrunk(name)).unwrap();
     let db = dir.path().join("results.db");
-    let out = Command::new(ARBITER).args(["tournament", config.to_str().unwrap(), "--db", db.to_str().unwrap(), "-j", "2"]).output().unwrap();
+    let out =
+        Command::new(ARBITER).args(["tournament", config.to_str().unwrap(), "--db", db.to_str().unwrap(), "-j", "2"]).output().unwrap();
     assert!(out.status.success(), "{name}: {}", String::from_utf8_lossy(&out.stderr));
     let standings = Command::new(ARBITER).args(["standings", "--db", db.to_str().unwrap(), "--format", "json"]).output().unwrap();
     assert!(standings.status.success());

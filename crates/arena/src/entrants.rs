@@ -18,7 +18,8 @@ pub struct ResolvedEntrant {
 /// the config's folder. The bot must play the tournament's game.
 pub fn resolve_bot(bot: &str, config_dir: &Path, game: GameKind) -> Result<BotSpec, String> {
     let path = config_dir.join(bot);
-    let arg = if matches!(bot, "random" | "greedy" | "human") || !path.exists() { bot.to_string() } else { path.to_string_lossy().into_owned() };
+    let arg =
+        if matches!(bot, "random" | "greedy" | "human") || !path.exists() { bot.to_string() } else { path.to_string_lossy().into_owned() };
     let spec = BotSpec::from_arg(&arg).map_err(|err| err.to_string())?;
     match &spec {
         BotSpec::Human => Err(format!("bot {bot}: a human cannot enter a tournament")),
@@ -29,7 +30,11 @@ pub fn resolve_bot(bot: &str, config_dir: &Path, game: GameKind) -> Result<BotSp
 
 /// The entrants of a tournament: those the config lists, then the bots in its `bots`
 /// folder (sub-folders holding `bot.toml`, by name); `bots_override` replaces both.
-pub fn resolve_entrants(config: &TournamentConfig, config_dir: &Path, bots_override: Option<&Path>) -> Result<Vec<ResolvedEntrant>, String> {
+pub fn resolve_entrants(
+    config: &TournamentConfig,
+    config_dir: &Path,
+    bots_override: Option<&Path>,
+) -> Result<Vec<ResolvedEntrant>, String> {
     let mut listed: Vec<(Option<String>, String, Option<String>)> = Vec::new();
     let folder = match bots_override {
         Some(dir) => Some(dir.to_path_buf()),

@@ -32,7 +32,9 @@ pub enum ArenaError {
     Entrants(String),
     #[error("stage {stage}: {message}")]
     Stage { stage: String, message: String },
-    #[error("bot {name} changed during stage {stage} (its program was {was}, now {now}); restore it, or start a new tournament with another --db file")]
+    #[error(
+        "bot {name} changed during stage {stage} (its program was {was}, now {now}); restore it, or start a new tournament with another --db file"
+    )]
     ChangedBot { name: String, stage: String, was: String, now: String },
     #[error("bot {name} was replaced before stage {stage}, which does not allow replacements")]
     ReplacedBot { name: String, stage: String },
@@ -51,14 +53,31 @@ pub struct RunOptions {
 #[derive(Clone, Debug)]
 pub enum Event {
     /// A stage starts (or resumes): its name and how many of its games are stored.
-    StageStarted { stage: usize, name: String, finished: usize },
+    StageStarted {
+        stage: usize,
+        name: String,
+        finished: usize,
+    },
     /// The schedule asked for more games: the total known so far in this stage.
-    Planned { stage: usize, total: usize },
+    Planned {
+        stage: usize,
+        total: usize,
+    },
     /// A game ended and is stored.
-    GameFinished { stage: usize, outcome: Box<GameOutcome>, leader: Option<String> },
+    GameFinished {
+        stage: usize,
+        outcome: Box<GameOutcome>,
+        leader: Option<String>,
+    },
     /// Something a person should know (an entrant failed the entry check, ...).
-    Note { stage: usize, text: String },
-    StageFinished { stage: usize, result: StoredStageResult },
+    Note {
+        stage: usize,
+        text: String,
+    },
+    StageFinished {
+        stage: usize,
+        result: StoredStageResult,
+    },
 }
 
 /// A decided stage as stored.
@@ -158,7 +177,10 @@ pub async fn run_tournament(
                     let planned: HashSet<&str> = done.iter().copied().chain(todo.iter().map(|g| g.key.as_str())).collect();
                     on_event(Event::Planned { stage: idx, total: planned.len() });
                     if todo.is_empty() {
-                        return Err(ArenaError::Stage { stage: stage.name.clone(), message: "the schedule asks for no new game but is not done".to_string() });
+                        return Err(ArenaError::Stage {
+                            stage: stage.name.clone(),
+                            message: "the schedule asks for no new game but is not done".to_string(),
+                        });
                     }
                     let mut so_far = stage_results.clone();
                     let played = play_games(todo, &specs, &starts, &stage_options, limits, options.jobs, store, |outcome| {
@@ -277,7 +299,13 @@ fn fingerprint(spec: &BotSpec) -> Option<String> {
 
 /// The stage's start positions besides the default, read or generated now (so they stay
 /// secret until the stage starts).
-fn stage_openings(config: &TournamentConfig, stage: &StageConfig, idx: usize, options: &Options, dir: &Path) -> Result<Vec<String>, ArenaError> {
+fn stage_openings(
+    config: &TournamentConfig,
+    stage: &StageConfig,
+    idx: usize,
+    options: &Options,
+    dir: &Path,
+) -> Result<Vec<String>, ArenaError> {
     let fail = |message: String| ArenaError::Stage { stage: stage.name.clone(), message };
     let file_text = match &stage.openings.file {
         Some(file) => {
@@ -287,7 +315,8 @@ fn stage_openings(config: &TournamentConfig, stage: &StageConfig, idx: usize, op
         None => None,
     };
     let seed = tournament::openings::stage_seed(config.seed, idx);
-    tournament::openings::stage_openings(config.game, options, &stage.openings, file_text.as_deref(), seed).map_err(|err| fail(err.to_string()))
+    tournament::openings::stage_openings(config.game, options, &stage.openings, file_text.as_deref(), seed)
+        .map_err(|err| fail(err.to_string()))
 }
 
 /// The start positions of a stage: the game's default start, and the openings.
@@ -315,7 +344,11 @@ impl Starts {
     /// the same for every game of its match that asks for the default.
     fn for_game(&self, spec: &GameSpec) -> Result<AnyPosition, String> {
         match spec.opening {
-            Some(n) => self.openings.get(n).cloned().ok_or_else(|| format!("game {} needs opening {}, which the stage does not have", spec.key, n + 1)),
+            Some(n) => self
+                .openings
+                .get(n)
+                .cloned()
+                .ok_or_else(|| format!("game {} needs opening {}, which the stage does not have", spec.key, n + 1)),
             None => match &self.default {
                 Some(pos) => Ok(pos.clone()),
                 None => {
@@ -372,7 +405,8 @@ async fn play_games(
     }
     let mut outcomes = Vec::new();
     while let Some(joined) = running.join_next().await {
-        let (spec, record): (GameSpec, GameRecord) = joined.map_err(|err| ArenaError::Stage { stage: "?".to_string(), message: format!("a game task failed: {err}") })?;
+        let (spec, record): (GameSpec, GameRecord) =
+            joined.map_err(|err| ArenaError::Stage { stage: "?".to_string(), message: format!("a game task failed: {err}") })?;
         let outcome = outcome_of(spec, &record);
         let json = serde_json::to_string(&record).expect("a record serialises");
         store.save_game(&outcome, &json).await?;
