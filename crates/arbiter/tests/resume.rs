@@ -122,3 +122,48 @@ fn killed_and_resumed_equals_uninterrupted() {
     assert_eq!(games(&killed), reference, "the same games with the same results");
     assert_eq!(standings(&killed), standings(&whole));
 }
+
+#[test]
+fn a_bot_changed_during_a_stage_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    // A program bot (a script starting `arbiter bot greedy`) in a long round robin, so
+    // that the run can be stopped mid-stage.
+    let script = dir.path().join("slow");
+    std::fs::create_dir_all(&script).unwrap();
+    std::fs::write(script.join("bot.toml"), "name = \"slow\"\ngame = \"connect4\"\nprotocol = \"arbiter\"\ncommand = [\"./bot.sh\"]\n")
+        .unwrap();
+    std::fs::write(script.join("bot.sh"), format!("#!/bin/sh\nexec \"{ARBITER}\" bot greedy --seed 1\n")).unwrap();
+    std::process::Command::new("chmod").args(["+x", script.join("bot.sh").to_str().unwrap()]).status().unwrap();
+    let config = dir.path().join("t.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "name = \"t\"\ngame = \"connect4\"\n[options]\nwidth = 20\nheight = 20\n[[entrant]]\nbot = \"{}\"\n[[entrant]]\nbot = \"random\"\n[[entrant]]\nbot = \"greedy\"\n[[stage]]\nformat = \"round-robin\"\ndeals = 40\n",
+            script.display()
+        ),
+    )
+    .unwrap();
+    let db = dir.path().join("t.db");
+    // Start, wait until some games are stored, kill.
+    let mut child = tournament(&config, &db).spawn().unwrap();
+    let until = Instant::now() + Duration::from_secs(60);
+    loop {
+        assert!(child.try_wait().unwrap().is_none(), "the run ended before it could be interrupted");
+        assert!(Instant::now() < until, "no game was stored within a minute");
+        if db.exists() && !games(&db).is_empty() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    // The program changes; the resumed run must refuse it.
+    let mut program = std::fs::read_to_string(script.join("bot.sh")).unwrap();
+    program.push_str("# a change\n");
+    std::fs::write(script.join("bot.sh"), program).unwrap();
+    let out = tournament(&config, &db).output().unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("bot slow changed during stage round-robin"), "{err}");
+    assert_eq!(err.lines().filter(|l| l.starts_with("arbiter:")).count(), 1, "{err}");
+}

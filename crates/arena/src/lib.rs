@@ -134,10 +134,14 @@ pub async fn run_tournament(
     let mut participants: Vec<EntrantId> = (0..entrants.len()).collect();
     for (idx, stage) in config.stages.iter().enumerate() {
         let stage_options = stage.options.clone().unwrap_or_else(|| config.options.clone());
-        let mut stage_participants = participants.clone();
-
-        // The entry check asks every program for its self-description first.
-        if stage.format == Format::EntryCheck {
+        // A stage that started before keeps the participants it started with (their
+        // programs were fingerprinted then); a new one runs its entry check now.
+        let started: Vec<EntrantId> = store.fingerprints(idx).await?.into_iter().map(|(id, _)| id).collect();
+        let mut stage_participants: Vec<EntrantId> = participants.clone();
+        if !started.is_empty() {
+            stage_participants.retain(|id| started.contains(id));
+        } else if stage.format == Format::EntryCheck {
+            // The entry check asks every program for its self-description first.
             let mut described = Vec::new();
             for &id in &stage_participants {
                 match describe(&specs[id], &options.config_dir).await {
@@ -151,7 +155,6 @@ pub async fn run_tournament(
             stage_participants = described;
         }
 
-        check_fingerprints(store, config, idx, &stage_participants, &all, &specs).await?;
         let openings = stage_openings(config, stage, idx, &stage_options, &options.config_dir)?;
         let starts = Arc::new(Starts::new(config.game, &stage_options, &openings, config.seed, &stage.name)?);
         let limits = stage_limits(&config.limits, &stage.limits);
@@ -167,9 +170,17 @@ pub async fn run_tournament(
             n_openings: openings.len(),
             seed: config.seed,
         };
+        let mut checked = false;
         let result = loop {
             let stage_results: Vec<GameOutcome> = finished.iter().filter(|o| o.spec.stage == idx).cloned().collect();
-            match schedule::next(&ctx, &stage_results) {
+            let next = schedule::next(&ctx, &stage_results);
+            // Programs matter only while the stage has games to play: a decided stage is
+            // not held against a bot changed since.
+            if !checked && (started.is_empty() || matches!(next, Next::Play(_))) {
+                check_fingerprints(store, config, idx, &stage_participants, &all, &specs).await?;
+                checked = true;
+            }
+            match next {
                 Next::Done(result) => break result,
                 Next::Play(games) => {
                     let done: HashSet<&str> = stage_results.iter().map(|o| o.spec.key.as_str()).collect();
