@@ -264,13 +264,8 @@ impl Process {
     pub async fn read_line(&mut self, deadline: Deadline) -> Result<String, Failure> {
         let cap = self.limits.line_cap;
         loop {
-            if let Some(end) = self.pending.iter().position(|&b| b == b'\n') {
-                let mut line: Vec<u8> = self.pending.drain(..=end).collect();
-                line.pop();
-                if line.last() == Some(&b'\r') {
-                    line.pop();
-                }
-                return Ok(String::from_utf8_lossy(&line).into_owned());
+            if let Some(line) = take_line(&mut self.pending) {
+                return Ok(line);
             }
             if self.pending.len() > cap {
                 return Err(Failure::TooLong(cap));
@@ -428,6 +423,19 @@ impl Drop for Process {
         let _ = rustix::process::kill_process_group(self.pgid, Signal::KILL);
         self.stderr_task.abort();
     }
+}
+
+/// Takes the first complete line out of `buffer`, without its line end (`\n` or
+/// `\r\n`); `None` while the buffer holds no line end. Bytes that are not UTF-8 are
+/// replaced.
+pub fn take_line(buffer: &mut Vec<u8>) -> Option<String> {
+    let end = buffer.iter().position(|&b| b == b'\n')?;
+    let mut line: Vec<u8> = buffer.drain(..=end).collect();
+    line.pop();
+    if line.last() == Some(&b'\r') {
+        line.pop();
+    }
+    Some(String::from_utf8_lossy(&line).into_owned())
 }
 
 enum Step {

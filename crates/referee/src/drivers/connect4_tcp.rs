@@ -80,13 +80,8 @@ impl Connection {
     /// Reads one line, without its line end (`\n` or `\r\n`), at most [`LINE_CAP`] bytes.
     pub async fn read_line(&mut self) -> Result<String, LinkError> {
         loop {
-            if let Some(end) = self.pending.iter().position(|&b| b == b'\n') {
-                let mut line: Vec<u8> = self.pending.drain(..=end).collect();
-                line.pop();
-                if line.last() == Some(&b'\r') {
-                    line.pop();
-                }
-                return Ok(String::from_utf8_lossy(&line).into_owned());
+            if let Some(line) = jail::take_line(&mut self.pending) {
+                return Ok(line);
             }
             if self.pending.len() > LINE_CAP {
                 return Err(LinkError::TooLong(LINE_CAP));
