@@ -1,5 +1,7 @@
 //! The seccomp filter, applied last: calls a bot has no business making return EPERM
-//! (sockets other than Unix ones, ptrace, io_uring, mounts and namespaces, keys, BPF,
+//! (`socket` entirely but for TCP with `--net connect:PORT`: a Unix socket could reach
+//! any listener's socket file, which Landlock up to ABI 7 does not mediate; `socketpair`
+//! stays allowed; ptrace, io_uring, mounts and namespaces, keys, BPF,
 //! perf, modules, reboot, swap, the clock), `clone` with namespace flags too, and
 //! `clone3` returns ENOSYS (its flags are behind a pointer a filter cannot read, and C
 //! libraries fall back to `clone` on ENOSYS).
@@ -106,24 +108,20 @@ pub fn apply(filters: &Filters, net: Net) -> Result<String, String> {
         seccompiler::apply_filter(program).map_err(|err| format!("cannot load the filter: {err}"))?;
     }
     let sockets = match net {
-        Net::None => "only unix sockets".to_string(),
-        Net::Connect(_) => "only unix sockets and tcp".to_string(),
+        Net::None => "no sockets but socketpair".to_string(),
+        Net::Connect(_) => "no sockets but socketpair and tcp".to_string(),
     };
     Ok(format!("{} calls refused, {sockets}, no clone into namespaces", DENIED.len()))
 }
 
 /// Which `socket(domain, type, protocol)` calls are refused.
 fn socket_rules(net: Net) -> Result<Vec<SeccompRule>, seccompiler::BackendError> {
-    let unix = libc::AF_UNIX as u64;
     let inet = [libc::AF_INET as u64, libc::AF_INET6 as u64];
     match net {
-        Net::None => Ok(vec![rule(vec![cond(0, SeccompCmpOp::Ne, unix)?])?]),
+        // No condition: every call matches.
+        Net::None => Ok(Vec::new()),
         Net::Connect(_) => {
-            let mut rules = vec![rule(vec![
-                cond(0, SeccompCmpOp::Ne, unix)?,
-                cond(0, SeccompCmpOp::Ne, inet[0])?,
-                cond(0, SeccompCmpOp::Ne, inet[1])?,
-            ])?];
+            let mut rules = vec![rule(vec![cond(0, SeccompCmpOp::Ne, inet[0])?, cond(0, SeccompCmpOp::Ne, inet[1])?])?];
             for domain in inet {
                 // The socket type sits in the low four bits (the rest are SOCK_NONBLOCK,
                 // SOCK_CLOEXEC): every type but a stream is refused.

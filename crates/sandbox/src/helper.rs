@@ -116,10 +116,13 @@ pub fn run(options: &Options) -> Result<ExitStatus, HelperError> {
 
 /// Ends the helper as the bot ended: the same exit code, or death by the same signal
 /// (the referee then sees "killed by signal N"). SIGPIPE, which the Rust runtime
-/// ignores in the helper, comes out as exit code 128 + 13.
+/// ignores in the helper (and no safe call restores), comes out as exit code 128 + 13.
 pub fn exit_like(status: ExitStatus) -> ! {
     if let Some(signal) = status.signal().and_then(|s| Signal::try_from(s).ok()) {
         let _ = SigSet::all().thread_unblock();
+        // The Rust runtime handles SIGSEGV and SIGBUS (stack overflow detection); its
+        // handler restores the default action and returns, so a second raise kills.
+        let _ = raise(signal);
         let _ = raise(signal);
         std::process::exit(128 + signal as i32);
     }
