@@ -379,3 +379,12 @@ fn check_reports_every_guarantee_enforced() {
     let guarantees = sandbox::check(Path::new(HELPER));
     assert!(guarantees.iter().all(|g| g.status == Status::Enforced), "{guarantees:?}");
 }
+
+#[test]
+fn helper_path_finds_the_built_helper() {
+    if std::env::var_os("ARBITER_SANDBOX").is_some() {
+        return;
+    }
+    let found = sandbox::helper_path().expect("arbiter-sandbox next to target/*/deps/");
+    assert_eq!(found.canonicalize().ok(), Path::new(HELPER).canonicalize().ok());
+}
