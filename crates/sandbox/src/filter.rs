@@ -1,0 +1,149 @@
+//! The seccomp filter, applied last: calls a bot has no business making return EPERM
+//! (`socket` entirely but for TCP with `--net connect:PORT`: a Unix socket could reach
+//! any listener's socket file, which Landlock up to ABI 7 does not mediate; `socketpair`
+//! stays allowed; ptrace, io_uring, mounts and namespaces, keys, BPF,
+//! perf, modules, reboot, swap, the clock), `clone` with namespace flags too, and
+//! `clone3` returns ENOSYS (its flags are behind a pointer a filter cannot read, and C
+//! libraries fall back to `clone` on ENOSYS).
+
+use std::collections::BTreeMap;
+
+use nix::libc;
+use seccompiler::{BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter, SeccompRule, TargetArch};
+
+use crate::Net;
+
+/// Two compiled programs: the EPERM filter and the ENOSYS one.
+pub struct Filters(Vec<BpfProgram>);
+
+/// Calls refused outright.
+const DENIED: &[(&str, i64)] = &[
+    ("ptrace", libc::SYS_ptrace),
+    ("process_vm_readv", libc::SYS_process_vm_readv),
+    ("process_vm_writev", libc::SYS_process_vm_writev),
+    ("io_uring_setup", libc::SYS_io_uring_setup),
+    ("io_uring_enter", libc::SYS_io_uring_enter),
+    ("io_uring_register", libc::SYS_io_uring_register),
+    ("mount", libc::SYS_mount),
+    ("umount2", libc::SYS_umount2),
+    ("unshare", libc::SYS_unshare),
+    ("setns", libc::SYS_setns),
+    ("pivot_root", libc::SYS_pivot_root),
+    ("chroot", libc::SYS_chroot),
+    ("fsopen", libc::SYS_fsopen),
+    ("fsconfig", libc::SYS_fsconfig),
+    ("fsmount", libc::SYS_fsmount),
+    ("fspick", libc::SYS_fspick),
+    ("move_mount", libc::SYS_move_mount),
+    ("open_tree", libc::SYS_open_tree),
+    ("mount_setattr", libc::SYS_mount_setattr),
+    ("open_by_handle_at", libc::SYS_open_by_handle_at),
+    ("name_to_handle_at", libc::SYS_name_to_handle_at),
+    ("keyctl", libc::SYS_keyctl),
+    ("add_key", libc::SYS_add_key),
+    ("request_key", libc::SYS_request_key),
+    ("bpf", libc::SYS_bpf),
+    ("perf_event_open", libc::SYS_perf_event_open),
+    ("userfaultfd", libc::SYS_userfaultfd),
+    ("kexec_load", libc::SYS_kexec_load),
+    ("kexec_file_load", libc::SYS_kexec_file_load),
+    ("init_module", libc::SYS_init_module),
+    ("finit_module", libc::SYS_finit_module),
+    ("delete_module", libc::SYS_delete_module),
+    ("reboot", libc::SYS_reboot),
+    ("swapon", libc::SYS_swapon),
+    ("swapoff", libc::SYS_swapoff),
+    ("acct", libc::SYS_acct),
+    ("settimeofday", libc::SYS_settimeofday),
+    ("clock_settime", libc::SYS_clock_settime),
+    ("clock_adjtime", libc::SYS_clock_adjtime),
+    ("adjtimex", libc::SYS_adjtimex),
+    ("syslog", libc::SYS_syslog),
+    ("quotactl", libc::SYS_quotactl),
+    #[cfg(target_arch = "x86_64")]
+    ("iopl", libc::SYS_iopl),
+    #[cfg(target_arch = "x86_64")]
+    ("ioperm", libc::SYS_ioperm),
+];
+
+const NAMESPACE_FLAGS: &[u64] = &[
+    libc::CLONE_NEWNS as u64,
+    libc::CLONE_NEWCGROUP as u64,
+    libc::CLONE_NEWUTS as u64,
+    libc::CLONE_NEWIPC as u64,
+    libc::CLONE_NEWUSER as u64,
+    libc::CLONE_NEWPID as u64,
+    libc::CLONE_NEWNET as u64,
+    libc::CLONE_NEWTIME as u64,
+];
+
+/// Compiles the filters for this machine's architecture (before anything is restricted,
+/// since compiling allocates).
+pub fn compile(net: Net) -> Result<Filters, String> {
+    let arch = TargetArch::try_from(std::env::consts::ARCH).map_err(|err| format!("unsupported architecture: {err}"))?;
+    let mut denied: BTreeMap<i64, Vec<SeccompRule>> = DENIED.iter().map(|&(_, nr)| (nr, Vec::new())).collect();
+    denied.insert(libc::SYS_socket, socket_rules(net).map_err(|e| e.to_string())?);
+    let clone = NAMESPACE_FLAGS
+        .iter()
+        .map(|&flag| rule(vec![cond(0, SeccompCmpOp::MaskedEq(flag), flag)?]))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| e.to_string())?;
+    denied.insert(libc::SYS_clone, clone);
+    let eperm =
+        SeccompFilter::new(denied, SeccompAction::Allow, SeccompAction::Errno(libc::EPERM as u32), arch).map_err(|e| e.to_string())?;
+    let clone3 = SeccompFilter::new(
+        BTreeMap::from([(libc::SYS_clone3, Vec::new())]),
+        SeccompAction::Allow,
+        SeccompAction::Errno(libc::ENOSYS as u32),
+        arch,
+    )
+    .map_err(|e| e.to_string())?;
+    let programs = [eperm, clone3].into_iter().map(BpfProgram::try_from).collect::<Result<Vec<_>, _>>().map_err(|e| e.to_string())?;
+    Ok(Filters(programs))
+}
+
+/// Applies the filters to the calling thread (and so to the children it starts).
+pub fn apply(filters: &Filters, net: Net) -> Result<String, String> {
+    for program in &filters.0 {
+        seccompiler::apply_filter(program).map_err(|err| format!("cannot load the filter: {err}"))?;
+    }
+    let sockets = match net {
+        Net::None => "no sockets but socketpair".to_string(),
+        Net::Connect(_) => "no sockets but socketpair and tcp".to_string(),
+    };
+    Ok(format!("{} calls refused, {sockets}, no clone into namespaces", DENIED.len()))
+}
+
+/// Which `socket(domain, type, protocol)` calls are refused.
+fn socket_rules(net: Net) -> Result<Vec<SeccompRule>, seccompiler::BackendError> {
+    let inet = [libc::AF_INET as u64, libc::AF_INET6 as u64];
+    match net {
+        // No condition: every call matches.
+        Net::None => Ok(Vec::new()),
+        Net::Connect(_) => {
+            let mut rules = vec![rule(vec![cond(0, SeccompCmpOp::Ne, inet[0])?, cond(0, SeccompCmpOp::Ne, inet[1])?])?];
+            for domain in inet {
+                // The socket type sits in the low four bits (the rest are SOCK_NONBLOCK,
+                // SOCK_CLOEXEC): every type but a stream is refused.
+                for kind in (0..16u64).filter(|&k| k != libc::SOCK_STREAM as u64) {
+                    rules.push(rule(vec![cond(0, SeccompCmpOp::Eq, domain)?, cond(1, SeccompCmpOp::MaskedEq(0xf), kind)?])?);
+                }
+                // Streams other than TCP (SCTP, MPTCP) escape Landlock's TCP rules.
+                rules.push(rule(vec![
+                    cond(0, SeccompCmpOp::Eq, domain)?,
+                    cond(2, SeccompCmpOp::Ne, 0)?,
+                    cond(2, SeccompCmpOp::Ne, libc::IPPROTO_TCP as u64)?,
+                ])?);
+            }
+            Ok(rules)
+        }
+    }
+}
+
+fn cond(arg: u8, op: SeccompCmpOp, value: u64) -> Result<SeccompCondition, seccompiler::BackendError> {
+    SeccompCondition::new(arg, SeccompCmpArgLen::Dword, op, value)
+}
+
+fn rule(conditions: Vec<SeccompCondition>) -> Result<SeccompRule, seccompiler::BackendError> {
+    SeccompRule::new(conditions)
+}

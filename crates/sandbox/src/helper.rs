@@ -1,0 +1,189 @@
+//! What `arbiter-sandbox -- PROGRAM ARGS...` does: wait for the referee's go on the
+//! lifeline, confine itself layer by layer, start the bot with a clean environment, wait
+//! for it, and end the way it ended. The helper stays the bot's parent so that it can
+//! kill the whole group when the lifeline breaks (the referee died, even by SIGKILL).
+
+use std::ffi::OsString;
+use std::fs::File;
+use std::io::{self, Read, Write};
+use std::os::unix::process::ExitStatusExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitStatus};
+
+use nix::sys::signal::{SigSet, Signal, killpg, raise};
+use nix::unistd::{Pid, getpgrp, getpid, setpgid};
+
+use crate::options::Options;
+use crate::{confine, filter, limits, namespaces};
+
+/// The PATH a bot gets.
+pub const SAFE_PATH: &str = "/usr/local/bin:/usr/bin:/bin";
+
+/// One confinement layer and what became of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Layer {
+    pub name: &'static str,
+    /// `Ok(detail)` when applied, `Err(reason)` when not available.
+    pub outcome: Result<String, String>,
+}
+
+impl std::fmt::Display for Layer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.outcome {
+            Ok(detail) => write!(f, "{}: applied: {detail}", self.name),
+            Err(reason) => write!(f, "{}: not available: {reason}", self.name),
+        }
+    }
+}
+
+/// Why the helper could not start the bot (its own failure, not the bot's).
+#[derive(Debug, thiserror::Error)]
+pub enum HelperError {
+    #[error("cannot open the lifeline {0}: {1}")]
+    Lifeline(PathBuf, io::Error),
+    #[error("the lifeline closed before the go: the referee is gone")]
+    NoGo,
+    #[error("cannot write the report {0}: {1}")]
+    Report(PathBuf, io::Error),
+    #[error("cannot start {0}: {1}")]
+    Spawn(String, io::Error),
+    #[error("cannot wait for the bot: {0}")]
+    Wait(io::Error),
+}
+
+impl HelperError {
+    /// The exit code the helper ends with: 127 for a program that is not there, 126 for
+    /// one that cannot run, 125 for the helper's own failures (as `env` and `timeout`).
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            HelperError::Spawn(_, err) if err.kind() == io::ErrorKind::NotFound => 127,
+            HelperError::Spawn(..) => 126,
+            _ => 125,
+        }
+    }
+}
+
+/// Confines itself, runs the bot and returns its exit status.
+pub fn run(options: &Options) -> Result<ExitStatus, HelperError> {
+    // Killing "the group" must never reach the referee's group.
+    if getpgrp() != getpid() {
+        let _ = setpgid(Pid::from_raw(0), Pid::from_raw(0));
+    }
+    // SIGHUP reaches a stopped, orphaned group when the referee dies: the helper must
+    // live on to see the lifeline break. Children start with an empty mask (std resets it).
+    let mut hup = SigSet::empty();
+    hup.add(Signal::SIGHUP);
+    let _ = hup.thread_block();
+
+    let mut layers = Vec::new();
+    match &options.lifeline {
+        Some(path) => {
+            let mut fifo = File::open(path).map_err(|err| HelperError::Lifeline(path.clone(), err))?;
+            await_go(&mut fifo)?;
+            layers.push(Layer { name: "lifeline", outcome: Ok(format!("watching {}", path.display())) });
+            // Before the PID namespace: the kernel refuses new threads after it.
+            std::thread::spawn(move || watch(fifo));
+        }
+        None => layers.push(Layer { name: "lifeline", outcome: Err("no --lifeline given".to_string()) }),
+    }
+    layers.push(Layer { name: "namespaces", outcome: namespaces::enter(options.net) });
+    // Open the report now: once confined, the helper cannot create files outside the
+    // bot's folder.
+    let report = match &options.report {
+        Some(path) => Some((path, File::create(path).map_err(|err| HelperError::Report(path.clone(), err))?)),
+        None => None,
+    };
+    let filters = filter::compile(options.net);
+    let program = resolve(&options.command[0]);
+    layers.push(Layer { name: "rlimits", outcome: limits::set(options) });
+    layers.push(Layer { name: "capabilities", outcome: limits::drop_capabilities() });
+    layers.push(Layer { name: "landlock", outcome: confine::apply(options) });
+    layers.push(Layer { name: "seccomp", outcome: filters.and_then(|filters| filter::apply(&filters, options.net)) });
+    layers.push(Layer { name: "environment", outcome: Ok(format!("only {}", env_names(options).join(", "))) });
+    if let Some((path, mut file)) = report {
+        let text: String = layers.iter().map(|l| format!("{l}\n")).collect();
+        file.write_all(text.as_bytes()).map_err(|err| HelperError::Report(path.clone(), err))?;
+    }
+
+    let mut command = Command::new(&program);
+    command.args(&options.command[1..]).env_clear().envs(environment(options));
+    if let Some(workdir) = &options.workdir {
+        command.current_dir(workdir);
+    }
+    let mut child = command.spawn().map_err(|err| HelperError::Spawn(program.to_string_lossy().into_owned(), err))?;
+    child.wait().map_err(HelperError::Wait)
+}
+
+/// Ends the helper as the bot ended: the same exit code, or death by the same signal
+/// (the referee then sees "killed by signal N"). SIGPIPE, which the Rust runtime
+/// ignores in the helper (and no safe call restores), comes out as exit code 128 + 13.
+pub fn exit_like(status: ExitStatus) -> ! {
+    if let Some(signal) = status.signal().and_then(|s| Signal::try_from(s).ok()) {
+        let _ = SigSet::all().thread_unblock();
+        // The Rust runtime handles SIGSEGV and SIGBUS (stack overflow detection); its
+        // handler restores the default action and returns, so a second raise kills.
+        let _ = raise(signal);
+        let _ = raise(signal);
+        std::process::exit(128 + signal as i32);
+    }
+    std::process::exit(status.code().unwrap_or(125))
+}
+
+/// Blocks until the referee's go (one byte) arrives on the lifeline.
+fn await_go(fifo: &mut File) -> Result<(), HelperError> {
+    let mut byte = [0u8; 1];
+    loop {
+        match fifo.read(&mut byte) {
+            Ok(0) => return Err(HelperError::NoGo),
+            Ok(_) => return Ok(()),
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+            Err(err) => return Err(HelperError::Lifeline(PathBuf::from("(fifo)"), err)),
+        }
+    }
+}
+
+/// Reads the lifeline until it breaks, then kills the whole group (the helper with it).
+fn watch(mut fifo: File) {
+    let mut buffer = [0u8; 64];
+    loop {
+        match fifo.read(&mut buffer) {
+            Ok(0) => break,
+            Ok(_) => {}
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+            Err(_) => break,
+        }
+    }
+    let _ = killpg(getpgrp(), Signal::SIGKILL);
+    std::process::exit(137);
+}
+
+/// A bare program name is looked up in the helper's own PATH (the referee's), since the
+/// bot's PATH is the fixed safe one.
+fn resolve(program: &OsString) -> PathBuf {
+    let path = Path::new(program);
+    if path.components().count() > 1 || path.is_absolute() {
+        return path.to_path_buf();
+    }
+    let search = std::env::var_os("PATH").unwrap_or_else(|| SAFE_PATH.into());
+    std::env::split_paths(&search)
+        .map(|dir| dir.join(path))
+        .find(|candidate| candidate.metadata().is_ok_and(|m| m.is_file()))
+        .unwrap_or_else(|| path.to_path_buf())
+}
+
+/// The bot's whole environment: the allow-list and the referee's pairs.
+pub fn environment(options: &Options) -> Vec<(String, String)> {
+    let home = options.workdir.as_ref().map_or_else(|| "/".to_string(), |w| w.to_string_lossy().into_owned());
+    let mut env = vec![
+        ("PATH".to_string(), SAFE_PATH.to_string()),
+        ("HOME".to_string(), home.clone()),
+        ("TMPDIR".to_string(), home),
+        ("LANG".to_string(), "C.UTF-8".to_string()),
+    ];
+    env.extend(options.env.iter().cloned());
+    env
+}
+
+fn env_names(options: &Options) -> Vec<String> {
+    environment(options).into_iter().map(|(k, _)| k).collect()
+}

@@ -1,0 +1,132 @@
+//! The sandbox for untrusted bots: the `arbiter-sandbox` helper program, which confines
+//! itself (namespaces, rlimits, no capabilities, Landlock, seccomp, a clean environment)
+//! and then starts the bot as its child, and the library the referee uses to build the
+//! helper's command line ([`Policy`]) and to probe what this machine enforces ([`check`]).
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+pub mod check;
+mod confine;
+mod filter;
+pub mod helper;
+mod limits;
+mod namespaces;
+pub mod options;
+pub mod probe;
+
+pub use check::{Guarantee, Status, check};
+
+/// Network access the bot gets.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Net {
+    /// No network at all: a new network namespace, no TCP in Landlock, only Unix
+    /// sockets in seccomp.
+    #[default]
+    None,
+    /// TCP connections to this port only (the Connect Four TCP interface), in the host's
+    /// network namespace.
+    Connect(u16),
+}
+
+/// What the helper enforces around one bot process.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Policy {
+    /// The bot's own directory: its current directory, HOME and TMPDIR, the only place it
+    /// may write.
+    pub workdir: PathBuf,
+    /// Folders and files the bot may read and execute besides the system's (its program's
+    /// folder, a language runtime).
+    pub read_only: Vec<PathBuf>,
+    /// Address-space cap in bytes (`RLIMIT_AS`).
+    pub memory: Option<u64>,
+    /// CPU seconds per process (`RLIMIT_CPU`), a backstop behind the referee's clock.
+    pub cpu_seconds: Option<u64>,
+    /// Largest file the bot may write (`RLIMIT_FSIZE`); the helper's default when unset.
+    pub file_size: Option<u64>,
+    /// Most open files per process (`RLIMIT_NOFILE`); the helper's default when unset.
+    pub open_files: Option<u64>,
+    /// `RLIMIT_NPROC`: root is exempt from it, so the cgroup `pids` limit is the real one.
+    pub processes: Option<u64>,
+    pub net: Net,
+    /// Variables the bot gets besides the allow-list (PATH, HOME, TMPDIR, LANG).
+    pub env: Vec<(String, String)>,
+    /// The referee's lifeline FIFO (see `docs/security.md`).
+    pub lifeline: PathBuf,
+    /// Where the helper writes one line per layer: applied or not available, and why.
+    pub report: Option<PathBuf>,
+}
+
+impl Policy {
+    /// A policy with the defaults for everything but the two required paths.
+    pub fn new(workdir: impl Into<PathBuf>, lifeline: impl Into<PathBuf>) -> Policy {
+        Policy {
+            workdir: workdir.into(),
+            read_only: Vec::new(),
+            memory: None,
+            cpu_seconds: None,
+            file_size: None,
+            open_files: None,
+            processes: None,
+            net: Net::None,
+            env: Vec::new(),
+            lifeline: lifeline.into(),
+            report: None,
+        }
+    }
+
+    /// The helper's options for this policy, ending in `--`: append the bot's program
+    /// and arguments.
+    pub fn to_args(&self) -> Vec<OsString> {
+        let mut args: Vec<OsString> = Vec::new();
+        let mut push = |key: &str, value: OsString| {
+            args.push(key.into());
+            args.push(value);
+        };
+        push("--workdir", self.workdir.clone().into());
+        for path in &self.read_only {
+            push("--read-only", path.clone().into());
+        }
+        let numbers = [
+            ("--memory", self.memory),
+            ("--cpu-seconds", self.cpu_seconds),
+            ("--file-size", self.file_size),
+            ("--open-files", self.open_files),
+            ("--processes", self.processes),
+        ];
+        for (key, value) in numbers {
+            if let Some(value) = value {
+                push(key, value.to_string().into());
+            }
+        }
+        if let Net::Connect(port) = self.net {
+            push("--net", format!("connect:{port}").into());
+        }
+        for (key, value) in &self.env {
+            push("--env", format!("{key}={value}").into());
+        }
+        push("--lifeline", self.lifeline.clone().into());
+        if let Some(report) = &self.report {
+            push("--report", report.clone().into());
+        }
+        args.push("--".into());
+        args
+    }
+}
+
+/// The helper program: `$ARBITER_SANDBOX`, else `arbiter-sandbox` next to the current
+/// executable, else in its parent folder (test binaries live in `target/*/deps/`).
+pub fn helper_path() -> Option<PathBuf> {
+    if let Some(path) = std::env::var_os("ARBITER_SANDBOX") {
+        return Some(PathBuf::from(path));
+    }
+    let exe = std::env::current_exe().ok()?;
+    let dir = exe.parent()?;
+    [Some(dir), dir.parent()].into_iter().flatten().map(|d| d.join(HELPER_NAME)).find(|p| is_file(p))
+}
+
+const HELPER_NAME: &str = "arbiter-sandbox";
+
+fn is_file(path: &Path) -> bool {
+    path.metadata().is_ok_and(|m| m.is_file())
+}

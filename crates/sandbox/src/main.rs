@@ -1,0 +1,37 @@
+//! `arbiter-sandbox`: confines itself and runs a bot (see the `sandbox` library), or
+//! checks what this machine enforces (`--check`).
+
+use sandbox::options::{Invocation, USAGE, parse};
+
+fn main() {
+    let invocation = match parse(std::env::args_os().skip(1)) {
+        Ok(invocation) => invocation,
+        Err(err) => {
+            eprintln!("arbiter-sandbox: {err}\n{USAGE}");
+            std::process::exit(125);
+        }
+    };
+    match invocation {
+        Invocation::Run(options) => match sandbox::helper::run(&options) {
+            Ok(status) => sandbox::helper::exit_like(status),
+            Err(err) => {
+                eprintln!("arbiter-sandbox: {err}");
+                std::process::exit(err.exit_code());
+            }
+        },
+        Invocation::Check { workdir } => {
+            let Ok(me) = std::env::current_exe() else {
+                eprintln!("arbiter-sandbox: cannot find its own program file");
+                std::process::exit(125);
+            };
+            let base = workdir.unwrap_or_else(std::env::temp_dir);
+            let guarantees = sandbox::check::check_in(&me, &base);
+            for guarantee in &guarantees {
+                println!("{guarantee}");
+            }
+            let all = guarantees.iter().all(|g| g.status == sandbox::Status::Enforced);
+            std::process::exit(if all { 0 } else { 1 });
+        }
+        Invocation::Probe(args) => println!("{}", sandbox::probe::run(&args)),
+    }
+}

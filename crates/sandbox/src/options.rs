@@ -1,0 +1,170 @@
+//! The helper's command line: `arbiter-sandbox [OPTIONS] -- PROGRAM ARGS...`,
+//! `arbiter-sandbox --check [--workdir DIR]`, and the probes `--check` runs inside the
+//! sandbox. Parsed by hand so that [`crate::Policy::to_args`] and [`parse`] are each
+//! other's inverse (tested).
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+use crate::Net;
+
+/// The defaults where the referee sets nothing.
+pub const DEFAULT_FILE_SIZE: u64 = 64 * 1024 * 1024;
+pub const DEFAULT_OPEN_FILES: u64 = 256;
+
+pub const USAGE: &str = "usage: arbiter-sandbox [--workdir DIR] [--read-only PATH]... [--memory BYTES] \
+[--cpu-seconds N] [--file-size BYTES] [--open-files N] [--processes N] [--net none|connect:PORT] \
+[--env KEY=VALUE]... [--lifeline FIFO] [--report FILE] -- PROGRAM [ARGS]...\n       \
+arbiter-sandbox --check [--workdir DIR]";
+
+/// What the helper was asked to do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Invocation {
+    /// Confine itself and run the bot.
+    Run(Box<Options>),
+    /// Probe each guarantee and print one line per guarantee.
+    Check { workdir: Option<PathBuf> },
+    /// One probe, run as the "bot" inside the sandbox by `--check` (not for people).
+    Probe(Vec<OsString>),
+}
+
+/// The options of a run.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    pub workdir: Option<PathBuf>,
+    pub read_only: Vec<PathBuf>,
+    pub memory: Option<u64>,
+    pub cpu_seconds: Option<u64>,
+    pub file_size: Option<u64>,
+    pub open_files: Option<u64>,
+    pub processes: Option<u64>,
+    pub net: Net,
+    pub env: Vec<(String, String)>,
+    pub lifeline: Option<PathBuf>,
+    pub report: Option<PathBuf>,
+    /// The bot's program and its arguments.
+    pub command: Vec<OsString>,
+}
+
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum OptionsError {
+    #[error("unknown option {0}")]
+    Unknown(String),
+    #[error("option {0} needs a value")]
+    MissingValue(String),
+    #[error("option {0}: {1:?} is not a number")]
+    NotANumber(String, OsString),
+    #[error("option --net: expected none or connect:PORT, got {0:?}")]
+    Net(OsString),
+    #[error("option --env: expected KEY=VALUE, got {0:?}")]
+    Env(OsString),
+    #[error("no program to run after --")]
+    NoProgram,
+}
+
+/// Parses the arguments after the program name.
+pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Invocation, OptionsError> {
+    let mut args = args.into_iter();
+    let mut options = Options::default();
+    let mut check = false;
+    while let Some(arg) = args.next() {
+        let key = arg.to_string_lossy().into_owned();
+        let mut value = || args.next().ok_or_else(|| OptionsError::MissingValue(key.clone()));
+        match key.as_str() {
+            "--" => {
+                options.command = args.collect();
+                if options.command.is_empty() {
+                    return Err(OptionsError::NoProgram);
+                }
+                return Ok(Invocation::Run(Box::new(options)));
+            }
+            "--check" => check = true,
+            "--probe" => return Ok(Invocation::Probe(args.collect())),
+            "--workdir" => options.workdir = Some(value()?.into()),
+            "--read-only" => options.read_only.push(value()?.into()),
+            "--lifeline" => options.lifeline = Some(value()?.into()),
+            "--report" => options.report = Some(value()?.into()),
+            "--memory" => options.memory = Some(number(&key, value()?)?),
+            "--cpu-seconds" => options.cpu_seconds = Some(number(&key, value()?)?),
+            "--file-size" => options.file_size = Some(number(&key, value()?)?),
+            "--open-files" => options.open_files = Some(number(&key, value()?)?),
+            "--processes" => options.processes = Some(number(&key, value()?)?),
+            "--net" => options.net = net(value()?)?,
+            "--env" => {
+                let pair = value()?;
+                let text = pair.to_str().ok_or_else(|| OptionsError::Env(pair.clone()))?;
+                match text.split_once('=') {
+                    Some((k, v)) if !k.is_empty() => options.env.push((k.to_string(), v.to_string())),
+                    _ => return Err(OptionsError::Env(pair)),
+                }
+            }
+            _ => return Err(OptionsError::Unknown(key)),
+        }
+    }
+    if check {
+        return Ok(Invocation::Check { workdir: options.workdir });
+    }
+    Err(OptionsError::NoProgram)
+}
+
+fn number(key: &str, value: OsString) -> Result<u64, OptionsError> {
+    value.to_str().and_then(|v| v.parse().ok()).ok_or_else(|| OptionsError::NotANumber(key.to_string(), value))
+}
+
+fn net(value: OsString) -> Result<Net, OptionsError> {
+    match value.to_str() {
+        Some("none") => Ok(Net::None),
+        Some(text) => match text.strip_prefix("connect:").and_then(|p| p.parse().ok()) {
+            Some(port) => Ok(Net::Connect(port)),
+            None => Err(OptionsError::Net(value)),
+        },
+        None => Err(OptionsError::Net(value)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Policy;
+
+    #[test]
+    fn policy_args_parse_back() {
+        let mut policy = Policy::new("/w/bot", "/run/lifeline");
+        policy.read_only = vec!["/bots/a".into(), "/opt/rt".into()];
+        policy.memory = Some(1 << 30);
+        policy.cpu_seconds = Some(130);
+        policy.file_size = Some(5);
+        policy.open_files = Some(64);
+        policy.processes = Some(32);
+        policy.net = Net::Connect(4242);
+        policy.env = vec![("ARBITER_ADDR".into(), "127.0.0.1:4242".into()), ("X".into(), "a=b".into())];
+        policy.report = Some("/w/report".into());
+        let mut args = policy.to_args();
+        assert_eq!(args.last(), Some(&OsString::from("--")));
+        args.extend(["python3".into(), "bot.py".into()]);
+        let Ok(Invocation::Run(options)) = parse(args) else { panic!("the policy's arguments parse") };
+        assert_eq!(options.workdir.as_deref(), Some(policy.workdir.as_path()));
+        assert_eq!(options.read_only, policy.read_only);
+        assert_eq!(
+            [options.memory, options.cpu_seconds, options.file_size, options.open_files, options.processes],
+            [Some(1 << 30), Some(130), Some(5), Some(64), Some(32)]
+        );
+        assert_eq!(options.net, Net::Connect(4242));
+        assert_eq!(options.env, policy.env);
+        assert_eq!(options.lifeline, Some(policy.lifeline));
+        assert_eq!(options.report, policy.report);
+        assert_eq!(options.command, vec![OsString::from("python3"), "bot.py".into()]);
+    }
+
+    #[test]
+    fn bad_arguments_are_refused() {
+        let parse_strs = |args: &[&str]| parse(args.iter().map(OsString::from));
+        assert_eq!(parse_strs(&["--memory", "lots", "--", "x"]), Err(OptionsError::NotANumber("--memory".into(), "lots".into())));
+        assert_eq!(parse_strs(&["--net", "connect:http"]), Err(OptionsError::Net("connect:http".into())));
+        assert_eq!(parse_strs(&["--env", "=x"]), Err(OptionsError::Env("=x".into())));
+        assert_eq!(parse_strs(&["--frobnicate"]), Err(OptionsError::Unknown("--frobnicate".into())));
+        assert_eq!(parse_strs(&["--workdir"]), Err(OptionsError::MissingValue("--workdir".into())));
+        assert_eq!(parse_strs(&["--"]), Err(OptionsError::NoProgram));
+        assert_eq!(parse_strs(&["--check"]), Ok(Invocation::Check { workdir: None }));
+    }
+}

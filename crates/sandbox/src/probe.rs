@@ -1,0 +1,85 @@
+//! The probes `--check` runs as the "bot" inside the sandbox: each tries one thing a
+//! confined bot must not be able to do (or must) and prints `ok[: detail]` or
+//! `refused: reason` on one line.
+
+use std::ffi::OsString;
+use std::io::{Read, Write};
+use std::net::{TcpStream, UdpSocket};
+use std::time::Duration;
+
+use nix::sched::{CloneFlags, unshare};
+use nix::sys::socket::{AddressFamily, SockFlag, SockType, socket};
+
+/// Runs the probe named by the first argument; returns the line to print.
+pub fn run(args: &[OsString]) -> String {
+    let arg = |i: usize| args.get(i).map(|a| a.to_string_lossy().into_owned()).unwrap_or_default();
+    let outcome: Result<String, String> = match arg(0).as_str() {
+        "write" => std::fs::File::create(arg(1)).and_then(|mut f| f.write_all(b"probe")).map(|()| String::new()).map_err(text),
+        "read" => read(&arg(1)),
+        "connect" => TcpStream::connect_timeout(&arg(1).parse().expect("a socket address"), Duration::from_secs(2))
+            .map(|_| String::new())
+            .map_err(text),
+        "udp" => UdpSocket::bind("0.0.0.0:0").and_then(|s| s.send_to(b"probe", arg(1))).map(|n| n.to_string()).map_err(text),
+        "socket" => socket(AddressFamily::Inet, SockType::Stream, SockFlag::empty(), None)
+            .map(|_| String::new())
+            .map_err(|e| e.desc().to_lowercase()),
+        "unshare" => unshare(CloneFlags::CLONE_NEWUSER).map(|()| String::new()).map_err(|e| e.desc().to_lowercase()),
+        "ptrace" => nix::sys::ptrace::traceme().map(|()| String::new()).map_err(|e| e.desc().to_lowercase()),
+        "env" => Ok(std::env::vars().map(|(k, _)| k).collect::<Vec<_>>().join(" ")),
+        "status" => status_fields(&["Seccomp", "CapEff", "CapBnd", "NoNewPrivs"]),
+        "limits" => std::fs::read_to_string("/proc/self/limits").map(|t| limits(&t)).map_err(text),
+        "ns" => std::fs::read_link(format!("/proc/self/ns/{}", arg(1))).map(|p| p.display().to_string()).map_err(text),
+        "sleep" => {
+            // The line tells the checker the bot runs (so the lifeline was read).
+            println!("started");
+            let _ = std::io::stdout().flush();
+            loop {
+                std::thread::park();
+            }
+        }
+        other => Err(format!("unknown probe {other:?}")),
+    };
+    match outcome {
+        Ok(detail) if detail.is_empty() => "ok".to_string(),
+        Ok(detail) => format!("ok: {detail}"),
+        Err(reason) => format!("refused: {reason}"),
+    }
+}
+
+fn text(err: std::io::Error) -> String {
+    err.to_string().to_lowercase()
+}
+
+fn read(path: &str) -> Result<String, String> {
+    match std::fs::read_dir(path) {
+        Ok(entries) => Ok(format!("{} entries", entries.count())),
+        Err(_) => {
+            let mut text_read = String::new();
+            std::fs::File::open(path).and_then(|mut f| f.read_to_string(&mut text_read)).map(|n| format!("{n} bytes")).map_err(text)
+        }
+    }
+}
+
+fn status_fields(names: &[&str]) -> Result<String, String> {
+    let status = std::fs::read_to_string("/proc/self/status").map_err(text)?;
+    let fields: Vec<String> = status
+        .lines()
+        .filter_map(|line| line.split_once(':'))
+        .filter(|(key, _)| names.contains(key))
+        .map(|(key, value)| format!("{key}={}", value.trim()))
+        .collect();
+    Ok(fields.join(" "))
+}
+
+/// `/proc/self/limits` as `name=soft/hard` words.
+fn limits(text: &str) -> String {
+    let mut words = Vec::new();
+    for line in text.lines().skip(1) {
+        let name = line.get(..26).unwrap_or(line).trim().replace(' ', "-").to_lowercase();
+        let rest: Vec<&str> = line.get(26..).unwrap_or("").split_whitespace().collect();
+        if rest.len() >= 2 {
+            words.push(format!("{name}={}/{}", rest[0], rest[1]));
+        }
+    }
+    words.join(" ")
+}

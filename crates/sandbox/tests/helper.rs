@@ -1,0 +1,390 @@
+//! The built helper around small shell and Python bots: statuses come through, and each
+//! escape a hostile bot tries (files, /proc, sockets, syscalls, environment, limits,
+//! outliving the referee) is refused. Runs as root (as CI does).
+
+use std::fs::File;
+use std::io::{BufRead, BufReader, Write};
+use std::net::{TcpListener, UdpSocket};
+use std::os::unix::net::UnixListener;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use sandbox::{Net, Policy, Status};
+
+const HELPER: &str = env!("CARGO_BIN_EXE_arbiter-sandbox");
+
+/// A bot's folder, a sibling "other bot" folder with a secret, and the lifeline FIFO the
+/// test holds open read-write like the referee.
+struct Fixture {
+    root: tempfile::TempDir,
+    fifo: Option<File>,
+}
+
+impl Fixture {
+    fn new() -> Fixture {
+        let root = tempfile::tempdir().expect("a temporary folder");
+        std::fs::create_dir(root.path().join("bot")).expect("bot folder");
+        std::fs::create_dir(root.path().join("other")).expect("other folder");
+        std::fs::write(root.path().join("other/secret"), "secret").expect("secret");
+        let lifeline = root.path().join("lifeline");
+        nix::unistd::mkfifo(&lifeline, nix::sys::stat::Mode::from_bits_truncate(0o600)).expect("mkfifo");
+        let fifo = File::options().read(true).write(true).open(&lifeline).expect("open the lifeline");
+        Fixture { root, fifo: Some(fifo) }
+    }
+
+    fn path(&self, rel: &str) -> PathBuf {
+        self.root.path().join(rel)
+    }
+
+    fn policy(&self) -> Policy {
+        let mut policy = Policy::new(self.path("bot"), self.path("lifeline"));
+        policy.report = Some(self.path("report"));
+        policy
+    }
+
+    /// Starts the helper around `program args` in its own process group, with the go
+    /// already on the lifeline.
+    fn spawn(&mut self, policy: &Policy, program: &[&str]) -> Child {
+        self.fifo.as_mut().expect("the lifeline is held").write_all(b"g").expect("write the go");
+        Command::new(HELPER)
+            .args(policy.to_args())
+            .args(program)
+            .current_dir(&policy.workdir)
+            .process_group(0)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start the helper")
+    }
+
+    fn run(&mut self, policy: &Policy, program: &[&str]) -> Output {
+        let output = self.spawn(policy, program).wait_with_output().expect("wait for the helper");
+        self.require_layers();
+        output
+    }
+
+    fn sh(&mut self, script: &str) -> Output {
+        let policy = self.policy();
+        self.run(&policy, &["/bin/sh", "-c", script])
+    }
+
+    /// Every layer must be applied on the machines the tests run on; say which is not.
+    fn require_layers(&self) {
+        let report = std::fs::read_to_string(self.path("report")).expect("the helper writes its report");
+        for line in report.lines() {
+            assert!(
+                !line.contains("not available") || line.starts_with("lifeline"),
+                "this machine lacks a sandbox layer the tests need (run as root on linux 6.7+ with landlock): {line}"
+            );
+        }
+    }
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+#[test]
+fn exit_codes_and_death_signals_come_through() {
+    let mut fixture = Fixture::new();
+    let output = fixture.sh("echo hello; exit 7");
+    assert_eq!(output.status.code(), Some(7), "{output:?}");
+    assert_eq!(stdout(&output), "hello\n");
+    let policy = fixture.policy();
+    let output = fixture.run(&policy, &["python3", "-c", "import ctypes; ctypes.string_at(0)"]);
+    assert_eq!(output.status.signal(), Some(11), "a segfault comes through as SIGSEGV: {output:?}");
+    let output = fixture.run(&policy, &["/nonexistent/bot"]);
+    assert_eq!(output.status.code(), Some(127), "{output:?}");
+}
+
+#[test]
+fn writes_only_in_its_own_folder() {
+    let mut fixture = Fixture::new();
+    let outside = fixture.path("planted");
+    let script = format!(
+        "echo a > mine && echo inside; echo b > {0} && echo outside; echo c > ../other/x && echo sibling; \
+         echo d > /tmp/arbiter-sandbox-test-$$ && echo tmp; mkdir sub && echo mkdir",
+        outside.display()
+    );
+    let output = fixture.sh(&script);
+    assert_eq!(stdout(&output), "inside\nmkdir\n", "{output:?}");
+    assert!(fixture.path("bot/mine").exists());
+    assert!(!outside.exists() && !fixture.path("other/x").exists());
+}
+
+#[test]
+fn cannot_read_another_bots_folder() {
+    let mut fixture = Fixture::new();
+    std::os::unix::fs::symlink(fixture.path("other/secret"), fixture.path("bot/link")).expect("symlink");
+    // Another bot's process, with its folder as current directory.
+    let mut other = Command::new("sleep").arg("100").current_dir(fixture.path("other")).spawn().expect("sleep");
+    let script = format!(
+        "cat ../other/secret; cat {0}; cat link; cat /proc/{1}/cwd/secret; ls /proc/{1}/cwd; ls /proc/{1}/root/tmp; \
+         ls {2}; echo done",
+        fixture.path("other/secret").display(),
+        other.id(),
+        fixture.path("other").display()
+    );
+    let output = fixture.sh(&script);
+    let _ = other.kill();
+    let _ = other.wait();
+    assert_eq!(stdout(&output), "done\n", "{output:?}");
+    assert!(!stdout(&output).contains("secret"));
+}
+
+/// Tries TCP, UDP and a Unix socket to the test's listeners; prints one word per try.
+const NET_BOT: &str = r#"
+import socket, sys
+def attempt(name, f):
+    try:
+        f(); print(name, "ok")
+    except OSError as e:
+        print(name, "refused", e.errno)
+def tcp(port):
+    s = socket.create_connection(("127.0.0.1", port), timeout=2); s.sendall(b"hi")
+def udp(port):
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.sendto(b"hi", ("127.0.0.1", port))
+def unix(path):
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM); s.connect(path); s.sendall(b"hi")
+attempt("tcp", lambda: tcp(int(sys.argv[1])))
+attempt("tcp2", lambda: tcp(int(sys.argv[2])))
+attempt("udp", lambda: udp(int(sys.argv[3])))
+attempt("unix", lambda: unix(sys.argv[4]))
+attempt("pair", lambda: socket.socketpair())
+"#;
+
+struct Listeners {
+    tcp: TcpListener,
+    tcp2: TcpListener,
+    udp: UdpSocket,
+    unix: UnixListener,
+    unix_path: PathBuf,
+}
+
+impl Listeners {
+    fn new(dir: &Path) -> Listeners {
+        let tcp = TcpListener::bind("127.0.0.1:0").expect("tcp listener");
+        let tcp2 = TcpListener::bind("127.0.0.1:0").expect("tcp listener");
+        let udp = UdpSocket::bind("127.0.0.1:0").expect("udp socket");
+        let unix_path = dir.join("listener.sock");
+        let unix = UnixListener::bind(&unix_path).expect("unix listener");
+        for nonblocking in [tcp.set_nonblocking(true), tcp2.set_nonblocking(true), udp.set_nonblocking(true), unix.set_nonblocking(true)] {
+            nonblocking.expect("non-blocking listener");
+        }
+        Listeners { tcp, tcp2, udp, unix, unix_path }
+    }
+
+    fn args(&self) -> Vec<String> {
+        let port = |l: &TcpListener| l.local_addr().expect("bound").port().to_string();
+        vec![
+            port(&self.tcp),
+            port(&self.tcp2),
+            self.udp.local_addr().expect("bound").port().to_string(),
+            self.unix_path.display().to_string(),
+        ]
+    }
+
+    /// What each listener received: (tcp, tcp2, udp, unix).
+    fn received(&self) -> (bool, bool, bool, bool) {
+        let mut buffer = [0u8; 8];
+        (self.tcp.accept().is_ok(), self.tcp2.accept().is_ok(), self.udp.recv(&mut buffer).is_ok(), self.unix.accept().is_ok())
+    }
+}
+
+fn net_bot(fixture: &mut Fixture, policy: &Policy, listeners: &Listeners) -> String {
+    let args = listeners.args();
+    let mut program = vec!["python3", "-c", NET_BOT];
+    program.extend(args.iter().map(String::as_str));
+    let output = fixture.run(policy, &program);
+    assert!(output.status.success(), "{output:?}");
+    stdout(&output)
+}
+
+#[test]
+fn no_network_without_permission() {
+    let mut fixture = Fixture::new();
+    let listeners = Listeners::new(fixture.root.path());
+    let policy = fixture.policy();
+    let out = net_bot(&mut fixture, &policy, &listeners);
+    for name in ["tcp", "tcp2", "udp", "unix"] {
+        assert!(out.lines().any(|l| l.starts_with(&format!("{name} refused"))), "{name}: {out}");
+    }
+    assert!(out.contains("pair ok"), "socketpair stays allowed: {out}");
+    assert_eq!(listeners.received(), (false, false, false, false), "a listener accepted something: {out}");
+}
+
+#[test]
+fn net_connect_allows_exactly_its_port() {
+    let mut fixture = Fixture::new();
+    let listeners = Listeners::new(fixture.root.path());
+    let mut policy = fixture.policy();
+    policy.net = Net::Connect(listeners.tcp.local_addr().expect("bound").port());
+    let out = net_bot(&mut fixture, &policy, &listeners);
+    assert!(out.contains("tcp ok"), "{out}");
+    for name in ["tcp2", "udp", "unix"] {
+        assert!(out.lines().any(|l| l.starts_with(&format!("{name} refused"))), "{name}: {out}");
+    }
+    assert_eq!(listeners.received(), (true, false, false, false), "{out}");
+}
+
+#[test]
+fn dangerous_syscalls_fail() {
+    let mut fixture = Fixture::new();
+    let script = r#"
+import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+def report(name, result):
+    print(name, "ok" if result >= 0 else os.strerror(ctypes.get_errno()))
+report("unshare", libc.unshare(0x10000000))
+report("ptrace", libc.ptrace(0, 0, 0, 0))
+params = ctypes.create_string_buffer(120)
+report("io_uring", libc.syscall(425, 8, params))
+report("mount", libc.mount(b"none", b".", b"tmpfs", 0, None))
+report("kill-referee", libc.kill(int(os.environ["REFEREE"]), 0))
+"#;
+    let mut policy = fixture.policy();
+    policy.env.push(("REFEREE".into(), std::process::id().to_string()));
+    let output = fixture.run(&policy, &["python3", "-c", script]);
+    let out = stdout(&output);
+    for name in ["unshare", "ptrace", "io_uring", "mount"] {
+        assert!(out.contains(&format!("{name} Operation not permitted")), "{name}: {output:?}");
+    }
+    assert!(out.contains("kill-referee No such process"), "the referee is out of the bot's sight: {output:?}");
+}
+
+#[test]
+fn environment_holds_only_the_allow_list() {
+    let mut fixture = Fixture::new();
+    let mut policy = fixture.policy();
+    policy.env.push(("ARBITER_ADDR".into(), "127.0.0.1:1".into()));
+    let output = fixture.run(&policy, &["/usr/bin/env"]);
+    let mut lines: Vec<String> = stdout(&output).lines().map(String::from).collect();
+    lines.sort();
+    let workdir = policy.workdir.display();
+    assert_eq!(
+        lines,
+        [
+            "ARBITER_ADDR=127.0.0.1:1".to_string(),
+            format!("HOME={workdir}"),
+            "LANG=C.UTF-8".to_string(),
+            "PATH=/usr/local/bin:/usr/bin:/bin".to_string(),
+            format!("TMPDIR={workdir}"),
+        ]
+    );
+}
+
+#[test]
+fn rlimits_are_set() {
+    let mut fixture = Fixture::new();
+    let mut policy = fixture.policy();
+    policy.memory = Some(512 << 20);
+    policy.cpu_seconds = Some(30);
+    policy.file_size = Some(1 << 20);
+    policy.open_files = Some(64);
+    let output = fixture.run(&policy, &["/bin/cat", "/proc/self/limits"]);
+    let limits = stdout(&output);
+    let row = |name: &str| -> Vec<String> {
+        let line = limits.lines().find(|l| l.starts_with(name)).unwrap_or_else(|| panic!("{name} in {limits}"));
+        line[name.len()..].split_whitespace().take(2).map(String::from).collect()
+    };
+    assert_eq!(row("Max address space"), ["536870912", "536870912"]);
+    assert_eq!(row("Max cpu time"), ["30", "31"]);
+    assert_eq!(row("Max file size"), ["1048576", "1048576"]);
+    assert_eq!(row("Max open files"), ["64", "64"]);
+    assert_eq!(row("Max core file size"), ["0", "0"]);
+    let output = fixture.run(&policy, &["/bin/sh", "-c", "head -c 2000000 /dev/zero > big; wc -c < big"]);
+    assert_eq!(stdout(&output).trim(), "1048576", "the file stops at the file-size limit: {output:?}");
+}
+
+/// The live processes in the PID namespace named by `ns` (a `pid:[...]` link); zombies
+/// are dead, waiting for an ancestor outside the test to reap them.
+fn processes_in(ns: &str) -> Vec<u32> {
+    let mut pids = Vec::new();
+    for entry in std::fs::read_dir("/proc").expect("/proc").flatten() {
+        if let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>()
+            && std::fs::read_link(entry.path().join("ns/pid")).is_ok_and(|link| link.to_string_lossy() == ns)
+            && !std::fs::read_to_string(entry.path().join("stat")).is_ok_and(|stat| stat.contains(") Z "))
+        {
+            pids.push(pid);
+        }
+    }
+    pids
+}
+
+#[test]
+fn a_broken_lifeline_kills_the_bot_and_its_children() {
+    let mut fixture = Fixture::new();
+    let policy = fixture.policy();
+    // A child, and a daemon that left the group, both holding on.
+    let script = "sleep 1000 & setsid sh -c 'sleep 1000' & readlink /proc/self/ns/pid; sleep 1000";
+    let mut child = fixture.spawn(&policy, &["/bin/sh", "-c", script]);
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().expect("piped")).read_line(&mut line).expect("the bot's namespace");
+    let ns = line.trim().to_string();
+    assert!(ns.starts_with("pid:["), "{line:?}");
+    let before = Instant::now();
+    while processes_in(&ns).len() < 4 {
+        assert!(before.elapsed() < Duration::from_secs(5), "the bot's children did not start: {:?}", processes_in(&ns));
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    drop(fixture.fifo.take());
+    let closed = Instant::now();
+    let status = child.wait().expect("wait for the helper");
+    assert_eq!(status.signal(), Some(9), "{status:?}");
+    while !processes_in(&ns).is_empty() {
+        assert!(closed.elapsed() < Duration::from_secs(1), "processes outlived the lifeline: {:?}", processes_in(&ns));
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+#[test]
+fn the_referee_can_stop_continue_and_kill_the_group() {
+    let mut fixture = Fixture::new();
+    let policy = fixture.policy();
+    fixture.fifo.as_mut().expect("held").write_all(b"g").expect("go");
+    let mut child = Command::new(HELPER)
+        .args(policy.to_args())
+        .args(["/bin/sh", "-c", "while read x; do echo got $x; done"])
+        .process_group(0)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("start the helper");
+    let pgid = nix::unistd::Pid::from_raw(child.id() as i32);
+    let mut stdin = child.stdin.take().expect("piped");
+    let mut stdout = BufReader::new(child.stdout.take().expect("piped"));
+    nix::sys::signal::killpg(pgid, nix::sys::signal::Signal::SIGSTOP).expect("stop");
+    writeln!(stdin, "1").expect("write");
+    nix::sys::signal::killpg(pgid, nix::sys::signal::Signal::SIGCONT).expect("continue");
+    let mut line = String::new();
+    stdout.read_line(&mut line).expect("answer");
+    assert_eq!(line, "got 1\n");
+    nix::sys::signal::killpg(pgid, nix::sys::signal::Signal::SIGKILL).expect("kill");
+    assert_eq!(child.wait().expect("wait").signal(), Some(9));
+}
+
+#[test]
+fn check_reports_every_guarantee_enforced() {
+    let output = Command::new(HELPER).arg("--check").output().expect("run --check");
+    let text = stdout(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 7, "{text}");
+    for line in &lines {
+        assert!(line.ends_with(": enforced"), "this machine does not enforce it: {line}");
+    }
+    assert!(output.status.success());
+    let guarantees = sandbox::check(Path::new(HELPER));
+    assert!(guarantees.iter().all(|g| g.status == Status::Enforced), "{guarantees:?}");
+}
+
+#[test]
+fn helper_path_finds_the_built_helper() {
+    if std::env::var_os("ARBITER_SANDBOX").is_some() {
+        return;
+    }
+    let found = sandbox::helper_path().expect("arbiter-sandbox next to target/*/deps/");
+    assert_eq!(found.canonicalize().ok(), Path::new(HELPER).canonicalize().ok());
+}
