@@ -518,4 +518,39 @@ mod tests {
         assert!(cg.pids().is_empty());
         cg.kill();
     }
+
+    /// The v1 freezer path, used where there is no `cgroup.kill`: a shell that starts
+    /// processes as fast as it can, with no process cap, is still emptied in one kill.
+    /// Runs where a v1 freezer is mounted (this machine kind); a pure v2 machine uses
+    /// `cgroup.kill` and has nothing to test here.
+    #[test]
+    fn freezer_kills_a_process_spawning_loop() {
+        use std::io::Write as _;
+        let mountinfo = fs::read_to_string("/proc/self/mountinfo").unwrap();
+        let Some(mountpoint) = mountinfo.lines().find_map(|l| {
+            let (left, right) = l.split_once(" - ")?;
+            right.starts_with("cgroup ").then_some(())?;
+            right.rsplit(' ').next()?.split(',').any(|o| o == "freezer").then_some(())?;
+            Some(PathBuf::from(unescape(left.split(' ').nth(4)?)))
+        }) else {
+            eprintln!("no cgroup v1 freezer here: cgroup.kill is used instead");
+            return;
+        };
+        let base = make_base(&mountpoint).expect("the v1 freezer is mounted but not writable (run as root)");
+        let mut cg = BotCgroup { dirs: Vec::new(), memory: None, pids: None, cpu: None, kill: None };
+        let dir = cg.make_dir(&base, &format!("{}-freezer-test", std::process::id())).unwrap();
+        cg.kill = Some(Kill::Freezer(dir.clone()));
+        let script = "read _; i=0; while [ $i -lt 3000 ]; do sleep 1000 & i=$((i+1)); done; wait";
+        let mut child = std::process::Command::new("/bin/sh").args(["-c", script]).stdin(std::process::Stdio::piped()).spawn().unwrap();
+        cg.add(child.id() as i32).unwrap();
+        child.stdin.take().unwrap().write_all(b"go\n").unwrap();
+        assert!(wait_until(Duration::from_secs(10), || cg.pids().len() > 100), "the loop never got going");
+        cg.kill();
+        assert!(cg.pids().is_empty(), "{} processes survived the kill", cg.pids().len());
+        use std::os::unix::process::ExitStatusExt as _;
+        assert_eq!(child.wait().unwrap().signal(), Some(9));
+        assert_eq!(fs::read_to_string(dir.join("freezer.state")).unwrap().trim(), "THAWED");
+        drop(cg);
+        assert!(!dir.exists());
+    }
 }
