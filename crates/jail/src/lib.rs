@@ -14,6 +14,7 @@ use rustix::process::{Pid, Resource, Rlimit, Signal};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::process::{Child, ChildStdin, ChildStdout};
 
+pub mod cgroup;
 mod cpu;
 
 pub use cpu::{CpuMeter, group_cpu_time};
