@@ -28,6 +28,8 @@ pub struct Args {
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    sandbox: super::sandboxing::SandboxArgs,
 }
 
 #[derive(Serialize)]
@@ -52,6 +54,8 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let options = super::parse_options(kind, &args.options)?;
     let bots = [super::play::bot(&args.a, kind)?, super::play::bot(&args.b, kind)?];
     let overrides = super::play::parse_limits(&args.limits)?;
+    let has_programs = bots.iter().any(|b| matches!(b, referee::BotSpec::Program(_)));
+    let sandbox = super::sandboxing::decide(&args.sandbox, has_programs)?;
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the async runtime")?;
     let mut rng = <rand::rngs::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(1);
     let start_text = kind.random_start(&options, &mut rng)?;
@@ -63,6 +67,9 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         let order = if idx % 2 == 0 { [0, 1] } else { [1, 0] };
         let mut setup = GameSetup::new(start.clone(), options.clone(), u64::from(idx));
         setup.limits = order.map(|player| super::play::side_limits(&start, &bots[player], &overrides));
+        for limits in &mut setup.limits {
+            limits.sandboxed = sandbox.sandboxed;
+        }
         let mut last: Option<Instant> = None;
         let record = runtime.block_on(referee::play_game(&setup, [&bots[order[0]], &bots[order[1]]], |_, _| {
             let now = Instant::now();

@@ -11,6 +11,7 @@ mod match_cmd;
 mod openings_cmd;
 mod play;
 mod replay;
+mod sandboxing;
 mod standings_cmd;
 mod tournament_cmd;
 mod verify;
@@ -57,6 +58,8 @@ enum Command {
     Tournament(tournament_cmd::Args),
     /// Print the standings and the cross table of a tournament's database.
     Standings(standings_cmd::Args),
+    /// Say which of the sandbox's guarantees this machine enforces.
+    SandboxCheck(sandboxing::CheckArgs),
 }
 
 fn main() -> ExitCode {
@@ -75,6 +78,7 @@ fn main() -> ExitCode {
         Command::Openings(args) => openings_cmd::run(&args),
         Command::Tournament(args) => tournament_cmd::run(&args),
         Command::Standings(args) => standings_cmd::run(&args),
+        Command::SandboxCheck(args) => sandboxing::run_check(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

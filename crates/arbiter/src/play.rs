@@ -46,6 +46,8 @@ pub struct Args {
     /// Print a machine-readable summary (JSON) instead of text.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    sandbox: super::sandboxing::SandboxArgs,
 }
 
 #[derive(Serialize)]
@@ -95,6 +97,11 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let options = super::parse_options(kind, &args.options)?;
     let overrides = parse_limits(&args.limits)?;
     let bots = [bot(&args.a, kind)?, bot(&args.b, kind)?];
+    let has_programs = bots.iter().any(|b| matches!(b, BotSpec::Program(_)));
+    let sandbox = super::sandboxing::decide(&args.sandbox, has_programs)?;
+    for line in &sandbox.degraded {
+        eprintln!("warning: sandbox degraded: {line}");
+    }
     let seed = args.seed.unwrap_or_else(fresh_seed);
     let start_file = match &args.start {
         Some(path) => Some(std::fs::read_to_string(path).with_context(|| format!("cannot read start position {}", path.display()))?),
@@ -133,6 +140,9 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         let game_seed = derive(seed, u64::from(idx));
         let mut setup = GameSetup::new(start.clone(), options.clone(), game_seed);
         setup.limits = order.map(|player| side_limits(&start, &bots[player], &overrides));
+        for limits in &mut setup.limits {
+            limits.sandboxed = sandbox.sandboxed;
+        }
         if args.show {
             println!(
                 "\ngame {}: {} ({}) vs {} ({})\n{}",

@@ -24,6 +24,8 @@ pub struct Args {
     /// Entrants: every folder holding a bot.toml in DIR, instead of the config's.
     #[arg(long, value_name = "DIR")]
     bots: Option<PathBuf>,
+    #[command(flatten)]
+    sandbox: super::sandboxing::SandboxArgs,
 }
 
 pub fn run(args: &Args) -> anyhow::Result<()> {
@@ -42,7 +44,9 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     }
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the async runtime")?;
     let db = args.db.clone();
-    let options = RunOptions { jobs, config_dir };
+    let has_programs = entrants.iter().any(|e| matches!(e.spec, referee::BotSpec::Program(_)));
+    let sandbox = super::sandboxing::decide(&args.sandbox, has_programs)?;
+    let options = RunOptions { jobs, config_dir, sandboxed: sandbox.sandboxed };
     println!(
         "{}: {} entrants, {} stage(s), {jobs} game(s) at a time, results in {}",
         config.name,
@@ -52,6 +56,10 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     );
     let outcome = runtime.block_on(async {
         let store = store::Store::open(&db).await?;
+        for line in &sandbox.degraded {
+            eprintln!("warning: sandbox degraded: {line}");
+            store.save_note(0, None, &format!("run with a degraded sandbox (--allow-degraded-sandbox): {line}")).await?;
+        }
         let mut progress = Progress::new(&config);
         let run = arena::run_tournament(&config, &text, &entrants, &store, &options, |event| progress.on(event));
         tokio::select! {

@@ -47,6 +47,8 @@ pub struct RunOptions {
     pub jobs: usize,
     /// The folder the config's relative paths are resolved against.
     pub config_dir: PathBuf,
+    /// Whether program bots run inside the sandbox.
+    pub sandboxed: bool,
 }
 
 /// What the runner tells its caller as it goes (for progress bars and live pages).
@@ -194,12 +196,13 @@ pub async fn run_tournament(
                         });
                     }
                     let mut so_far = stage_results.clone();
-                    let played = play_games(todo, &specs, &starts, &stage_options, limits, options.jobs, store, |outcome| {
-                        so_far.push(outcome.clone());
-                        let leader = leader(stage, &stage_participants, &all, &so_far);
-                        on_event(Event::GameFinished { stage: idx, outcome: Box::new(outcome.clone()), leader });
-                    })
-                    .await?;
+                    let played =
+                        play_games(todo, &specs, &starts, &stage_options, (limits, options.sandboxed), options.jobs, store, |outcome| {
+                            so_far.push(outcome.clone());
+                            let leader = leader(stage, &stage_participants, &all, &so_far);
+                            on_event(Event::GameFinished { stage: idx, outcome: Box::new(outcome.clone()), leader });
+                        })
+                        .await?;
                     finished.extend(played);
                 }
             }
@@ -391,7 +394,7 @@ async fn play_games(
     specs: &Arc<Vec<BotSpec>>,
     starts: &Arc<Starts>,
     options: &Options,
-    limits: LimitOverrides,
+    (limits, sandboxed): (LimitOverrides, bool),
     jobs: usize,
     store: &store::Store,
     mut on_finished: impl FnMut(&GameOutcome),
@@ -408,6 +411,9 @@ async fn play_games(
             let bots = [&specs[spec.players[0]], &specs[spec.players[1]]];
             let mut setup = GameSetup::new(start.clone(), options, spec.seed);
             setup.limits = [0, 1].map(|side| side_limits(&start, bots[side], &limits));
+            for side_limits in &mut setup.limits {
+                side_limits.sandboxed = sandboxed;
+            }
             let began = Instant::now();
             let record = referee::play_game(&setup, bots, |_, _| {}).await;
             let _ = began;

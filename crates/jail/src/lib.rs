@@ -29,6 +29,31 @@ pub struct Command {
     /// Variables added to the environment.
     pub env: Vec<(OsString, OsString)>,
     pub limits: Limits,
+    /// Confinement by the sandbox helper, or `None` for a trusted bot.
+    pub sandbox: Option<Sandbox>,
+}
+
+/// How the sandbox confines a bot (see `crates/sandbox` and `docs/security.md`): the
+/// helper program restricts itself (namespaces, rlimits, Landlock, seccomp, a clean
+/// environment) and starts the bot; the bot runs in cgroups of its own (memory, process
+/// count, CPU time, kill of everything it started); a lifeline FIFO kills it when the
+/// referee dies.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Sandbox {
+    /// The helper program, `arbiter-sandbox`.
+    pub helper: PathBuf,
+    /// Folders the bot may read besides the system's (its own folder, its runtime).
+    pub read_only: Vec<PathBuf>,
+    /// The one TCP port on 127.0.0.1 it may connect to (Connect Four's interface).
+    pub connect_port: Option<u16>,
+    /// Most processes (and threads) at once.
+    pub processes: Option<u64>,
+    /// Largest file it may write, bytes.
+    pub file_size: Option<u64>,
+    /// Most open files.
+    pub open_files: Option<u64>,
+    /// Whether to put the bot in cgroups (when the machine offers them).
+    pub cgroups: bool,
 }
 
 /// Resource limits of one process (and everything it starts).
@@ -163,19 +188,50 @@ pub struct Process {
     stderr: Arc<StderrPipe>,
     stderr_task: tokio::task::JoinHandle<()>,
     limits: Limits,
-    cpu: Mutex<CpuMeter>,
+    cpu: CpuSource,
+    /// The sandbox's lifeline: the helper kills the bot when this closes.
+    _lifeline: Option<std::fs::File>,
+    _lifeline_dir: Option<tempfile::TempDir>,
     started: Instant,
     exit: Option<ExitStatus>,
     paused: bool,
 }
 
 impl Process {
-    /// Starts the program in a new process group with piped stdin, stdout and stderr.
+    /// Starts the program in a new process group with piped stdin, stdout and stderr
+    /// (through the sandbox helper when the command has a sandbox).
     pub fn spawn(command: &Command) -> io::Result<Process> {
-        let mut cmd = tokio::process::Command::new(&command.program);
-        cmd.args(&command.args)
-            .current_dir(&command.cwd)
-            .envs(command.env.iter().map(|(k, v)| (k, v)))
+        let mut lifeline_dir = None;
+        let mut lifeline = None;
+        let mut cmd = match &command.sandbox {
+            None => {
+                let mut cmd = tokio::process::Command::new(&command.program);
+                cmd.args(&command.args).envs(command.env.iter().map(|(k, v)| (k, v)));
+                cmd
+            }
+            Some(sandbox) => {
+                // The lifeline: a FIFO in a folder of the referee's that the referee
+                // holds open read-write for the bot's whole life.
+                let dir = tempfile::Builder::new().prefix("arbiter-lifeline-").tempdir()?;
+                let fifo = dir.path().join("lifeline");
+                nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRUSR | nix::sys::stat::Mode::S_IWUSR).map_err(io::Error::from)?;
+                lifeline = Some(std::fs::OpenOptions::new().read(true).write(true).open(&fifo)?);
+                let mut policy = sandbox::Policy::new(&command.cwd, &fifo);
+                policy.read_only = sandbox.read_only.clone();
+                policy.memory = command.limits.memory;
+                policy.processes = sandbox.processes.or(policy.processes);
+                policy.file_size = sandbox.file_size.or(policy.file_size);
+                policy.open_files = sandbox.open_files.or(policy.open_files);
+                policy.net = sandbox.connect_port.map_or(sandbox::Net::None, sandbox::Net::Connect);
+                policy.env =
+                    command.env.iter().map(|(k, v)| (k.to_string_lossy().into_owned(), v.to_string_lossy().into_owned())).collect();
+                lifeline_dir = Some(dir);
+                let mut cmd = tokio::process::Command::new(&sandbox.helper);
+                cmd.args(policy.to_args()).arg(&command.program).args(&command.args);
+                cmd
+            }
+        };
+        cmd.current_dir(&command.cwd)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -185,12 +241,29 @@ impl Process {
         let mut child = cmd.spawn()?;
         let raw = child.id().and_then(|id| i32::try_from(id).ok()).expect("a just-started child has an id");
         let pgid = Pid::from_raw(raw).expect("child ids are positive");
-        // The limits are set from outside right after the start; the sandbox (a
-        // separate layer) sets them before exec.
-        if let Some(bytes) = command.limits.memory {
-            let _ = rustix::process::prlimit(Some(pgid), Resource::As, Rlimit { current: Some(bytes), maximum: Some(bytes) });
+        let mut cgroup = None;
+        match (&command.sandbox, lifeline.as_mut()) {
+            (Some(sandbox), Some(lifeline)) => {
+                // Into the cgroups before the helper starts the bot, then the go byte.
+                let support = cgroup::detect();
+                if sandbox.cgroups
+                    && (support.memory.is_some() || support.pids.is_some() || support.kill.is_some() || support.cpu.is_some())
+                {
+                    let group = cgroup::BotCgroup::create(command.limits.memory, sandbox.processes)?;
+                    group.add(raw)?;
+                    cgroup = Some(Arc::new(group));
+                }
+                use std::io::Write;
+                lifeline.write_all(b"g")?;
+            }
+            _ => {
+                // Without the helper the limits are set from outside right after the start.
+                if let Some(bytes) = command.limits.memory {
+                    let _ = rustix::process::prlimit(Some(pgid), Resource::As, Rlimit { current: Some(bytes), maximum: Some(bytes) });
+                }
+                let _ = rustix::process::prlimit(Some(pgid), Resource::Core, Rlimit { current: Some(0), maximum: Some(0) });
+            }
         }
-        let _ = rustix::process::prlimit(Some(pgid), Resource::Core, Rlimit { current: Some(0), maximum: Some(0) });
         let stdin = child.stdin.take();
         let stdout = child.stdout.take().expect("stdout is piped");
         let stderr_fd = child.stderr.take().expect("stderr is piped").into_owned_fd()?;
@@ -218,7 +291,9 @@ impl Process {
             stderr,
             stderr_task,
             limits: command.limits,
-            cpu: Mutex::new(CpuMeter::new(raw)),
+            cpu: CpuSource { meter: Mutex::new(CpuMeter::new(raw)), cgroup },
+            _lifeline: lifeline,
+            _lifeline_dir: lifeline_dir,
             started,
             exit: None,
             paused: false,
@@ -237,7 +312,7 @@ impl Process {
     /// CPU time used so far by the process group (live members and the children they
     /// have reaped).
     pub fn cpu_time(&self) -> Duration {
-        self.cpu.lock().expect("cpu meter lock").read()
+        self.cpu.read()
     }
 
     /// Writes to the bot's stdin.
@@ -372,6 +447,16 @@ impl Process {
         self.exit
     }
 
+    /// Whether the bot ran into its memory cap (an OOM kill in its cgroup).
+    pub fn memory_exceeded(&self) -> bool {
+        self.cpu.cgroup.as_ref().is_some_and(|group| group.hit_memory_limit())
+    }
+
+    /// Whether the bot ran into its process cap (its cgroup refused a fork).
+    pub fn processes_exceeded(&self) -> bool {
+        self.cpu.cgroup.as_ref().is_some_and(|group| group.hit_pids_limit())
+    }
+
     /// Stops the whole group (SIGSTOP) so it cannot think on the opponent's time.
     pub fn pause(&mut self) {
         if !self.paused {
@@ -388,9 +473,13 @@ impl Process {
         }
     }
 
-    /// Kills the whole process group and reaps the leader.
+    /// Kills the whole process group (and the bot's cgroups, which hold what left the
+    /// group) and reaps the leader.
     pub async fn kill(&mut self) {
         let _ = rustix::process::kill_process_group(self.pgid, Signal::KILL);
+        if let Some(group) = &self.cpu.cgroup {
+            group.kill();
+        }
         if self.exit.is_none() {
             let _ = self.child.start_kill();
             if let Ok(status) = self.child.wait().await {
@@ -444,9 +533,25 @@ enum Step {
     Read(io::Result<usize>),
 }
 
+/// Where a process's CPU time comes from: its cgroup when it has one (exact, children
+/// and daemons included), else the group's processes in `/proc`.
+struct CpuSource {
+    meter: Mutex<CpuMeter>,
+    cgroup: Option<Arc<cgroup::BotCgroup>>,
+}
+
+impl CpuSource {
+    fn read(&self) -> Duration {
+        if let Some(time) = self.cgroup.as_ref().and_then(|group| group.cpu_time()) {
+            return time;
+        }
+        self.meter.lock().expect("cpu meter lock").read()
+    }
+}
+
 /// Runs `work` until it finishes or the deadline passes. A CPU cap is checked every
 /// 20 ms against the group's CPU time (new members are looked for every 100 ms).
-async fn watch<T>(cpu_meter: &Mutex<CpuMeter>, deadline: Deadline, work: impl std::future::Future<Output = T>) -> Result<T, TimeLimit> {
+async fn watch<T>(cpu_meter: &CpuSource, deadline: Deadline, work: impl std::future::Future<Output = T>) -> Result<T, TimeLimit> {
     let wall = async {
         match deadline.wall {
             Some(at) => tokio::time::sleep_until(at.into()).await,
@@ -460,7 +565,7 @@ async fn watch<T>(cpu_meter: &Mutex<CpuMeter>, deadline: Deadline, work: impl st
                 let mut tick = tokio::time::interval_at(tokio::time::Instant::now() + period, period);
                 loop {
                     tick.tick().await;
-                    if cpu_meter.lock().expect("cpu meter lock").read() >= cap {
+                    if cpu_meter.read() >= cap {
                         break;
                     }
                 }

@@ -7,7 +7,14 @@ use std::time::{Duration, Instant};
 use jail::{Command, Deadline, Failure, Limits, Process, TimeLimit};
 
 fn sh(script: &str, dir: &Path, limits: Limits) -> Command {
-    Command { program: "/bin/sh".into(), args: vec!["-c".into(), script.into()], cwd: dir.to_path_buf(), env: Vec::new(), limits }
+    Command {
+        program: "/bin/sh".into(),
+        args: vec!["-c".into(), script.into()],
+        cwd: dir.to_path_buf(),
+        env: Vec::new(),
+        limits,
+        sandbox: None,
+    }
 }
 
 /// Whether `pid` is a live (not zombie) process.
@@ -148,6 +155,7 @@ async fn the_memory_cap_stops_a_big_allocation() {
         cwd: dir.path().to_path_buf(),
         env: Vec::new(),
         limits,
+        sandbox: None,
     };
     let mut p = Process::spawn(&cmd).unwrap();
     let answer = p.read_line(Deadline::wall_in(Duration::from_secs(20))).await;

@@ -19,6 +19,8 @@ pub struct Limits {
     pub memory: Option<u64>,
     /// Bytes of stderr kept per move (the rest is dropped and the cut marked).
     pub stderr_per_move: usize,
+    /// Whether program bots run inside the sandbox (`docs/security.md`).
+    pub sandboxed: bool,
 }
 
 /// Overrides of [`Limits`], each optional: from a manifest's `[limits]` table, or from
@@ -39,7 +41,8 @@ const DEFAULT_STDERR: usize = 64 * 1024;
 impl Limits {
     /// The seed's limits for a game (see each game's spec, "Limits").
     pub fn for_game(start: &AnyPosition) -> Limits {
-        let none = Limits { move_time: None, game_time: None, game_cpu: None, memory: None, stderr_per_move: DEFAULT_STDERR };
+        let none =
+            Limits { move_time: None, game_time: None, game_cpu: None, memory: None, stderr_per_move: DEFAULT_STDERR, sandboxed: false };
         match start {
             AnyPosition::Gomoku(_) => Limits { move_time: Some(Duration::from_secs(5)), ..none },
             AnyPosition::Legions(_) => Limits { move_time: Some(Duration::from_secs(2)), ..none },
@@ -66,6 +69,7 @@ impl Limits {
                 game_cpu: None,
                 memory: Some(128 * MB),
                 stderr_per_move: DEFAULT_STDERR,
+                sandboxed: false,
             },
         }
     }
@@ -87,6 +91,7 @@ impl Limits {
                 None => self.memory,
             },
             stderr_per_move: overrides.stderr_kb.map_or(self.stderr_per_move, |kb| (kb * 1024) as usize),
+            sandboxed: self.sandboxed,
         }
     }
 }

@@ -201,6 +201,10 @@ async fn start(bot: &ProgramBot, workdir: &Path, limits: &crate::Limits, wall: D
     let addr = listener.local_addr().map_err(|err| ours("open the referee's server", err))?;
     let mut cmd = command(bot, workdir, limits, &[]);
     cmd.env.push((ADDR_VAR.into(), addr.to_string().into()));
+    if let Some(sandbox) = &mut cmd.sandbox {
+        // The one connection a sandboxed Connect Four bot may open: to this server.
+        sandbox.connect_port = Some(addr.port());
+    }
     let mut process = jail::Process::spawn(&cmd).map_err(|err| ours(&format!("start {}", cmd.program.display()), err))?;
     let deadline = jail::Deadline { wall: Some(Instant::now() + wall), cpu };
     let clock = TurnClock { move_time: Some(wall), game_time_left: None, cpu_left: cpu };

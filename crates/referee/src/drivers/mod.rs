@@ -98,17 +98,47 @@ pub async fn describe(bot: &ProgramBot, workdir: &Path) -> Result<Option<Identit
 /// How long `describe` waits for a bot's answer.
 pub const DESCRIBE_TIME: Duration = Duration::from_secs(5);
 
-/// The `jail` command that starts `bot` in `workdir` with extra arguments.
+/// Most processes (and threads) a sandboxed bot may have at once.
+pub const SANDBOX_PROCESSES: u64 = 128;
+
+/// The `jail` command that starts `bot` in `workdir` with extra arguments, inside the
+/// sandbox when the limits say so.
 pub fn command(bot: &ProgramBot, workdir: &Path, limits: &crate::Limits, extra_args: &[&str]) -> jail::Command {
     let mut args: Vec<std::ffi::OsString> = bot.command[1..].iter().map(Into::into).collect();
     args.extend(extra_args.iter().map(Into::into));
+    let sandbox = limits.sandboxed.then(|| jail::Sandbox {
+        helper: sandbox::helper_path().unwrap_or_else(|| "arbiter-sandbox".into()),
+        read_only: read_only_paths(bot),
+        connect_port: None,
+        processes: Some(SANDBOX_PROCESSES),
+        file_size: None,
+        open_files: None,
+        cgroups: true,
+    });
     jail::Command {
         program: bot.command[0].clone().into(),
         args,
         cwd: workdir.to_path_buf(),
         env: Vec::new(),
         limits: jail::Limits { memory: limits.memory, stderr_cap: limits.stderr_per_move, ..jail::Limits::default() },
+        sandbox,
     }
+}
+
+/// What a sandboxed bot may read besides the system: its manifest's folder, and the
+/// folder of every absolute path in its command (its program, a runtime).
+fn read_only_paths(bot: &ProgramBot) -> Vec<std::path::PathBuf> {
+    let mut paths = vec![bot.folder().to_path_buf()];
+    for part in &bot.command {
+        let path = Path::new(part);
+        if path.is_absolute()
+            && let Some(parent) = path.parent()
+            && !paths.iter().any(|p| parent.starts_with(p))
+        {
+            paths.push(parent.to_path_buf());
+        }
+    }
+    paths
 }
 
 /// What one run of a per-move process gave.
@@ -155,10 +185,12 @@ pub async fn run_once(cmd: &jail::Command, input: &[u8], clock: &TurnClock) -> O
     .await;
     let elapsed = began.elapsed();
     let cpu = process.cpu_time();
+    let over_memory = process.memory_exceeded();
     process.kill().await;
     process.finish_stderr(Duration::from_millis(100)).await;
     let stderr = process.take_stderr().await;
     let output = match result {
+        _ if over_memory => Err(memory_fault(cmd)),
         Ok((output, status)) => match exit_fault(status) {
             Some(fault) => Err(fault),
             None => Ok(output),
@@ -166,6 +198,12 @@ pub async fn run_once(cmd: &jail::Command, input: &[u8], clock: &TurnClock) -> O
         Err(failure) => Err(failure_fault(failure, clock)),
     };
     Once { output, elapsed, cpu, stderr }
+}
+
+/// The fault of a bot killed for going over its memory cap.
+pub fn memory_fault(cmd: &jail::Command) -> Fault {
+    let cap = cmd.limits.memory.map(|bytes| format!(" of {} MB", bytes / (1024 * 1024))).unwrap_or_default();
+    Fault::new(FaultKind::Crash, format!("exceeded its memory cap{cap} and was killed"))
 }
 
 /// The fault of a process that exited with `status`, `None` for a clean exit.

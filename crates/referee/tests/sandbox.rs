@@ -1,0 +1,167 @@
+//! Hostile bots inside the sandbox, each in a real Pah-tum game (a process per move):
+//! each is contained (its attack fails, the test's listener accepts nothing, nothing of
+//! it survives) or loses with the right termination, and the next normal game passes.
+
+mod common;
+
+use std::io::Read;
+use std::net::TcpListener;
+use std::path::Path;
+use std::time::Duration;
+
+use common::{Script, play, random, script_bot};
+use referee::{BotSpec, GameRecord, GameSetup, Termination};
+use rules::{GameKind, Options};
+
+const START: &str = "-------\n------+\n---+---\n-------\n--++---\n-------\n+------\n";
+
+/// A correct bot in sh: puts its letter on the first empty square.
+const GOOD: &str = r#"board=$(cat; echo .); board=${board%.}
+x=$(printf '%s' "$board" | tr -cd X | wc -c); o=$(printf '%s' "$board" | tr -cd O | wc -c)
+if [ "$x" -eq "$o" ]; then me=X; else me=O; fi
+printf '%s' "$board" | sed "0,/-/s//$me/" | head -c 56
+"#;
+
+fn sandboxed_setup(seed: u64, move_ms: u64) -> GameSetup {
+    let options = Options::new();
+    let start = GameKind::Pahtum.new_position(&options, Some(START)).unwrap();
+    let mut setup = GameSetup::new(start, options, seed);
+    for limits in &mut setup.limits {
+        limits.sandboxed = true;
+        limits.move_time = Some(Duration::from_millis(move_ms));
+    }
+    setup
+}
+
+fn pahtum_bot(dir: &Path, name: &str, script: &str) -> BotSpec {
+    script_bot(dir, name, Script::sh("pahtum", "pahtum"), script)
+}
+
+async fn game(bot: &BotSpec, move_ms: u64) -> GameRecord {
+    play(&sandboxed_setup(3, move_ms), [bot, &random()]).await
+}
+
+fn stderr_of(record: &GameRecord) -> String {
+    record.turns.iter().filter(|t| t.side == 0).map(|t| t.stderr.as_str()).collect()
+}
+
+async fn next_game_is_normal(dir: &Path) {
+    let good = pahtum_bot(dir, "good", GOOD);
+    let record = game(&good, 3000).await;
+    assert_eq!(record.result.termination, Termination::Rules, "{:?}", record.result);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_sandboxed_bot_plays_normally() {
+    let dir = tempfile::tempdir().unwrap();
+    next_game_is_normal(dir.path()).await;
+    let c = common::sample("pahtum", "c");
+    let record = game(&c, 3000).await;
+    assert_eq!(record.result.termination, Termination::Rules);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn files_outside_the_working_directory_cannot_be_read_or_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let other = dir.path().join("other-bot");
+    std::fs::create_dir_all(&other).unwrap();
+    std::fs::write(other.join("secret"), "the other bot's book").unwrap();
+    let outside = dir.path().join("outside-file");
+    let script = format!(
+        "cat {secret} >&2 2>/dev/null && echo LEAK-ABSOLUTE >&2\n\
+         cat ../../other-bot/secret 2>/dev/null && echo LEAK-RELATIVE >&2\n\
+         ln -s {other} link 2>/dev/null; cat link/secret 2>/dev/null && echo LEAK-SYMLINK >&2\n\
+         echo x > {outside} 2>/dev/null && echo WROTE-OUTSIDE >&2\n\
+         echo x > /tmp/arbiter-hostile-$$ 2>/dev/null && echo WROTE-TMP >&2\n\
+         echo x > mine && echo WROTE-OWN >&2\n\
+         {GOOD}",
+        secret = other.join("secret").display(),
+        other = other.display(),
+        outside = outside.display(),
+    );
+    let bot = pahtum_bot(dir.path(), "snoop", &script);
+    let record = game(&bot, 3000).await;
+    let log = stderr_of(&record);
+    assert_eq!(record.result.termination, Termination::Rules, "{:?}", record.result);
+    for leak in ["LEAK-ABSOLUTE", "LEAK-RELATIVE", "LEAK-SYMLINK", "WROTE-OUTSIDE", "WROTE-TMP", "the other bot's book"] {
+        assert!(!log.contains(leak), "{leak} in {log}");
+    }
+    assert!(log.contains("WROTE-OWN"), "its own directory stays writable: {log}");
+    assert!(!outside.exists());
+    next_game_is_normal(dir.path()).await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_network_is_closed_and_the_listener_accepts_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let script = format!(
+        "python3 -c 'import socket\ntry:\n    socket.create_connection((\"127.0.0.1\", {port}), 1)\n    print(\"CONNECTED\")\nexcept OSError as e:\n    print(\"refused\", e)' >&2\n{GOOD}"
+    );
+    let bot = pahtum_bot(dir.path(), "caller", &script);
+    let record = game(&bot, 5000).await;
+    let log = stderr_of(&record);
+    assert!(!log.contains("CONNECTED"), "{log}");
+    assert!(log.contains("refused"), "{log}");
+    let mut accepted = listener.accept();
+    if let Ok((stream, _)) = &mut accepted {
+        let mut buf = Vec::new();
+        let _ = stream.try_clone().unwrap().read_to_end(&mut buf);
+    }
+    assert!(accepted.is_err(), "the listener accepted a connection");
+    next_game_is_normal(dir.path()).await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_environment_holds_only_the_allow_list() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = pahtum_bot(dir.path(), "env", &format!("env | cut -d= -f1 | sort | tr '\\n' ' ' >&2\n{GOOD}"));
+    let record = game(&bot, 3000).await;
+    let first = record.turns.iter().find(|t| t.side == 0).unwrap();
+    let names: Vec<&str> = first.stderr.split_whitespace().collect();
+    for name in &names {
+        assert!(["HOME", "LANG", "PATH", "TMPDIR", "PWD", "SHLVL", "_"].contains(name), "unexpected variable {name}: {names:?}");
+    }
+    assert!(names.contains(&"PATH"));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_fork_bomb_is_capped_and_the_referee_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = pahtum_bot(dir.path(), "bomb", "bomb() { bomb | bomb & }; bomb; sleep 5");
+    let record = game(&bot, 1000).await;
+    assert!(
+        matches!(record.result.termination, Termination::Timeout { side: 0, .. } | Termination::Crash { side: 0, .. }),
+        "{:?}",
+        record.result
+    );
+    // The referee can still start processes meanwhile and after.
+    assert!(std::process::Command::new("true").status().unwrap().success());
+    next_game_is_normal(dir.path()).await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn twice_the_memory_cap_is_never_granted() {
+    let dir = tempfile::tempdir().unwrap();
+    // 128 MB is Pah-tum's cap; the bot asks for 256 MB and touches it.
+    let bot = pahtum_bot(dir.path(), "hog", &format!("python3 -c 'b = bytearray(256 * 1024 * 1024); print(len(b))' >&2\n{GOOD}"));
+    let record = game(&bot, 5000).await;
+    // Either the address-space limit refuses the allocation (python raises and the
+    // script goes on to play) or the cgroup kills it; it never gets the memory.
+    let log = stderr_of(&record);
+    assert!(!log.contains("268435456"), "the allocation succeeded: {log}");
+    next_game_is_normal(dir.path()).await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn kill_minus_one_and_killing_the_referee_hit_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let me = std::process::id();
+    let bot = pahtum_bot(dir.path(), "killer", &format!("kill -9 -1 2>/dev/null; kill -9 {me} 2>/dev/null\n{GOOD}"));
+    let record = game(&bot, 3000).await;
+    // This test process (the referee) is alive to check the record.
+    assert!(record.turns.len() > 1, "{:?}", record.result);
+    next_game_is_normal(dir.path()).await;
+}
