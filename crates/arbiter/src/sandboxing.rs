@@ -18,6 +18,24 @@ pub struct SandboxArgs {
     pub allow_degraded_sandbox: bool,
 }
 
+/// Sandbox flags of `arbiter tournament`, where the sandbox is the default.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct TournamentSandboxArgs {
+    /// Run program bots without the sandbox (for trusted bots only).
+    #[arg(long)]
+    pub no_sandbox: bool,
+    /// Run even when the sandbox cannot enforce every guarantee on this machine (what
+    /// is missing is printed and recorded in the tournament's notes).
+    #[arg(long, conflicts_with = "no_sandbox")]
+    pub allow_degraded_sandbox: bool,
+}
+
+impl TournamentSandboxArgs {
+    pub fn to_args(&self) -> SandboxArgs {
+        SandboxArgs { sandbox: !self.no_sandbox, allow_degraded_sandbox: self.allow_degraded_sandbox }
+    }
+}
+
 /// What a run does about the sandbox.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Decision {
@@ -71,7 +89,7 @@ pub fn decide(args: &SandboxArgs, has_programs: bool) -> anyhow::Result<Decision
     let degraded: Vec<String> = guarantees().into_iter().filter(|g| g.status != Status::Enforced).map(|g| g.to_string()).collect();
     if !degraded.is_empty() && !args.allow_degraded_sandbox {
         bail!(
-            "the sandbox cannot enforce every guarantee here ({}); pass --allow-degraded-sandbox to run anyway, or leave out --sandbox for trusted bots (see arbiter sandbox-check)",
+            "the sandbox cannot enforce every guarantee here ({}); pass --allow-degraded-sandbox to run anyway, or run trusted bots without the sandbox (see arbiter sandbox-check)",
             degraded.join("; ")
         );
     }

@@ -25,7 +25,7 @@ pub struct Args {
     #[arg(long, value_name = "DIR")]
     bots: Option<PathBuf>,
     #[command(flatten)]
-    sandbox: super::sandboxing::SandboxArgs,
+    sandbox: super::sandboxing::TournamentSandboxArgs,
 }
 
 pub fn run(args: &Args) -> anyhow::Result<()> {
@@ -45,7 +45,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the async runtime")?;
     let db = args.db.clone();
     let has_programs = entrants.iter().any(|e| matches!(e.spec, referee::BotSpec::Program(_)));
-    let sandbox = super::sandboxing::decide(&args.sandbox, has_programs)?;
+    let sandbox = super::sandboxing::decide(&args.sandbox.to_args(), has_programs)?;
     let options = RunOptions { jobs, config_dir, sandboxed: sandbox.sandboxed };
     println!(
         "{}: {} entrants, {} stage(s), {jobs} game(s) at a time, results in {}",

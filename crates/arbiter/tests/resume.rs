@@ -59,6 +59,17 @@ fn games(db: &Path) -> Vec<Value> {
     games
 }
 
+/// How many games `db` holds so far (0 while the file is still being set up).
+fn stored_games(db: &Path) -> usize {
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    runtime.block_on(async {
+        match store::Store::open_read_only(db).await {
+            Ok(store) => store.games().await.map_or(0, |games| games.len()),
+            Err(_) => 0,
+        }
+    })
+}
+
 /// The standings without the timing column.
 fn standings(db: &Path) -> Value {
     let out = Command::new(ARBITER).args(["standings", "--db", db.to_str().unwrap(), "--format", "json"]).output().unwrap();
@@ -150,7 +161,7 @@ fn a_bot_changed_during_a_stage_is_refused() {
     loop {
         assert!(child.try_wait().unwrap().is_none(), "the run ended before it could be interrupted");
         assert!(Instant::now() < until, "no game was stored within a minute");
-        if db.exists() && !games(&db).is_empty() {
+        if stored_games(&db) > 0 {
             break;
         }
         std::thread::sleep(Duration::from_millis(20));

@@ -65,3 +65,58 @@ fn allow_degraded_needs_the_sandbox() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("--sandbox"));
 }
+
+/// The pids of live processes whose command line contains `needle`.
+fn running(needle: &str) -> Vec<u32> {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|entry| entry.file_name().to_str().and_then(|n| n.parse::<u32>().ok()))
+        .filter(|pid| {
+            let alive = std::fs::read_to_string(format!("/proc/{pid}/stat"))
+                .is_ok_and(|stat| stat.rsplit_once(") ").is_some_and(|(_, rest)| !rest.starts_with('Z') && !rest.starts_with('X')));
+            alive && std::fs::read(format!("/proc/{pid}/cmdline")).is_ok_and(|c| String::from_utf8_lossy(&c).contains(needle))
+        })
+        .collect()
+}
+
+#[test]
+fn every_bot_process_dies_with_a_killed_referee() {
+    let dir = tempfile::tempdir().unwrap();
+    let marker = format!("hostile-{}", std::process::id());
+    let folder = dir.path().join(&marker);
+    std::fs::create_dir_all(&folder).unwrap();
+    // A persistent bot (the project protocol) that starts a daemon in a new session and
+    // spins on its first move.
+    std::fs::write(
+        folder.join("bot.sh"),
+        format!(
+            "read hello; echo ready\nsetsid sh -c 'while :; do sleep 1; done # {marker}' &\nwhile read line; do case \"$line\" in go) while :; do :; done;; esac; done\n"
+        ),
+    )
+    .unwrap();
+    std::fs::write(
+        folder.join("bot.toml"),
+        "name = \"spinner\"\ngame = \"connect4\"\nprotocol = \"arbiter\"\ncommand = [\"sh\", \"./bot.sh\"]\n",
+    )
+    .unwrap();
+    let mut referee = Command::new(ARBITER)
+        .args(["play", "connect4", folder.to_str().unwrap(), "random", "--sandbox", "--limit", "cpu-ms=60000"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Wait (bounded) until the bot and its daemon run.
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while running(&marker).len() < 2 {
+        assert!(std::time::Instant::now() < until, "the bot never started: {:?}", running(&marker));
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    referee.kill().unwrap(); // SIGKILL
+    referee.wait().unwrap();
+    let killed = std::time::Instant::now();
+    while !running(&marker).is_empty() {
+        assert!(killed.elapsed() < std::time::Duration::from_secs(1), "bot processes outlived the referee: {:?}", running(&marker));
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+}

@@ -48,7 +48,7 @@ fn stderr_of(record: &GameRecord) -> String {
 async fn next_game_is_normal(dir: &Path) {
     let good = pahtum_bot(dir, "good", GOOD);
     let record = game(&good, 3000).await;
-    assert_eq!(record.result.termination, Termination::Rules, "{:?}", record.result);
+    assert_eq!(record.result.termination, Termination::Rules, "{:?} {:?}", record.result, record.turns.last());
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -164,4 +164,83 @@ async fn kill_minus_one_and_killing_the_referee_hit_nothing() {
     // This test process (the referee) is alive to check the record.
     assert!(record.turns.len() > 1, "{:?}", record.result);
     next_game_is_normal(dir.path()).await;
+}
+
+struct Hostile {
+    name: &'static str,
+    script: &'static str,
+    /// The termination kinds that count as losing correctly.
+    kinds: &'static [&'static str],
+}
+
+/// Bots that attack or break a limit, then (if they are still running) play: each must
+/// end as one of its kinds (or be contained: "rules" where the attack just fails).
+const HOSTILE: &[Hostile] = &[
+    Hostile { name: "spins", script: "while :; do :; done", kinds: &["timeout"] },
+    // In its PID namespace the bot is pid 1, which cannot stop itself: it then echoes
+    // the board unchanged and loses for that.
+    Hostile { name: "stops-itself", script: "kill -STOP $$; cat", kinds: &["timeout", "illegal-move"] },
+    Hostile { name: "ignores-sigterm", script: "trap '' TERM; sleep 30", kinds: &["timeout"] },
+    Hostile { name: "threads-burn-cpu", script: "for i in 1 2 3 4; do (while :; do :; done) & done; wait", kinds: &["timeout"] },
+    Hostile {
+        name: "huge-file",
+        script: "head -c 1073741824 /dev/zero > big; cat >/dev/null; exit 0",
+        kinds: &["crash", "protocol-error", "timeout"],
+    },
+    Hostile {
+        name: "many-files",
+        script: "i=0; while [ $i -lt 1000000 ]; do : > f$i; i=$((i+1)); done",
+        kinds: &["timeout", "crash", "protocol-error"],
+    },
+    Hostile {
+        name: "many-open-files",
+        script: "python3 -c 'import os\nfs=[]\ntry:\n    for i in range(100000): fs.append(open(\"/dev/null\"))\nexcept OSError as e: print(len(fs), e, file=__import__(\"sys\").stderr)\nraise SystemExit(7)'",
+        kinds: &["crash"],
+    },
+    Hostile { name: "endless-stdout", script: "cat >/dev/null; head -c 1073741824 /dev/zero", kinds: &["protocol-error"] },
+    Hostile { name: "segfaults", script: "cat >/dev/null; kill -SEGV $$", kinds: &["crash", "protocol-error"] },
+    Hostile { name: "aborts", script: "cat >/dev/null; python3 -c 'import os; os.abort()'; exit 134", kinds: &["crash"] },
+    Hostile { name: "exits-early", script: "exit 0", kinds: &["protocol-error"] },
+    Hostile {
+        name: "ptrace-and-mem",
+        script: "python3 -c 'import ctypes,os\nlibc=ctypes.CDLL(None, use_errno=True)\nr=libc.ptrace(16, os.getppid(), 0, 0)\nprint(\"ptrace\", r, ctypes.get_errno())\ntry:\n    open(\"/proc/1/mem\",\"rb\").read(1); print(\"MEM-READ\")\nexcept OSError as e: print(\"mem\", e)\nr=libc.syscall(425, 8, 0)\nprint(\"io_uring\", r)\nr=libc.unshare(0x40000000)\nprint(\"unshare\", r)' >&2; exit 9",
+        kinds: &["crash"],
+    },
+];
+
+#[tokio::test(flavor = "multi_thread")]
+async fn hostile_bots_lose_or_are_contained_and_leave_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    for hostile in HOSTILE {
+        let bot = pahtum_bot(dir.path(), hostile.name, hostile.script);
+        let record = game(&bot, 800).await;
+        let termination = serde_json::to_value(&record.result.termination).unwrap();
+        let kind = termination["kind"].as_str().unwrap().to_string();
+        assert!(hostile.kinds.contains(&kind.as_str()), "{}: {termination}", hostile.name);
+        assert_eq!(termination["side"], 0, "{}: {termination}", hostile.name);
+        assert_eq!(record.result.scores, Some([0, 1666]), "{}", hostile.name);
+        let log = stderr_of(&record);
+        assert!(!log.contains("MEM-READ"), "{}: {log}", hostile.name);
+        if hostile.name == "ptrace-and-mem" {
+            // Every one of the four attacks was refused.
+            assert!(log.contains("ptrace -1"), "{log}");
+            assert!(log.contains("io_uring -1"), "{log}");
+            assert!(log.contains("unshare -1"), "{log}");
+        }
+        // Nothing of the bot is left: no process runs its script.
+        let script = dir.path().join(hostile.name).join("bot.sh");
+        assert!(common::all_gone(&processes_running(&script), Duration::from_secs(2)).await, "{} left processes", hostile.name);
+        next_game_is_normal(dir.path()).await;
+    }
+}
+
+/// The pids of processes whose command line mentions `path`.
+fn processes_running(path: &Path) -> Vec<u32> {
+    let needle = path.to_string_lossy().into_owned();
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|entry| entry.file_name().to_str().and_then(|n| n.parse::<u32>().ok()))
+        .filter(|pid| std::fs::read(format!("/proc/{pid}/cmdline")).is_ok_and(|c| String::from_utf8_lossy(&c).contains(&needle)))
+        .collect()
 }
