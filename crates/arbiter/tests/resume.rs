@@ -89,10 +89,8 @@ fn killed_and_resumed_equals_uninterrupted() {
     let config = config(dir.path());
 
     let whole = dir.path().join("whole.db");
-    let began = Instant::now();
     let out = tournament(&config, &whole).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let duration = began.elapsed();
     let reference = games(&whole);
     assert!(reference.len() >= 26, "both stages played: {} games", reference.len());
 
@@ -100,16 +98,17 @@ fn killed_and_resumed_equals_uninterrupted() {
     let mut rng = ChaCha8Rng::seed_from_u64(2024);
     let mut kills = 0;
     let mut finished = false;
-    for _ in 0..40 {
+    for _ in 0..100 {
+        // Each run is killed once it has stored a random 1 to 4 more games (a game of the
+        // other worker is then in progress), until a run gets to the end by itself.
+        let before = stored_games(&killed);
+        let more = rng.random_range(1..=4);
         let mut child = tournament(&config, &killed).spawn().unwrap();
-        // Somewhere in the first half of what a whole run takes: most runs are cut.
-        let delay = Duration::from_millis(rng.random_range(20..(duration.as_millis() as u64 / 2).max(40)));
-        let until = Instant::now() + delay;
         let status = loop {
             if let Some(status) = child.try_wait().unwrap() {
                 break Some(status);
             }
-            if Instant::now() >= until {
+            if stored_games(&killed) >= before + more {
                 break None;
             }
             std::thread::sleep(Duration::from_millis(5));
