@@ -218,7 +218,11 @@ impl Process {
                 lifeline = Some(std::fs::OpenOptions::new().read(true).write(true).open(&fifo)?);
                 let mut policy = sandbox::Policy::new(&command.cwd, &fifo);
                 policy.read_only = sandbox.read_only.clone();
-                policy.memory = command.limits.memory;
+                // A memory cgroup caps what the bot really uses; the address-space rlimit
+                // is only the fallback (it also binds the helper, whose threads reserve
+                // address space, so a small cap could keep it from starting the bot).
+                let cgroup_memory = sandbox.cgroups && cgroup::detect().memory.is_some();
+                policy.memory = if cgroup_memory { None } else { command.limits.memory };
                 policy.processes = sandbox.processes.or(policy.processes);
                 policy.file_size = sandbox.file_size.or(policy.file_size);
                 policy.open_files = sandbox.open_files.or(policy.open_files);

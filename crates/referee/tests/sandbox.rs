@@ -148,10 +148,13 @@ async fn twice_the_memory_cap_is_never_granted() {
     // 128 MB is Pah-tum's cap; the bot asks for 256 MB and touches it.
     let bot = pahtum_bot(dir.path(), "hog", &format!("python3 -c 'b = bytearray(256 * 1024 * 1024); print(len(b))' >&2\n{GOOD}"));
     let record = game(&bot, 5000).await;
-    // Either the address-space limit refuses the allocation (python raises and the
-    // script goes on to play) or the cgroup kills it; it never gets the memory.
     let log = stderr_of(&record);
     assert!(!log.contains("268435456"), "the allocation succeeded: {log}");
+    // This machine kind has a memory cgroup: the bot is killed and loses for it.
+    match &record.result.termination {
+        Termination::Crash { side: 0, detail } => assert!(detail.contains("exceeded its memory cap of 128 MB"), "{detail}"),
+        other => panic!("expected a memory fault, got {other:?}"),
+    }
     next_game_is_normal(dir.path()).await;
 }
 
@@ -243,4 +246,46 @@ fn processes_running(path: &Path) -> Vec<u32> {
         .filter_map(|entry| entry.file_name().to_str().and_then(|n| n.parse::<u32>().ok()))
         .filter(|pid| std::fs::read(format!("/proc/{pid}/cmdline")).is_ok_and(|c| String::from_utf8_lossy(&c).contains(&needle)))
         .collect()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_daemon_left_behind_dies_with_the_move_and_stderr_is_capped() {
+    let dir = tempfile::tempdir().unwrap();
+    // On its first call the bot starts a copy of itself in a new session that sleeps,
+    // floods stderr, then plays.
+    let script = format!(
+        "if [ \"$1\" = daemon ]; then exec sleep 100; fi\nsetsid sh \"$0\" daemon &\nhead -c 200000 /dev/zero | tr '\\0' 'e' >&2\n{GOOD}"
+    );
+    let bot = pahtum_bot(dir.path(), "daemon", &script);
+    let mut setup = sandboxed_setup(5, 3000);
+    setup.limits[0].stderr_per_move = 1000;
+    let record = play(&setup, [&bot, &random()]).await;
+    assert_eq!(record.result.termination, Termination::Rules, "{:?}", record.result);
+    for turn in record.turns.iter().filter(|t| t.side == 0) {
+        assert_eq!(turn.stderr.len(), 1000);
+        assert_eq!(turn.stderr_dropped, 199_000);
+    }
+    let script_path = dir.path().join("daemon").join("bot.sh");
+    assert!(common::all_gone(&processes_running(&script_path), Duration::from_secs(2)).await, "a daemon survived");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn threads_burning_the_connect4_cpu_budget_lose_on_cpu_time() {
+    let dir = tempfile::tempdir().unwrap();
+    // A project-protocol bot that burns its CPU budget in four processes on its move.
+    let script = "read hello; echo ready\nwhile read line; do case \"$line\" in go) for i in 1 2 3 4; do (while :; do :; done) & done; wait;; esac; done\n";
+    let bot = script_bot(dir.path(), "burner", Script::sh("connect4", "arbiter"), script);
+    let start = GameKind::Connect4.new_position(&Options::new(), None).unwrap();
+    let mut setup = GameSetup::new(start, Options::new(), 1);
+    for limits in &mut setup.limits {
+        limits.sandboxed = true;
+    }
+    setup.limits[0].game_cpu = Some(Duration::from_millis(400));
+    let record = play(&setup, [&bot, &random()]).await;
+    match &record.result.termination {
+        Termination::Timeout { side: 0, detail } => assert!(detail.contains("out of CPU time"), "{detail}"),
+        other => panic!("expected a CPU timeout, got {other:?}"),
+    }
+    let script_path = dir.path().join("burner").join("bot.sh");
+    assert!(common::all_gone(&processes_running(&script_path), Duration::from_secs(2)).await, "burners survived");
 }
