@@ -24,24 +24,12 @@ fn setup(seed: u64) -> GameSetup {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn sample_bots_play_whole_games_in_both_seats() {
-    let random = random();
-    for (i, language) in ["python", "c"].into_iter().enumerate() {
-        let bot = sample("legions", language);
-        let first = play(&setup(10 + i as u64), [&bot, &random]).await;
-        assert_normal_game(&first, 0, NORMAL);
-        let second = play(&setup(20 + i as u64), [&random, &bot]).await;
-        assert_normal_game(&second, 1, NORMAL);
-    }
+    common::samples_play_both_seats("legions", setup, NORMAL).await;
 }
 
 #[tokio::test(flavor = "multi_thread")]
 async fn sample_bots_tell_their_names() {
-    let dir = tempfile::tempdir().unwrap();
-    for (language, name) in [("python", "random-py"), ("c", "random-c")] {
-        let BotSpec::Program(bot) = sample("legions", language) else { unreachable!() };
-        let identity = referee::drivers::describe(&bot, dir.path()).await.unwrap().unwrap();
-        assert_eq!(identity.name, name);
-    }
+    common::samples_tell_their_names("legions").await;
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -8,7 +8,7 @@ mod common;
 use std::time::Duration;
 
 use common::{Normal, Script, assert_normal_game, is_gone, play, random, sample, script_bot};
-use referee::{BotSpec, GameSetup};
+use referee::GameSetup;
 use rules::GameKind;
 
 const NUPUD: Script = Script::sh("nupud", "nupud");
@@ -23,24 +23,12 @@ fn setup(seed: u64) -> GameSetup {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn sample_bots_play_whole_games_in_both_seats() {
-    let random = random();
-    for (i, language) in ["python", "c"].into_iter().enumerate() {
-        let bot = sample("nupud", language);
-        let first = play(&setup(10 + i as u64), [&bot, &random]).await;
-        assert_normal_game(&first, 0, NORMAL);
-        let second = play(&setup(20 + i as u64), [&random, &bot]).await;
-        assert_normal_game(&second, 1, NORMAL);
-    }
+    common::samples_play_both_seats("nupud", setup, NORMAL).await;
 }
 
 #[tokio::test(flavor = "multi_thread")]
 async fn sample_bots_tell_their_names() {
-    let dir = tempfile::tempdir().unwrap();
-    for (language, name) in [("python", "random-py"), ("c", "random-c")] {
-        let BotSpec::Program(bot) = sample("nupud", language) else { unreachable!() };
-        let identity = referee::drivers::describe(&bot, dir.path()).await.unwrap().unwrap();
-        assert_eq!(identity.name, name);
-    }
+    common::samples_tell_their_names("nupud").await;
 }
 
 /// Black's set-up call gets `place black` and nothing else, whatever White set up.

@@ -28,14 +28,7 @@ fn setup(seed: u64) -> GameSetup {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn sample_bots_play_whole_games_in_both_seats() {
-    let random = random();
-    for (i, language) in ["python", "c"].into_iter().enumerate() {
-        let bot = sample("pahtum", language);
-        let first = play(&setup(10 + i as u64), [&bot, &random]).await;
-        assert_normal_game(&first, 0, NORMAL);
-        let second = play(&setup(20 + i as u64), [&random, &bot]).await;
-        assert_normal_game(&second, 1, NORMAL);
-    }
+    common::samples_play_both_seats("pahtum", setup, NORMAL).await;
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -123,3 +123,27 @@ pub async fn all_gone(pids: &[u32], wait: Duration) -> bool {
 pub async fn is_gone(pid: u32, wait: Duration) -> bool {
     all_gone(&[pid], wait).await
 }
+
+/// The Python and the C sample of `interface` each play a game in both seats against
+/// the built-in random player, from `setup(seed)`, and each game is normal.
+pub async fn samples_play_both_seats(interface: &str, setup: impl Fn(u64) -> GameSetup, normal: Normal) {
+    let random = random();
+    for (i, language) in ["python", "c"].into_iter().enumerate() {
+        let bot = sample(interface, language);
+        let first = play(&setup(10 + i as u64), [&bot, &random]).await;
+        assert_normal_game(&first, 0, normal);
+        let second = play(&setup(20 + i as u64), [&random, &bot]).await;
+        assert_normal_game(&second, 1, normal);
+    }
+}
+
+/// The Python and the C sample of `interface` report their names (`random-py`,
+/// `random-c`) through the interface.
+pub async fn samples_tell_their_names(interface: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    for (language, name) in [("python", "random-py"), ("c", "random-c")] {
+        let BotSpec::Program(bot) = sample(interface, language) else { unreachable!("samples are programs") };
+        let identity = referee::drivers::describe(&bot, dir.path()).await.unwrap().unwrap();
+        assert_eq!(identity.name, name);
+    }
+}
