@@ -51,6 +51,8 @@ pub struct Args {
     /// Print a machine-readable summary (JSON) instead of text.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    sandbox: super::sandboxing::SandboxArgs,
 }
 
 /// What every worker needs to play a pair.
@@ -59,6 +61,7 @@ struct Match {
     options: Options,
     bots: [BotSpec; 2],
     overrides: LimitOverrides,
+    sandboxed: bool,
     seed: u64,
     games: u32,
 }
@@ -121,6 +124,11 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     if bots.iter().any(|b| matches!(b, BotSpec::Human)) {
         bail!("a match is between bots; use `arbiter play` to play against one");
     }
+    let has_programs = bots.iter().any(|b| matches!(b, BotSpec::Program(_)));
+    let sandbox = super::sandboxing::decide(&args.sandbox, has_programs)?;
+    for line in &sandbox.degraded {
+        eprintln!("warning: sandbox degraded: {line}");
+    }
     let seed = args.seed.unwrap_or_else(fresh_seed);
     let names = if bots[0].name() == bots[1].name() {
         [format!("{}-1", bots[0].name()), format!("{}-2", bots[1].name())]
@@ -135,7 +143,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             names[0], names[1], args.games
         );
     }
-    let shared = Arc::new(Match { kind, options: options.clone(), bots, overrides, seed, games: args.games });
+    let shared = Arc::new(Match { kind, options: options.clone(), bots, overrides, sandboxed: sandbox.sandboxed, seed, games: args.games });
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the async runtime")?;
 
     let mut tally = Tally::new();
@@ -238,6 +246,9 @@ async fn play_pair(shared: &Match, pair: u32) -> anyhow::Result<PairResult> {
         let order = if idx % 2 == 0 { [0, 1] } else { [1, 0] };
         let mut setup = GameSetup::new(start.clone(), shared.options.clone(), derive(shared.seed, u64::from(idx)));
         setup.limits = order.map(|player| side_limits(&start, &shared.bots[player], &shared.overrides));
+        for limits in &mut setup.limits {
+            limits.sandboxed = shared.sandboxed;
+        }
         let record = referee::play_game(&setup, [&shared.bots[order[0]], &shared.bots[order[1]]], |_, _| {}).await;
         let a_side = order[0];
         result.scores.push(score_of(&record, a_side));
