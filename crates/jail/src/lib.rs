@@ -451,6 +451,11 @@ impl Process {
         self.exit
     }
 
+    /// The memory cap the process runs under, bytes.
+    pub fn memory_cap(&self) -> Option<u64> {
+        self.limits.memory
+    }
+
     /// Whether the bot ran into its memory cap (an OOM kill in its cgroup).
     pub fn memory_exceeded(&self) -> bool {
         self.cpu.cgroup.as_ref().is_some_and(|group| group.hit_memory_limit())

@@ -289,3 +289,22 @@ async fn threads_burning_the_connect4_cpu_budget_lose_on_cpu_time() {
     let script_path = dir.path().join("burner").join("bot.sh");
     assert!(common::all_gone(&processes_running(&script_path), Duration::from_secs(2)).await, "burners survived");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_persistent_bot_over_its_memory_cap_loses_on_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    // A project-protocol bot that, on its move, asks for 256 MB under a 64 MB cap.
+    let script = "read hello; echo ready\nwhile read line; do case \"$line\" in go) exec python3 -c 'b = bytearray(256 * 1024 * 1024); print(\"move 3\")';; esac; done\n";
+    let bot = script_bot(dir.path(), "hog", Script::sh("connect4", "arbiter"), script);
+    let start = GameKind::Connect4.new_position(&Options::new(), None).unwrap();
+    let mut setup = GameSetup::new(start, Options::new(), 1);
+    for limits in &mut setup.limits {
+        limits.sandboxed = true;
+        limits.memory = Some(64 * 1024 * 1024);
+    }
+    let record = play(&setup, [&bot, &random()]).await;
+    match &record.result.termination {
+        Termination::Crash { side: 0, detail } => assert!(detail.contains("exceeded its memory cap of 64 MB"), "{detail}"),
+        other => panic!("expected a memory fault, got {other:?}"),
+    }
+}

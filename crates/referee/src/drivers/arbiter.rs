@@ -172,7 +172,7 @@ async fn gone(process: &mut jail::Process, failure: jail::Failure, clock: &TurnC
         None if process.try_exit().is_some() => "exited before answering".to_string(),
         None => failure_fault(failure, clock).detail,
     };
-    Fault::new(FaultKind::Crash, detail)
+    super::with_memory_cause(process, Fault::new(FaultKind::Crash, detail))
 }
 
 fn to_text(lines: &[ToBot]) -> Vec<u8> {

@@ -167,7 +167,7 @@ async fn guarded<T>(
 /// The fault for a stopped exchange; `doing` says what the bot was expected to do
 /// ("answering", "sending its name").
 fn stop_fault(stop: Stop, process: &mut jail::Process, clock: &TurnClock, doing: &str) -> Fault {
-    match stop {
+    let fault = match stop {
         Stop::Time(limit) => Fault::new(FaultKind::Timeout, clock.describe(limit)),
         Stop::Exited(status) => exited_fault(status, doing),
         Stop::Link(LinkError::Closed) => match process.try_exit() {
@@ -176,7 +176,8 @@ fn stop_fault(stop: Stop, process: &mut jail::Process, clock: &TurnClock, doing:
         },
         Stop::Link(err @ LinkError::TooLong(_)) => Fault::new(FaultKind::ProtocolError, err.to_string()),
         Stop::Link(err @ LinkError::Io(_)) => Fault::new(FaultKind::Crash, err.to_string()),
-    }
+    };
+    super::with_memory_cause(process, fault)
 }
 
 fn exited_fault(status: ExitStatus, doing: &str) -> Fault {

@@ -129,7 +129,7 @@ async fn fault_of(process: &mut jail::Process, failure: jail::Failure, clock: &T
         let ended = process.wait(jail::Deadline::wall_in(Duration::from_millis(100))).await;
         if let Ok(status) = ended {
             let how = exit_fault(status).map_or_else(|| "exited".to_string(), |fault| fault.detail);
-            return Fault::new(FaultKind::Crash, format!("{how} before its move"));
+            return super::with_memory_cause(process, Fault::new(FaultKind::Crash, format!("{how} before its move")));
         }
     }
     failure_fault(failure, clock)

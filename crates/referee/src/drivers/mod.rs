@@ -200,10 +200,21 @@ pub async fn run_once(cmd: &jail::Command, input: &[u8], clock: &TurnClock) -> O
     Once { output, elapsed, cpu, stderr }
 }
 
-/// The fault of a bot killed for going over its memory cap.
-pub fn memory_fault(cmd: &jail::Command) -> Fault {
-    let cap = cmd.limits.memory.map(|bytes| format!(" of {} MB", bytes / (1024 * 1024))).unwrap_or_default();
+/// The fault of a bot killed for going over its memory cap of `cap` bytes.
+fn memory_fault_of(cap: Option<u64>) -> Fault {
+    let cap = cap.map(|bytes| format!(" of {} MB", bytes / (1024 * 1024))).unwrap_or_default();
     Fault::new(FaultKind::Crash, format!("exceeded its memory cap{cap} and was killed"))
+}
+
+/// The fault of a per-move process killed for going over its memory cap.
+pub fn memory_fault(cmd: &jail::Command) -> Fault {
+    memory_fault_of(cmd.limits.memory)
+}
+
+/// A crash of a bot that ran into its memory cap (its cgroup killed it) is a memory
+/// fault; any other fault stays as it is.
+pub fn with_memory_cause(process: &jail::Process, fault: Fault) -> Fault {
+    if fault.kind == FaultKind::Crash && process.memory_exceeded() { memory_fault_of(process.memory_cap()) } else { fault }
 }
 
 /// The fault of a process that exited with `status`, `None` for a clean exit.
