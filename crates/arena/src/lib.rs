@@ -5,6 +5,7 @@
 
 mod entrants;
 mod outcome;
+pub mod report;
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};

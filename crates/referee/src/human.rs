@@ -2,7 +2,10 @@
 //! and asks again when the move cannot be played.
 
 use std::io::{BufRead, Write};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+use tokio::sync::{Mutex, mpsc};
 
 use rules::{Outcome, Side};
 
@@ -90,4 +93,54 @@ impl Human {
 /// A reply used where a human can never be asked (kept for completeness of faults).
 pub fn unavailable() -> Fault {
     Fault::new(FaultKind::Crash, "no terminal for the human player")
+}
+
+/// A person playing through another front end (the web arena). The front end checks
+/// each move against the position first (so that it can refuse a click with a reason)
+/// and sends only the text; the referee checks it again like any bot's move. Dropping
+/// the sender means the person left (a crash in the record); the side's move time
+/// limit, if any, applies as to any player.
+#[derive(Clone)]
+pub struct Remote {
+    pub name: String,
+    moves: Arc<Mutex<mpsc::Receiver<String>>>,
+}
+
+impl Remote {
+    /// A remote player and the sender its moves go through.
+    pub fn new(name: impl Into<String>) -> (Remote, mpsc::Sender<String>) {
+        let (tx, rx) = mpsc::channel(4);
+        (Remote { name: name.into(), moves: Arc::new(Mutex::new(rx)) }, tx)
+    }
+
+    pub(crate) async fn turn(&self, req: &TurnRequest<'_>) -> Reply {
+        let began = Instant::now();
+        let mut moves = self.moves.lock().await;
+        let next = match req.clock.wall_limit() {
+            Some(limit) => match tokio::time::timeout(limit, moves.recv()).await {
+                Ok(next) => next,
+                Err(_) => {
+                    let detail = req.clock.describe(jail::TimeLimit::Wall);
+                    return Reply::fault(FaultKind::Timeout, detail, began.elapsed(), Default::default());
+                }
+            },
+            None => moves.recv().await,
+        };
+        match next {
+            Some(text) => Reply { answer: Ok(text), elapsed: began.elapsed(), cpu: Duration::ZERO, stderr: Default::default() },
+            None => Reply::fault(FaultKind::Crash, "the player left", began.elapsed(), Default::default()),
+        }
+    }
+}
+
+impl std::fmt::Debug for Remote {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Remote").field("name", &self.name).finish_non_exhaustive()
+    }
+}
+
+impl PartialEq for Remote {
+    fn eq(&self, other: &Remote) -> bool {
+        Arc::ptr_eq(&self.moves, &other.moves)
+    }
 }

@@ -162,6 +162,7 @@ impl Reply {
 enum Seat {
     Builtin { builtin: Builtin, rng: Box<ChaCha8Rng> },
     Human(human::Human),
+    Remote(human::Remote),
     Program(Box<drivers::Driver>),
 }
 
@@ -173,6 +174,7 @@ impl Seat {
                 Seat::Builtin { builtin: *builtin, rng: Box::new(ChaCha8Rng::seed_from_u64(stream)) }
             }
             BotSpec::Human => Seat::Human(human::Human::terminal(ctx.side)),
+            BotSpec::Remote(remote) => Seat::Remote(remote.clone()),
             BotSpec::Program(bot) => Seat::Program(Box::new(drivers::Driver::open(bot, ctx).await?)),
         })
     }
@@ -187,13 +189,14 @@ impl Seat {
                 Reply { answer, elapsed: began.elapsed(), cpu: Duration::ZERO, stderr: jail::Log::default() }
             }
             Seat::Human(human) => human.turn(req).await,
+            Seat::Remote(remote) => remote.turn(req).await,
             Seat::Program(driver) => driver.turn(req).await,
         }
     }
 
     async fn finish(&mut self, outcome: &Outcome) {
         match self {
-            Seat::Builtin { .. } => {}
+            Seat::Builtin { .. } | Seat::Remote(_) => {}
             Seat::Human(human) => human.finish(outcome),
             Seat::Program(driver) => driver.finish(outcome).await,
         }
@@ -363,6 +366,15 @@ fn player_record(spec: &BotSpec, limits: &Limits) -> PlayerRecord {
         BotSpec::Builtin(builtin) => PlayerRecord {
             name: builtin.name().to_string(),
             kind: "builtin".to_string(),
+            protocol: None,
+            manifest: None,
+            command: None,
+            sha256: None,
+            limits,
+        },
+        BotSpec::Remote(remote) => PlayerRecord {
+            name: remote.name.clone(),
+            kind: "human".to_string(),
             protocol: None,
             manifest: None,
             command: None,

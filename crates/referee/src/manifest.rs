@@ -122,6 +122,8 @@ pub struct ProgramBot {
 pub enum BotSpec {
     Builtin(Builtin),
     Human,
+    /// A person playing through another front end (the web arena); see [`crate::human::Remote`].
+    Remote(crate::human::Remote),
     Program(Box<ProgramBot>),
 }
 
@@ -153,6 +155,7 @@ impl BotSpec {
         match self {
             BotSpec::Builtin(builtin) => builtin.name().to_string(),
             BotSpec::Human => "human".to_string(),
+            BotSpec::Remote(remote) => remote.name.clone(),
             BotSpec::Program(bot) => bot.manifest.name.clone(),
         }
     }
