@@ -12,6 +12,7 @@ mod openings_cmd;
 mod play;
 mod replay;
 mod sandboxing;
+mod serve;
 mod standings_cmd;
 mod tournament_cmd;
 mod verify;
@@ -58,6 +59,8 @@ enum Command {
     Tournament(tournament_cmd::Args),
     /// Print the standings and the cross table of a tournament's database.
     Standings(standings_cmd::Args),
+    /// Serve the web arena: live tournaments, replays, the testing ground, human play, submissions.
+    Serve(serve::Args),
     /// Say which of the sandbox's guarantees this machine enforces.
     SandboxCheck(sandboxing::CheckArgs),
 }
@@ -78,6 +81,7 @@ fn main() -> ExitCode {
         Command::Openings(args) => openings_cmd::run(&args),
         Command::Tournament(args) => tournament_cmd::run(&args),
         Command::Standings(args) => standings_cmd::run(&args),
+        Command::Serve(args) => serve::run(&args),
         Command::SandboxCheck(args) => sandboxing::run_check(&args),
     };
     match result {

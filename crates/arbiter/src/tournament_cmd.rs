@@ -46,7 +46,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let db = args.db.clone();
     let has_programs = entrants.iter().any(|e| matches!(e.spec, referee::BotSpec::Program(_)));
     let sandbox = super::sandboxing::decide(&args.sandbox.to_args(), has_programs)?;
-    let options = RunOptions { jobs, config_dir, sandboxed: sandbox.sandboxed };
+    let options = RunOptions { jobs, config_dir, sandboxed: sandbox.sandboxed, watch: None };
     println!(
         "{}: {} entrants, {} stage(s), {jobs} game(s) at a time, results in {}",
         config.name,

@@ -10,7 +10,6 @@ pub mod report;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::Instant;
 
 use referee::{BotSpec, GameRecord, GameSetup, LimitOverrides, Limits};
 use rules::{AnyPosition, GameKind, Options};
@@ -50,6 +49,29 @@ pub struct RunOptions {
     pub config_dir: PathBuf,
     /// Whether program bots run inside the sandbox.
     pub sandboxed: bool,
+    /// Sees every game while it is played (the web arena's live views); `None` for none.
+    pub watch: Option<Watch>,
+}
+
+/// A game of the tournament while it is played, move by move.
+#[derive(Clone, Debug)]
+pub enum Live {
+    /// A game starts: its key, stage, the players' entrant names and the start.
+    Started { key: String, stage: usize, names: [String; 2], options: Options, start: AnyPosition },
+    /// A move was accepted: the position after it and the turn's record.
+    Turn { key: String, position: AnyPosition, turn: Box<referee::TurnRecord> },
+    /// The game ended (its record is stored before this is sent).
+    Ended { key: String, record: Box<GameRecord> },
+}
+
+/// A function that sees [`Live`] updates, called from the games' tasks.
+#[derive(Clone)]
+pub struct Watch(pub Arc<dyn Fn(Live) + Send + Sync>);
+
+impl std::fmt::Debug for Watch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Watch(..)")
+    }
 }
 
 /// What the runner tells its caller as it goes (for progress bars and live pages).
@@ -197,8 +219,10 @@ pub async fn run_tournament(
                         });
                     }
                     let mut so_far = stage_results.clone();
+                    let names: Vec<String> = all.iter().map(|e| e.name.clone()).collect();
+                    let watch = options.watch.clone().map(|w| (w, names));
                     let played =
-                        play_games(todo, &specs, &starts, &stage_options, (limits, options.sandboxed), options.jobs, store, |outcome| {
+                        play_games(todo, &specs, &starts, &stage_options, (limits, options.sandboxed, watch), options.jobs, store, |outcome| {
                             so_far.push(outcome.clone());
                             let leader = leader(stage, &stage_participants, &all, &so_far);
                             on_event(Event::GameFinished { stage: idx, outcome: Box::new(outcome.clone()), leader });
@@ -395,7 +419,7 @@ async fn play_games(
     specs: &Arc<Vec<BotSpec>>,
     starts: &Arc<Starts>,
     options: &Options,
-    (limits, sandboxed): (LimitOverrides, bool),
+    (limits, sandboxed, watch): (LimitOverrides, bool, Option<(Watch, Vec<String>)>),
     jobs: usize,
     store: &store::Store,
     mut on_finished: impl FnMut(&GameOutcome),
@@ -407,17 +431,26 @@ async fn play_games(
         let specs = Arc::clone(specs);
         let permits = Arc::clone(&permits);
         let options = options.clone();
+        let watch = watch.clone();
         running.spawn(async move {
             let _permit = permits.acquire_owned().await.expect("the semaphore is never closed");
             let bots = [&specs[spec.players[0]], &specs[spec.players[1]]];
-            let mut setup = GameSetup::new(start.clone(), options, spec.seed);
+            let mut setup = GameSetup::new(start.clone(), options.clone(), spec.seed);
             setup.limits = [0, 1].map(|side| side_limits(&start, bots[side], &limits));
             for side_limits in &mut setup.limits {
                 side_limits.sandboxed = sandboxed;
             }
-            let began = Instant::now();
-            let record = referee::play_game(&setup, bots, |_, _| {}).await;
-            let _ = began;
+            if let Some((watch, names)) = &watch {
+                let names = spec.players.map(|id| names.get(id).cloned().unwrap_or_default());
+                (watch.0)(Live::Started { key: spec.key.clone(), stage: spec.stage, names, options, start: start.clone() });
+            }
+            let key = spec.key.clone();
+            let record = referee::play_game(&setup, bots, |pos, turn| {
+                if let Some((watch, _)) = &watch {
+                    (watch.0)(Live::Turn { key: key.clone(), position: pos.clone(), turn: Box::new(turn.clone()) });
+                }
+            })
+            .await;
             (spec, record)
         });
     }
@@ -428,6 +461,9 @@ async fn play_games(
         let outcome = outcome_of(spec, &record);
         let json = serde_json::to_string(&record).expect("a record serialises");
         store.save_game(&outcome, &json).await?;
+        if let Some((watch, _)) = &watch {
+            (watch.0)(Live::Ended { key: outcome.spec.key.clone(), record: Box::new(record) });
+        }
         on_finished(&outcome);
         outcomes.push(outcome);
     }

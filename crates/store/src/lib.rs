@@ -339,6 +339,15 @@ impl Store {
             .collect()
     }
 
+    /// How many games are stored (cheap: for watchers that poll for new games).
+    pub async fn game_count(&self) -> Result<u64, StoreError> {
+        let count: i64 = sqlx::query_scalar("SELECT count(*) FROM games")
+            .fetch_one(&self.pool)
+            .await
+            .map_err(|e| self.query_error("count the games", e))?;
+        Ok(count.max(0) as u64)
+    }
+
     /// The record (the referee's JSON) of the finished game with this key.
     pub async fn game_record(&self, key: &str) -> Result<Option<String>, StoreError> {
         sqlx::query_scalar("SELECT record FROM game_records WHERE key = ?")

@@ -1,0 +1,74 @@
+//! `arbiter serve`: the web arena — live tournaments, the game viewer, the testing
+//! ground, human play and submissions — on one address, from this binary.
+
+use std::path::PathBuf;
+
+use anyhow::{Context, bail};
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// A tournament database to show (repeatable), e.g. one `arbiter tournament` writes;
+    /// it is shown live while another process writes it.
+    #[arg(long, value_name = "FILE")]
+    db: Vec<PathBuf>,
+    /// The server's own folder: tournaments it starts, finished test and human games,
+    /// submissions.
+    #[arg(long, value_name = "DIR", default_value = "arbiter-data")]
+    data: PathBuf,
+    /// The address to listen on.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    addr: String,
+    /// The organiser's token (default: a random one, printed at start).
+    #[arg(long, value_name = "TOKEN")]
+    admin_token: Option<String>,
+    /// Games a tournament plays at the same time (default: the number of cores).
+    #[arg(short = 'j', long)]
+    jobs: Option<usize>,
+    /// The folder of the ready tournament presets.
+    #[arg(long, value_name = "DIR", default_value = "presets")]
+    presets: PathBuf,
+    #[command(flatten)]
+    sandbox: super::sandboxing::TournamentSandboxArgs,
+}
+
+pub fn run(args: &Args) -> anyhow::Result<()> {
+    for db in &args.db {
+        if !db.is_file() {
+            bail!("--db {}: no such file (make one with `arbiter tournament CONFIG --db FILE`)", db.display());
+        }
+    }
+    let token = match &args.admin_token {
+        Some(token) if token.trim().len() < 8 => bail!("--admin-token must be at least 8 characters"),
+        Some(token) => token.trim().to_string(),
+        None => web::auth::random_token(),
+    };
+    let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    if jobs == 0 {
+        bail!("-j must be at least 1");
+    }
+    let sandbox = super::sandboxing::decide(&args.sandbox.to_args(), true)?;
+    for line in &sandbox.degraded {
+        eprintln!("warning: sandbox degraded: {line}");
+    }
+    let presets = args.presets.is_dir().then(|| args.presets.clone());
+    let config = web::Config { data: args.data.clone(), dbs: args.db.clone(), token: token.clone(), sandboxed: sandbox.sandboxed, jobs, presets };
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the async runtime")?;
+    runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind(&args.addr).await.with_context(|| format!("cannot listen on {}", args.addr))?;
+        let addr = listener.local_addr().context("the listening address")?;
+        let app = web::App::start(config).await?;
+        println!("arbiter serve: http://{addr}/ (data in {})", args.data.display());
+        if args.admin_token.is_none() {
+            println!("organiser token: {token}");
+        }
+        use std::io::Write;
+        let _ = std::io::stdout().flush();
+        tokio::select! {
+            result = web::serve(app, listener) => result.context("the server stopped"),
+            _ = tokio::signal::ctrl_c() => {
+                println!("arbiter serve: stopped; finished games are stored, running tournaments resume at the next start");
+                Ok(())
+            }
+        }
+    })
+}

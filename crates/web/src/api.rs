@@ -1,0 +1,396 @@
+//! The JSON API under `/api` (documented in `docs/web.md`), which the pages use:
+//! tournaments and their live standings, games live and finished, the testing ground,
+//! human play, bots, and the organiser's actions.
+
+use std::convert::Infallible;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use axum::Router;
+use axum::extract::{Path as UrlPath, Query, State};
+use axum::http::StatusCode;
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Json, Response};
+use axum::routing::{get, post};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use tokio_stream::wrappers::BroadcastStream;
+use tokio_stream::{Stream, StreamExt};
+use tournament::TournamentConfig;
+
+use crate::App;
+use crate::auth::Organiser;
+use crate::error::{ApiError, ApiJson, ApiResult};
+use crate::games::{self, MoveRequest, PlayRequest, TestRequest};
+use crate::live::{GameJson, Origin, Update};
+
+type AppState = State<Arc<App>>;
+
+pub fn routes() -> Router<Arc<App>> {
+    Router::new()
+        .route("/api", get(index))
+        .route("/api/rules", get(rules_list))
+        .route("/api/bots", get(bots))
+        .route("/api/presets", get(presets))
+        .route("/api/tournaments", get(tournaments).post(start_tournament))
+        .route("/api/tournaments/{id}", get(tournament))
+        .route("/api/tournaments/{id}/events", get(tournament_events))
+        .route("/api/tournaments/{id}/games", get(tournament_games))
+        .route("/api/tournaments/{id}/game", get(tournament_game))
+        .route("/api/games", get(games_list))
+        .route("/api/games/{id}", get(game))
+        .route("/api/games/{id}/events", get(game_events))
+        .route("/api/games/{id}/move", post(human_move))
+        .route("/api/test", post(test))
+        .route("/api/play", post(play))
+        .route("/api/freeze", get(frozen).post(freeze))
+        .route("/api/{*rest}", get(unknown).post(unknown))
+}
+
+async fn index() -> Json<Value> {
+    Json(json!({
+        "docs": "docs/web.md",
+        "endpoints": [
+            "GET /api/rules", "GET /api/bots?game=G", "GET /api/presets",
+            "GET /api/tournaments", "POST /api/tournaments (token)", "GET /api/tournaments/{id}",
+            "GET /api/tournaments/{id}/events (SSE)", "GET /api/tournaments/{id}/games", "GET /api/tournaments/{id}/game?key=K",
+            "GET /api/games", "GET /api/games/{id}", "GET /api/games/{id}/events (SSE)", "POST /api/games/{id}/move",
+            "POST /api/test", "POST /api/play", "GET /api/submissions", "POST /api/submissions (token)",
+            "GET /api/freeze", "POST /api/freeze (token)"
+        ]
+    }))
+}
+
+async fn unknown(UrlPath(rest): UrlPath<String>) -> ApiError {
+    ApiError::not_found(format!("no API endpoint /api/{rest} (GET /api lists them)"))
+}
+
+async fn rules_list() -> Json<Value> {
+    let games: Vec<Value> = rules::GameKind::ALL
+        .iter()
+        .map(|kind| {
+            let options: Vec<Value> =
+                kind.options().iter().map(|o| json!({ "name": o.name, "default": o.default, "help": o.help })).collect();
+            json!({
+                "name": kind.name(),
+                "title": kind.title(),
+                "side_names": kind.side_names(),
+                "notation": kind.notation(),
+                "options": options,
+            })
+        })
+        .collect();
+    Json(Value::Array(games))
+}
+
+#[derive(Deserialize)]
+struct GameQuery {
+    game: Option<String>,
+}
+
+async fn bots(State(app): AppState, Query(query): Query<GameQuery>) -> ApiResult<Json<Value>> {
+    let kind = match &query.game {
+        Some(game) => Some(games::parse_game(game)?),
+        None => None,
+    };
+    let mut list: Vec<Value> =
+        players::Builtin::ALL.iter().map(|b| json!({ "name": b.name(), "kind": "builtin", "game": Value::Null })).collect();
+    list.extend(app.registered_bots(kind));
+    Ok(Json(Value::Array(list)))
+}
+
+async fn presets(State(app): AppState) -> Json<Value> {
+    Json(Value::Array(preset_names(&app).into_iter().map(Value::String).collect()))
+}
+
+fn preset_names(app: &App) -> Vec<String> {
+    let Some(dir) = app.presets_folder() else { return Vec::new() };
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| e.file_name().to_str().and_then(|n| n.strip_suffix(".toml")).map(str::to_string))
+        .collect();
+    names.sort();
+    names
+}
+
+async fn tournaments(State(app): AppState) -> Json<Value> {
+    let mut list = Vec::new();
+    for t in app.tournaments.all() {
+        list.push(serde_json::to_value(t.summary().await).unwrap_or(Value::Null));
+    }
+    Json(Value::Array(list))
+}
+
+fn find_tournament(app: &App, id: &str) -> ApiResult<Arc<crate::tournaments::Tournament>> {
+    app.tournaments.get(id).ok_or_else(|| ApiError::not_found(format!("no tournament {id:?} (GET /api/tournaments lists them)")))
+}
+
+async fn tournament(State(app): AppState, UrlPath(id): UrlPath<String>) -> ApiResult<Response> {
+    let t = find_tournament(&app, &id)?;
+    let latest = t.latest().await;
+    Ok(([(axum::http::header::CONTENT_TYPE, "application/json")], latest.to_string()).into_response())
+}
+
+/// A server-sent event stream: the snapshot first, then every update; a viewer that
+/// falls too far behind is dropped (its browser reconnects and gets a new snapshot).
+fn event_stream(
+    first: Event,
+    updates: tokio::sync::broadcast::Receiver<Update>,
+) -> Sse<impl Stream<Item = Result<Event, Infallible>> + Send + 'static> {
+    let rest = BroadcastStream::new(updates).map_while(|item| item.ok()).map(|(name, data)| Ok(Event::default().event(name).data(&*data)));
+    Sse::new(tokio_stream::once(Ok(first)).chain(rest)).keep_alive(KeepAlive::default())
+}
+
+async fn tournament_events(State(app): AppState, UrlPath(id): UrlPath<String>) -> ApiResult<impl IntoResponse> {
+    let t = find_tournament(&app, &id)?;
+    let (snapshot, updates) = t.snapshot_and_subscribe().await;
+    Ok(event_stream(Event::default().event("standings").data(&*snapshot), updates))
+}
+
+async fn tournament_games(State(app): AppState, UrlPath(id): UrlPath<String>) -> ApiResult<Json<Value>> {
+    let t = find_tournament(&app, &id)?;
+    Ok(Json(json!({ "finished": t.games().await?, "in_progress": t.in_progress() })))
+}
+
+#[derive(Deserialize)]
+struct KeyQuery {
+    key: Option<String>,
+}
+
+async fn tournament_game(State(app): AppState, UrlPath(id): UrlPath<String>, Query(query): Query<KeyQuery>) -> ApiResult<Json<GameJson>> {
+    let t = find_tournament(&app, &id)?;
+    let key = query.key.ok_or_else(|| ApiError::bad_request("missing the game's key (?key=...)"))?;
+    if let Some(text) = t.store.game_record(&key).await? {
+        let record: referee::GameRecord =
+            serde_json::from_str(&text).map_err(|err| ApiError::internal(format!("the stored record of {key}: {err}")))?;
+        let origin = Origin::Tournament { tournament: id.clone(), key: key.clone() };
+        return GameJson::from_record(format!("{id}:{key}"), &record, Some(origin)).map(Json).map_err(ApiError::internal);
+    }
+    let live = t.in_progress().into_iter().find(|g| g.key == key);
+    match live.and_then(|g| app.registry.get(&g.live_id)) {
+        Some(game) => Ok(Json(game.snapshot())),
+        None => Err(ApiError::not_found(format!("tournament {id} has no game {key:?}"))),
+    }
+}
+
+async fn games_list(State(app): AppState) -> Json<Value> {
+    let running: Vec<Value> = app
+        .registry
+        .running()
+        .iter()
+        .map(|g| json!({ "id": g.id, "game": g.kind.name(), "names": g.names, "origin": g.origin, "live": true }))
+        .collect();
+    let finished: Vec<Value> = app
+        .registry
+        .stored_ids()
+        .into_iter()
+        .take(100)
+        .filter_map(|id| {
+            let (record, origin) = app.registry.load_record(&id)?;
+            let names = [record.players[0].name.clone(), record.players[1].name.clone()];
+            let result = crate::live::ResultJson::of(&record.result, &names);
+            Some(json!({ "id": id, "game": record.game, "names": names, "origin": origin, "live": false, "result": result }))
+        })
+        .collect();
+    Json(json!({ "running": running, "finished": finished }))
+}
+
+fn find_game(app: &App, id: &str) -> ApiResult<GameJson> {
+    if let Some(game) = app.registry.get(id) {
+        return Ok(game.snapshot());
+    }
+    let (record, origin) = app.registry.load_record(id).ok_or_else(|| ApiError::not_found(format!("no game {id:?}")))?;
+    GameJson::from_record(id.to_string(), &record, origin).map_err(ApiError::internal)
+}
+
+async fn game(State(app): AppState, UrlPath(id): UrlPath<String>) -> ApiResult<Json<GameJson>> {
+    find_game(&app, &id).map(Json)
+}
+
+async fn game_events(State(app): AppState, UrlPath(id): UrlPath<String>) -> ApiResult<Response> {
+    let Some(game) = app.registry.get(&id) else {
+        // A finished game: its snapshot is all there is.
+        let snapshot = find_game(&app, &id)?;
+        let first = Event::default().event("snapshot").data(serde_json::to_string(&snapshot).unwrap_or_default());
+        return Ok(Sse::new(tokio_stream::once(Ok::<_, Infallible>(first))).into_response());
+    };
+    let (snapshot, updates) = game.snapshot_and_subscribe();
+    let first = Event::default().event("snapshot").data(serde_json::to_string(&snapshot).unwrap_or_default());
+    Ok(event_stream(first, updates).into_response())
+}
+
+async fn human_move(State(app): AppState, UrlPath(id): UrlPath<String>, ApiJson(req): ApiJson<MoveRequest>) -> ApiResult<Json<Value>> {
+    let accepted = games::human_move(&app, &id, req)?;
+    Ok(Json(json!({ "accepted": accepted })))
+}
+
+async fn test(State(app): AppState, ApiJson(req): ApiJson<TestRequest>) -> ApiResult<(StatusCode, Json<games::Started>)> {
+    Ok((StatusCode::CREATED, Json(games::start_match(&app, req)?)))
+}
+
+async fn play(State(app): AppState, ApiJson(req): ApiJson<PlayRequest>) -> ApiResult<(StatusCode, Json<games::Started>)> {
+    Ok((StatusCode::CREATED, Json(games::start_human(&app, req)?)))
+}
+
+async fn frozen(State(app): AppState) -> Json<Value> {
+    Json(json!({ "frozen": app.frozen() }))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FreezeRequest {
+    frozen: bool,
+}
+
+async fn freeze(State(app): AppState, _: Organiser, ApiJson(req): ApiJson<FreezeRequest>) -> Json<Value> {
+    app.set_frozen(req.frozen);
+    Json(json!({ "frozen": app.frozen() }))
+}
+
+/// Starting a tournament: a preset by name or a config's text; the entrants are the
+/// config's, the registered bots of the game, or both.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StartTournament {
+    pub preset: Option<String>,
+    pub config: Option<String>,
+    /// `config` (default), `submissions` or `both`.
+    #[serde(default)]
+    pub entrants: Option<String>,
+}
+
+async fn start_tournament(
+    State(app): AppState,
+    _: Organiser,
+    ApiJson(req): ApiJson<StartTournament>,
+) -> ApiResult<(StatusCode, Json<Value>)> {
+    let (text, config_dir) = match (&req.preset, &req.config) {
+        (Some(preset), None) => {
+            let names = preset_names(&app);
+            if !names.contains(preset) {
+                return Err(ApiError::not_found(format!("no preset {preset:?} (presets: {})", names.join(", "))));
+            }
+            let dir = app.presets_folder().expect("presets exist").to_path_buf();
+            let path = dir.join(format!("{preset}.toml"));
+            let text = std::fs::read_to_string(&path).map_err(|err| ApiError::internal(format!("cannot read {}: {err}", path.display())))?;
+            (text, dir)
+        }
+        (None, Some(text)) => (text.clone(), app.tournament_folder()),
+        _ => return Err(ApiError::bad_request("give either `preset` (a name from /api/presets) or `config` (a tournament config's TOML text)")),
+    };
+    let mode = req.entrants.as_deref().unwrap_or("config");
+    if !matches!(mode, "config" | "submissions" | "both") {
+        return Err(ApiError::bad_request(format!("entrants must be config, submissions or both, not {mode:?}")));
+    }
+    let text = expand_config(&app, &text, &config_dir, mode)?;
+    let config = TournamentConfig::parse(&text, "the config").map_err(|err| ApiError::bad_request(err.to_string()))?;
+    let entrants = arena::resolve_entrants(&config, &config_dir, None).map_err(|err| ApiError::bad_request(format!("entrants: {err}")))?;
+    let folder = app.tournament_folder();
+    let base = crate::tournaments::slug(&config.name);
+    let mut path = folder.join(format!("{base}.db"));
+    let mut n = 2;
+    while path.exists() {
+        path = folder.join(format!("{base}-{n}.db"));
+        n += 1;
+    }
+    let store = store::Store::open(&path).await?;
+    let id_base = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or(base);
+    let t = app.tournaments.add(&id_base, path, store, true);
+    let options = arena::RunOptions { jobs: app.config.jobs, config_dir, sandboxed: app.sandboxed(), watch: None };
+    tokio::spawn(Arc::clone(&t).run(config, text, entrants, options, Arc::clone(&app.registry)));
+    Ok((StatusCode::CREATED, Json(json!({ "id": t.id }))))
+}
+
+/// The config as the server stores and runs it: entrants replaced or extended by the
+/// registered bots, and every path made absolute, so that the stored text alone can
+/// resume the tournament after a restart.
+fn expand_config(app: &App, text: &str, dir: &Path, mode: &str) -> ApiResult<String> {
+    let mut table: toml::Table = text.parse().map_err(|err: toml::de::Error| ApiError::bad_request(format!("the config: {err}")))?;
+    let game = table.get("game").and_then(|g| g.as_str()).ok_or_else(|| ApiError::bad_request("the config: missing `game`"))?;
+    let kind = games::parse_game(game)?;
+    let absolute = |path: &str| -> String {
+        let joined = dir.join(path);
+        joined.canonicalize().unwrap_or(joined).to_string_lossy().into_owned()
+    };
+    if mode == "submissions" {
+        table.remove("entrant");
+        table.remove("bots");
+    }
+    if let Some(toml::Value::String(bots)) = table.get_mut("bots") {
+        *bots = absolute(bots);
+    }
+    if let Some(toml::Value::Array(entrants)) = table.get_mut("entrant") {
+        for entrant in entrants.iter_mut() {
+            if let Some(toml::Value::String(bot)) = entrant.get_mut("bot")
+                && !matches!(bot.as_str(), "random" | "greedy" | "human")
+            {
+                *bot = absolute(bot);
+            }
+        }
+    }
+    if let Some(toml::Value::Array(stages)) = table.get_mut("stage") {
+        for stage in stages.iter_mut() {
+            if let Some(toml::Value::String(file)) = stage.get_mut("openings").and_then(|o| o.get_mut("file")) {
+                *file = absolute(file);
+            }
+        }
+    }
+    if mode != "config" {
+        let registered = app.registered_entrants(kind);
+        if registered.is_empty() && mode == "submissions" {
+            return Err(ApiError::bad_request(format!("no registered {kind} bots yet (POST /api/submissions)")));
+        }
+        let list = table.entry("entrant").or_insert_with(|| toml::Value::Array(Vec::new()));
+        if let toml::Value::Array(list) = list {
+            for (name, path, submitted) in registered {
+                let mut entrant = toml::Table::new();
+                entrant.insert("name".into(), toml::Value::String(name));
+                entrant.insert("bot".into(), toml::Value::String(path.to_string_lossy().into_owned()));
+                entrant.insert("submitted".into(), toml::Value::String(submitted));
+                list.push(toml::Value::Table(entrant));
+            }
+        }
+    }
+    toml::to_string(&table).map_err(|err| ApiError::internal(format!("cannot write the config: {err}")))
+}
+
+/// Picks up the tournaments this server started: finished ones are shown, unfinished
+/// ones resume where they stopped (every finished game is kept).
+pub async fn resume_managed(app: &Arc<App>) -> Result<(), String> {
+    let folder = app.tournament_folder();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&folder)
+        .map_err(|err| format!("cannot read {}: {err}", folder.display()))?
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "db"))
+        .collect();
+    files.sort();
+    for path in files {
+        let store = store::Store::open(&path).await.map_err(|err| err.to_string())?;
+        let id = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        let Some(row) = store.tournament().await.map_err(|err| err.to_string())? else { continue };
+        let decided = store.stage_results().await.map_err(|err| err.to_string())?.len();
+        let t = app.tournaments.add(&id, path.clone(), store, true);
+        let config = match TournamentConfig::parse(&row.config_text, &path.display().to_string()) {
+            Ok(config) => config,
+            Err(err) => {
+                t.fail(err.to_string());
+                continue;
+            }
+        };
+        if decided >= config.stages.len() {
+            t.mark_finished();
+            continue;
+        }
+        match arena::resolve_entrants(&config, &folder, None) {
+            Ok(entrants) => {
+                let options = arena::RunOptions { jobs: app.config.jobs, config_dir: folder.clone(), sandboxed: app.sandboxed(), watch: None };
+                tokio::spawn(Arc::clone(&t).run(config, row.config_text, entrants, options, Arc::clone(&app.registry)));
+            }
+            Err(err) => t.fail(format!("cannot resume: {err}")),
+        }
+    }
+    Ok(())
+}

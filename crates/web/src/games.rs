@@ -1,0 +1,239 @@
+//! Games the server starts itself: the testing ground (two bots, one game or a short
+//! match, watched live) and human play (a person in the browser against a bot, moves
+//! checked before they are sent so that a refused click gets its reason).
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use rand::SeedableRng;
+use referee::{BotSpec, GameSetup, Limits};
+use rules::{AnyPosition, GameKind, Options};
+use serde::{Deserialize, Serialize};
+
+use crate::App;
+use crate::error::{ApiError, ApiResult};
+use crate::live::{HumanSeat, LiveGame, Origin};
+
+/// Most testing-ground matches played at once (each plays one game at a time).
+pub const MAX_MATCHES: usize = 4;
+/// Most human games open at once.
+pub const MAX_HUMAN_GAMES: usize = 32;
+/// Most games in one testing-ground match.
+pub const MAX_MATCH_GAMES: usize = 20;
+/// How long a person may think over one move before the game is lost on time.
+pub const HUMAN_MOVE_TIME: Duration = Duration::from_secs(15 * 60);
+
+/// A testing-ground request.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TestRequest {
+    pub game: String,
+    #[serde(default)]
+    pub options: Options,
+    /// The first player (moves first in the first game), then the second: `random`,
+    /// `greedy`, or the name of a registered bot of this game.
+    pub bots: [String; 2],
+    /// Games in the match, sides swapped after each game (default 1).
+    #[serde(default)]
+    pub games: Option<usize>,
+    /// Seed of the start positions (default: from the clock).
+    #[serde(default)]
+    pub seed: Option<u64>,
+}
+
+/// A human-play request.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlayRequest {
+    pub game: String,
+    #[serde(default)]
+    pub options: Options,
+    /// The opponent: `random`, `greedy`, or a registered bot of this game.
+    pub bot: String,
+    /// The person's side: 0 moves first (default), 1 second.
+    #[serde(default)]
+    pub side: usize,
+    #[serde(default)]
+    pub seed: Option<u64>,
+}
+
+/// What a started match or game answers.
+#[derive(Debug, Serialize)]
+pub struct Started {
+    /// The games, in the order they are played.
+    pub games: Vec<String>,
+    /// For human play: the secret that authorises the person's moves.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub secret: Option<String>,
+}
+
+/// A move from the person.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MoveRequest {
+    #[serde(rename = "move")]
+    pub text: String,
+    pub secret: String,
+}
+
+/// Reads a game name, or says which exist.
+pub fn parse_game(name: &str) -> ApiResult<GameKind> {
+    GameKind::from_name(name).map_err(|_| {
+        let known: Vec<&str> = GameKind::ALL.iter().map(|k| k.name()).collect();
+        ApiError::bad_request(format!("unknown game {name:?} (games: {})", known.join(", ")))
+    })
+}
+
+/// Checks the options against the game and makes a start position from the seed.
+pub fn start_position(kind: GameKind, options: &Options, seed: u64) -> ApiResult<AnyPosition> {
+    let mut rng = rand::rngs::ChaCha8Rng::seed_from_u64(seed);
+    let start = kind.random_start(options, &mut rng).map_err(|err| ApiError::bad_request(format!("options for {kind}: {err}")))?;
+    kind.new_position(options, start.as_deref()).map_err(|err| ApiError::bad_request(format!("options for {kind}: {err}")))
+}
+
+/// A bot named in a request: a built-in or a registered bot of the game.
+pub fn resolve_bot(app: &App, kind: GameKind, name: &str) -> ApiResult<BotSpec> {
+    if let Some(builtin) = players::Builtin::from_name(name) {
+        return Ok(BotSpec::Builtin(builtin));
+    }
+    let Some(folder) = app.registered_bot(kind, name) else {
+        return Err(ApiError::bad_request(format!(
+            "unknown bot {name:?} for {kind} (random, greedy, or a registered bot: see /api/bots?game={kind})"
+        )));
+    };
+    BotSpec::from_arg(&folder.to_string_lossy()).map_err(|err| ApiError::internal(format!("registered bot {name}: {err}")))
+}
+
+fn side_limits(app: &App, start: &AnyPosition, bot: &BotSpec) -> Limits {
+    let mut limits = Limits::for_game(start);
+    match bot {
+        BotSpec::Program(program) => limits = limits.with(&program.manifest.limits),
+        BotSpec::Remote(_) => limits = Limits { move_time: Some(HUMAN_MOVE_TIME), game_time: None, game_cpu: None, ..limits },
+        _ => {}
+    }
+    limits.sandboxed = app.sandboxed();
+    limits
+}
+
+fn seed_or_clock(seed: Option<u64>) -> u64 {
+    seed.unwrap_or_else(crate::live::now_us)
+}
+
+/// Starts a testing-ground match; its games are played one after the other.
+pub fn start_match(app: &Arc<App>, req: TestRequest) -> ApiResult<Started> {
+    let kind = parse_game(&req.game)?;
+    let count = req.games.unwrap_or(1);
+    if count == 0 || count > MAX_MATCH_GAMES {
+        return Err(ApiError::bad_request(format!("games must be 1 to {MAX_MATCH_GAMES}, not {count}")));
+    }
+    let seed = seed_or_clock(req.seed);
+    // Every start is made (and the options checked) before anything is created.
+    let starts: Vec<AnyPosition> =
+        (0..count).map(|n| start_position(kind, &req.options, seed.wrapping_add((n / 2) as u64))).collect::<ApiResult<_>>()?;
+    let bots = [resolve_bot(app, kind, &req.bots[0])?, resolve_bot(app, kind, &req.bots[1])?];
+    let names = [req.bots[0].clone(), req.bots[1].clone()];
+    let running = app.matches_running();
+    if running >= MAX_MATCHES {
+        return Err(ApiError::new(
+            axum::http::StatusCode::TOO_MANY_REQUESTS,
+            format!("the testing ground is busy ({running} matches running); try again when one ends"),
+        ));
+    }
+    let match_id = format!("m{}", app.registry.new_id());
+    let ids: Vec<String> = (0..count).map(|_| app.registry.new_id()).collect();
+    let mut games = Vec::new();
+    for (n, start) in starts.into_iter().enumerate() {
+        let swap = n % 2 == 1;
+        let seat_names = if swap { [names[1].clone(), names[0].clone()] } else { names.clone() };
+        let origin = Origin::Test { r#match: match_id.clone(), number: n + 1, of: count, games: ids.clone() };
+        let game = Arc::new(LiveGame::new(ids[n].clone(), seat_names, req.options.clone(), start, origin, None));
+        app.registry.insert(Arc::clone(&game));
+        games.push((game, swap));
+    }
+    let app = Arc::clone(app);
+    app.match_started();
+    tokio::spawn(async move {
+        for (n, (game, swap)) in games.into_iter().enumerate() {
+            let seats = if swap { [&bots[1], &bots[0]] } else { [&bots[0], &bots[1]] };
+            play_live(&app, &game, seats, seed.wrapping_add(n as u64)).await;
+        }
+        app.match_ended();
+    });
+    Ok(Started { games: ids, secret: None })
+}
+
+/// Starts a game between the person and a bot.
+pub fn start_human(app: &Arc<App>, req: PlayRequest) -> ApiResult<Started> {
+    let kind = parse_game(&req.game)?;
+    if req.side > 1 {
+        return Err(ApiError::bad_request(format!("side must be 0 (move first) or 1, not {}", req.side)));
+    }
+    let seed = seed_or_clock(req.seed);
+    let start = start_position(kind, &req.options, seed)?;
+    let bot = resolve_bot(app, kind, &req.bot)?;
+    let open = app.registry.running().iter().filter(|g| g.human.is_some()).count();
+    if open >= MAX_HUMAN_GAMES {
+        return Err(ApiError::new(
+            axum::http::StatusCode::TOO_MANY_REQUESTS,
+            format!("{open} human games are open, the most this server allows; finish one first"),
+        ));
+    }
+    let (remote, moves) = referee::human::Remote::new("you");
+    let secret = crate::auth::random_token();
+    let human = HumanSeat { side: req.side, secret: secret.clone(), moves, sent_at: Mutex::new(None) };
+    let mut names = [req.bot.clone(), req.bot.clone()];
+    names[req.side] = "you".to_string();
+    let id = app.registry.new_id();
+    let game = Arc::new(LiveGame::new(id.clone(), names, req.options.clone(), start, Origin::Human, Some(human)));
+    app.registry.insert(Arc::clone(&game));
+    let app = Arc::clone(app);
+    let person = BotSpec::Remote(remote);
+    tokio::spawn(async move {
+        let seats = if req.side == 0 { [&person, &bot] } else { [&bot, &person] };
+        play_live(&app, &game, seats, seed).await;
+    });
+    Ok(Started { games: vec![id], secret: Some(secret) })
+}
+
+/// Plays one game, showing every move live, and keeps its record on disk.
+async fn play_live(app: &Arc<App>, game: &Arc<LiveGame>, bots: [&BotSpec; 2], seed: u64) {
+    let start = game.position();
+    let mut setup = GameSetup::new(start.clone(), game.options.clone(), seed);
+    setup.limits = [side_limits(app, &start, bots[0]), side_limits(app, &start, bots[1])];
+    game.start();
+    let watched = Arc::clone(game);
+    let mut record = referee::play_game(&setup, bots, move |pos, turn| watched.turn(pos, turn)).await;
+    record.players[0].name = game.names[0].clone();
+    record.players[1].name = game.names[1].clone();
+    if let Err(err) = app.registry.save_record(&game.id, &record, &game.origin) {
+        eprintln!("arbiter serve: cannot keep game {}: {err}", game.id);
+    }
+    game.finish(&record);
+}
+
+/// A person's move: checked against the position, then sent to the referee.
+pub fn human_move(app: &App, id: &str, req: MoveRequest) -> ApiResult<String> {
+    let game = app.registry.get(id).ok_or_else(|| ApiError::not_found(format!("no game {id:?} is being played")))?;
+    let Some(seat) = &game.human else {
+        return Err(ApiError::conflict("no person plays in this game"));
+    };
+    if !crate::auth::same(&req.secret, &seat.secret) {
+        return Err(ApiError::new(axum::http::StatusCode::FORBIDDEN, "this is not your game (wrong secret)"));
+    }
+    if game.finished() {
+        return Err(ApiError::conflict("the game is over"));
+    }
+    let (pos, ply) = game.position_and_ply();
+    match pos.to_move() {
+        Some(side) if side.index() == seat.side => {}
+        _ => return Err(ApiError::conflict(format!("it is not your turn: {} is thinking", game.names[1 - seat.side]))),
+    }
+    let mut sent = seat.sent_at.lock().unwrap_or_else(|p| p.into_inner());
+    if *sent == Some(ply) {
+        return Err(ApiError::conflict("your move is already on its way"));
+    }
+    let canonical = pos.check_text(&req.text).map_err(|err| ApiError::unprocessable(format!("{:?} cannot be played: {err}", req.text)))?;
+    seat.moves.try_send(canonical.clone()).map_err(|_| ApiError::conflict("the game is not waiting for a move"))?;
+    *sent = Some(ply);
+    Ok(canonical)
+}
