@@ -1,1 +1,79 @@
-<!-- app.js -->
+// Arbiter web arena: helpers every page uses (the JSON API, elements, navigation, the
+// organiser's token kept in this browser).
+
+/** Calls the API; resolves to the JSON body, or throws an Error with the server's reason. */
+export async function api(path, options = {}) {
+  const init = { ...options, headers: { ...(options.headers || {}) } };
+  if (options.json !== undefined) {
+    init.method = init.method || "POST";
+    init.body = JSON.stringify(options.json);
+    init.headers["Content-Type"] = "application/json";
+    delete init.json;
+  }
+  if (options.token) {
+    init.headers["Authorization"] = "Bearer " + options.token;
+    delete init.token;
+  }
+  const response = await fetch(path, init);
+  const text = await response.text();
+  let body = null;
+  try { body = text ? JSON.parse(text) : null; } catch (_) { body = null; }
+  if (!response.ok) {
+    const error = new Error((body && body.error) || text || response.statusText);
+    error.status = response.status;
+    error.body = body;
+    throw error;
+  }
+  return body;
+}
+
+/** Makes an element: el("a", {href: "/"}, "text", child...). */
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+/** The top navigation bar, with the current page marked. */
+export function nav(here) {
+  const links = [["/", "Tournaments"], ["/test", "Testing ground"], ["/play", "Play"], ["/submit", "Submit a bot"]];
+  const bar = el("header", { class: "top" }, el("span", { class: "brand" }, "Arbiter"),
+    links.map(([href, text]) => el("a", { href, class: here === href ? "here" : null }, text)));
+  document.body.prepend(bar);
+}
+
+/** The organiser's token as typed once in this browser. */
+export function savedToken() { return localStorage.getItem("arbiter-token") || ""; }
+export function saveToken(token) { localStorage.setItem("arbiter-token", token); }
+
+/** Fills a <select> with options [value, label]. */
+export function fillSelect(select, items, selected) {
+  select.replaceChildren(...items.map(([value, label]) => el("option", { value, selected: value === selected }, label)));
+}
+
+/** Input fields for a game's options, from /api/rules; returns a function reading them. */
+export function optionFields(container, game) {
+  container.replaceChildren();
+  const inputs = [];
+  for (const option of game.options) {
+    const input = el("input", { type: "text", name: "opt-" + option.name, placeholder: option.default, title: option.help });
+    inputs.push([option.name, input]);
+    container.append(el("label", {}, option.name + " ", el("span", { class: "muted" }, "(" + option.help + ")")), input);
+  }
+  return () => Object.fromEntries(inputs.filter(([, input]) => input.value.trim() !== "").map(([name, input]) => [name, input.value.trim()]));
+}
+
+/** Points as the standings print them (halves as ½). */
+export function points(p) {
+  const whole = Math.floor(p);
+  return Math.abs(p - whole - 0.5) < 1e-9 ? (whole ? whole + "½" : "½") : String(Math.round(p * 100) / 100);
+}
