@@ -105,6 +105,7 @@ impl ResultJson {
     pub fn of(result: &ResultRecord, names: &[String; 2]) -> ResultJson {
         let names_ref = [names[0].as_str(), names[1].as_str()];
         let verdict = match result.winner {
+            Some(side) if names[side] == "you" => "you win".to_string(),
             Some(side) => format!("{} wins", names[side]),
             None => "draw".to_string(),
         };

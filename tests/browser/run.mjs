@@ -1,0 +1,274 @@
+// Browser tests of the web arena: starts `arbiter serve` on a free port of 127.0.0.1,
+// drives Debian's headless Chromium through Playwright, and saves a screenshot of each
+// page into docs/screenshots/. Run by crates/arbiter/tests/browser.rs (ARBITER_BIN is
+// the binary under test); `node run.mjs` alone works too after `cargo build --workspace`.
+
+import { spawn } from "node:child_process";
+import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import assert from "node:assert/strict";
+import { chromium } from "playwright-core";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, "../..");
+const bin = process.env.ARBITER_BIN || join(root, "target/debug/arbiter");
+const browserPath = process.env.CHROMIUM || "/usr/bin/chromium";
+const shots = process.env.SCREENSHOTS || join(root, "docs/screenshots");
+const token = "browser-test-token";
+const only = process.env.ONLY ? process.env.ONLY.split(",") : null;
+mkdirSync(shots, { recursive: true });
+
+/** A free TCP port on 127.0.0.1. */
+function freePort() {
+  return new Promise((ok, fail) => {
+    const server = createServer();
+    server.on("error", fail);
+    server.listen(0, "127.0.0.1", () => { const { port } = server.address(); server.close(() => ok(port)); });
+  });
+}
+
+/** Starts the server; resolves when it listens. */
+async function startServer(data) {
+  const port = await freePort();
+  const child = spawn(bin, ["serve", "--data", data, "--addr", `127.0.0.1:${port}`, "--admin-token", token,
+    "--presets", join(root, "presets"), "-j", "2"], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stderr.on("data", d => { output += d; });
+  await new Promise((ok, fail) => {
+    const timer = setTimeout(() => fail(new Error("the server did not start within 30 s: " + output)), 30000);
+    child.stdout.on("data", d => { output += d; if (output.includes("http://")) { clearTimeout(timer); ok(); } });
+    child.on("exit", code => { clearTimeout(timer); fail(new Error(`the server exited with ${code}: ${output}`)); });
+  });
+  return { child, base: `http://127.0.0.1:${port}`, output: () => output };
+}
+
+async function json(base, path, options = {}) {
+  const response = await fetch(base + path, options);
+  const body = await response.json();
+  return { status: response.status, body };
+}
+
+async function post(base, path, body, withToken = false) {
+  const headers = { "Content-Type": "application/json" };
+  if (withToken) headers.Authorization = "Bearer " + token;
+  return json(base, path, { method: "POST", headers, body: JSON.stringify(body) });
+}
+
+/** Waits until `check()` is true (polling), failing after `ms`. */
+async function until(what, check, ms = 60000) {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await check()) return;
+    await new Promise(r => setTimeout(r, 200));
+  }
+  throw new Error("timed out waiting for " + what);
+}
+
+const tests = [];
+const test = (name, fn) => tests.push({ name, fn });
+
+// ---------------------------------------------------------------------------------------
+
+test("a request without the organiser's token is refused", async ({ page, base }) => {
+  const bare = await post(base, "/api/tournaments", { preset: "pahtum-2019" });
+  assert.equal(bare.status, 401);
+  assert.match(bare.body.error, /token/);
+  const wrong = await json(base, "/api/freeze", { method: "POST", headers: { "Content-Type": "application/json", Authorization: "Bearer nope" }, body: "{\"frozen\":true}" });
+  assert.equal(wrong.status, 403);
+  // The same through the page: the form without a token shows the refusal.
+  await page.goto(base + "/");
+  await page.evaluate(() => localStorage.removeItem("arbiter-token"));
+  await page.goto(base + "/");
+  await page.fill("#token", "");
+  await page.selectOption("#preset", "pahtum-2019");
+  await page.click("#start-button");
+  await page.waitForSelector("#start-message.error");
+  assert.match(await page.textContent("#start-message"), /organiser's token/);
+  assert.equal((await json(base, "/api/tournaments")).body.length, 0, "nothing was started");
+  await page.screenshot({ path: join(shots, "tournaments-refused.png"), fullPage: true });
+});
+
+test("a live tournament's standings change as games finish", async ({ page, base }) => {
+  await page.goto(base + "/");
+  await page.fill("#token", token);
+  await page.selectOption("#preset", "pahtum-2019");
+  await page.click("#start-button");
+  await page.waitForURL(/\/tournaments\//);
+  await page.waitForSelector("table.standings");
+  const first = Number(await page.getAttribute("body", "data-games"));
+  const firstTable = await page.textContent("table.standings");
+  await until("two more finished games on the page", async () => Number(await page.getAttribute("body", "data-games")) >= first + 2, 120000);
+  const later = await page.textContent("table.standings");
+  assert.notEqual(later, firstTable, "the standings table changed");
+  assert.ok(Number(await page.getAttribute("body", "data-updates")) >= 2, "more than one update arrived");
+  await page.screenshot({ path: join(shots, "tournament-live.png"), fullPage: true });
+  // A finished tournament game replays from the list.
+  await page.click("#finished tbody tr:first-child a");
+  await page.waitForSelector("svg[data-game=pahtum]");
+  await page.click("#last");
+  await page.waitForSelector("#result:not([hidden])");
+  await page.goto(base + "/");
+  await page.waitForSelector("#tournaments tbody tr");
+  await page.screenshot({ path: join(shots, "tournaments.png"), fullPage: true });
+});
+
+for (const game of ["gomoku", "connect4", "pahtum", "legions", "nupud"]) {
+  test(`a ${game} game replays and steps`, async ({ page, base }) => {
+    const started = await post(base, "/api/test", { game, bots: ["greedy", "random"], games: 1, seed: 7, options: game === "legions" ? { size: "9" } : {} });
+    assert.equal(started.status, 201, JSON.stringify(started.body));
+    const id = started.body.games[0];
+    await until(`${game} game to end`, async () => !(await json(base, `/api/games/${id}`)).body.live);
+    const record = (await json(base, `/api/games/${id}`)).body;
+    await page.goto(`${base}/games/${id}`);
+    await page.waitForSelector(`svg[data-game=${game}]`);
+    assert.equal(await page.textContent("#ply-label"), `move 0 of ${record.moves.length}`);
+    const start = await page.innerHTML("#board");
+    await page.click("#next");
+    await page.click("#next");
+    assert.equal(await page.textContent("#ply-label"), `move 2 of ${record.moves.length}`);
+    assert.notEqual(await page.innerHTML("#board"), start, "the board changed");
+    await page.click("#prev");
+    assert.equal(await page.textContent("#ply-label"), `move 1 of ${record.moves.length}`);
+    // Jump to a move from the list, then to the end.
+    const middle = Math.max(1, Math.floor(record.moves.length / 2));
+    await page.click(`#moves span[data-ply="${middle}"]`);
+    assert.equal(await page.textContent("#ply-label"), `move ${middle} of ${record.moves.length}`);
+    await page.click("#last");
+    await page.waitForSelector("#result:not([hidden])");
+    assert.match(await page.textContent("#result"), /Result: /);
+    assert.match(await page.textContent("#log-name-0"), /greedy/);
+    await page.screenshot({ path: join(shots, `game-${game}.png`), fullPage: true });
+  });
+}
+
+test("the testing ground starts a match that is watched live", async ({ page, base }) => {
+  await page.goto(base + "/test");
+  await page.selectOption("#game", "connect4");
+  await page.fill("input[name=opt-width]", "9");
+  await page.selectOption("#bot0", "greedy");
+  await page.selectOption("#bot1", "random");
+  await page.fill("#count", "2");
+  await page.screenshot({ path: join(shots, "testing-ground.png"), fullPage: true });
+  await page.click("#start-test");
+  await page.waitForURL(/\/games\//);
+  await page.waitForSelector("svg[data-game=connect4]");
+  await page.waitForSelector("#result:not([hidden])", { timeout: 60000 });
+  assert.match(await page.textContent("#origin"), /game 1 of 2/);
+});
+
+test("a person plays a game to its end by clicking, and an illegal click is refused", async ({ page, base }) => {
+  await page.goto(base + "/play");
+  await page.selectOption("#game", "gomoku");
+  await page.selectOption("#bot", "random");
+  await page.selectOption("#side", "0");
+  await page.click("#start-play");
+  await page.waitForURL(/\/games\//);
+  await page.waitForSelector("svg[data-game=gomoku]");
+  let refusedOnce = false;
+  const order = [];
+  for (let y = 0; y < 10; y++) for (let x = 0; x < 10; x++) order.push([x, y]);
+  let clicks = 0;
+  for (const [x, y] of order) {
+    if (await page.isVisible("#result")) break;
+    await until("my turn or the end", async () => /Your move|over/.test(await page.textContent("#turn-hint")), 30000);
+    if (await page.isVisible("#result")) break;
+    const before = await page.textContent("#ply-label");
+    await page.click(`svg g.cell[data-x="${x}"][data-y="${y}"]`);
+    clicks += 1;
+    await until("an answer to the click", async () =>
+      (await page.textContent("#message")) !== "" && ((await page.textContent("#ply-label")) !== before || /Refused/.test(await page.textContent("#message"))), 30000);
+    const message = await page.textContent("#message");
+    if (/Refused/.test(message)) {
+      assert.match(message, /occupied|cannot be played/);
+      refusedOnce = true;
+    }
+    if (!refusedOnce && clicks === 3) {
+      // Click a stone that is on the board: the rules refuse it with the reason.
+      await page.click(`svg g.cell[data-x="0"][data-y="0"]`);
+      await until("the refusal", async () => /Refused/.test(await page.textContent("#message")), 10000);
+      assert.match(await page.textContent("#message"), /Refused: .*(occupied|taken|not empty)/i);
+      refusedOnce = true;
+      await page.screenshot({ path: join(shots, "play-refused.png"), fullPage: true });
+    }
+  }
+  await page.waitForSelector("#result:not([hidden])", { timeout: 30000 });
+  assert.ok(refusedOnce, "an illegal click was refused");
+  assert.match(await page.textContent("#result"), /wins|draw/);
+  await page.screenshot({ path: join(shots, "play-gomoku.png"), fullPage: true });
+});
+
+test("a C source bot uploads, compiles in the sandbox and passes the entry check; a compile error is shown", async ({ page, base }) => {
+  const work = mkdtempSync(join(tmpdir(), "arbiter-upload-"));
+  const good = join(root, "bots/pahtum/c/random.c");
+  const bad = join(work, "broken.c");
+  writeFileSync(bad, "#include <stdio.h>\nint main(void) { printf(\"hi\") return 0; }\n");
+  await page.goto(base + "/submit");
+  await page.fill("#token", token);
+  await page.fill("#name", "student-c");
+  await page.selectOption("#game", "pahtum");
+  await page.selectOption("#protocol", "pahtum");
+  await page.setInputFiles("#source", good);
+  await page.click("#upload");
+  await page.waitForSelector("#outcome:not([hidden])", { timeout: 120000 });
+  await until("the upload's answer", async () => /Compiled|error|failed/i.test(await page.textContent("#outcome-line")), 120000);
+  assert.match(await page.textContent("#outcome-line"), /Compiled and registered: student-c version 1/);
+  assert.match(await page.textContent("#entry-check"), /passed/i);
+  await page.waitForSelector('#bots tr[data-bot="student-c"]');
+  await page.screenshot({ path: join(shots, "submit-ok.png"), fullPage: true });
+  // A broken source: the compiler's error comes back and nothing is registered.
+  await page.fill("#name", "student-broken");
+  await page.setInputFiles("#source", bad);
+  await page.click("#upload");
+  await until("the compile error", async () => /fail/i.test(await page.textContent("#message")), 120000);
+  assert.match(await page.textContent("#compile-log"), /error/);
+  assert.equal(await page.locator('#bots tr[data-bot="student-broken"]').count(), 0);
+  await page.screenshot({ path: join(shots, "submit-compile-error.png"), fullPage: true });
+  // The registered bot is offered on the testing ground.
+  const bots = await json(base, "/api/bots?game=pahtum");
+  assert.ok(bots.body.some(b => b.name === "student-c"));
+  rmSync(work, { recursive: true, force: true });
+});
+
+// ---------------------------------------------------------------------------------------
+
+const data = mkdtempSync(join(tmpdir(), "arbiter-browser-"));
+const server = await startServer(data);
+const browser = await chromium.launch({
+  executablePath: browserPath,
+  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"],
+});
+let failed = 0;
+try {
+  for (const { name, fn } of tests) {
+    if (only && !only.some(o => name.includes(o))) continue;
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const errors = [];
+    page.on("pageerror", error => errors.push(error.message));
+    const began = Date.now();
+    try {
+      await fn({ page, base: server.base });
+      assert.deepEqual(errors, [], "no script error on the page");
+      console.log(`ok - ${name} (${Date.now() - began} ms)`);
+    } catch (error) {
+      failed += 1;
+      console.log(`not ok - ${name}\n  ${String(error.stack || error).split("\n").join("\n  ")}`);
+      await page.screenshot({ path: join(data, "failure.png"), fullPage: true }).catch(() => {});
+      console.log(`  page: ${page.url()}  (screenshot: ${join(data, "failure.png")})`);
+    }
+    await context.close();
+  }
+} finally {
+  await browser.close();
+  server.child.kill("SIGINT");
+}
+if (failed) {
+  console.log(`${failed} browser test(s) failed; server output:\n${server.output()}`);
+  process.exit(1);
+}
+rmSync(data, { recursive: true, force: true });
+console.log("all browser tests passed");
