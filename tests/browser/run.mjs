@@ -196,8 +196,91 @@ test("a person plays a game to its end by clicking, and an illegal click is refu
   }
   await page.waitForSelector("#result:not([hidden])", { timeout: 30000 });
   assert.ok(refusedOnce, "an illegal click was refused");
-  assert.match(await page.textContent("#result"), /wins|draw/);
+  assert.match(await page.textContent("#result"), /win|draw/);
   await page.screenshot({ path: join(shots, "play-gomoku.png"), fullPage: true });
+});
+
+/** Starts a human game through the play page; resolves to the game's id. */
+async function startHumanGame(page, base, game, options = {}) {
+  await page.goto(base + "/play");
+  await page.selectOption("#game", game);
+  for (const [name, value] of Object.entries(options)) await page.fill(`input[name=opt-${name}]`, value);
+  await page.selectOption("#bot", "random");
+  await page.selectOption("#side", "0");
+  await page.click("#start-play");
+  await page.waitForURL(/\/games\//);
+  await page.waitForSelector(`svg[data-game=${game}]`);
+  return page.url().split("/").pop();
+}
+
+/** Waits for the person's turn; false when the game is over instead. */
+async function myTurn(page) {
+  await until("my turn or the end", async () => /Your move|over/.test(await page.textContent("#turn-hint")), 30000);
+  return !/over/.test(await page.textContent("#turn-hint"));
+}
+
+test("a person plays Legions by clicking provinces into orders", async ({ page, base }) => {
+  await startHumanGame(page, base, "legions", { size: "5" });
+  let turns = 0;
+  while (await myTurn(page)) {
+    const before = await page.textContent("#ply-label");
+    // Two orders: one legion to (1, 0) twice, one to (0, 1).
+    await page.click('svg g.cell[data-x="1"][data-y="0"]');
+    await page.click('svg g.cell[data-x="1"][data-y="0"]');
+    await page.click('svg g.cell[data-x="0"][data-y="1"]');
+    assert.equal(await page.textContent("#orders"), "1 0 2; 0 1 1");
+    if (turns === 0) await page.screenshot({ path: join(shots, "play-legions.png"), fullPage: true });
+    await page.click("#send-orders");
+    await until("the orders played", async () => (await page.textContent("#ply-label")) !== before, 30000);
+    turns += 1;
+    assert.ok(turns <= 13, "a 5x5 game lasts 25 turns");
+  }
+  await page.waitForSelector("#result:not([hidden])");
+  assert.ok(turns >= 1);
+});
+
+test("a person plays Nupud: a typed set-up, then a piece and its square by clicking", async ({ page, base }) => {
+  const id = await startHumanGame(page, base, "nupud");
+  await myTurn(page);
+  // A click during the set-up is refused with the reason.
+  await page.click('svg g.cell[data-x="0"][data-y="5"]');
+  assert.match(await page.textContent("#message"), /Refused: the set-up is typed/);
+  await page.fill("#move-text", "443211");
+  await page.press("#move-text", "Enter");
+  await until("the set-up refused", async () => /Refused/.test(await page.textContent("#message")), 10000);
+  assert.match(await page.textContent("#message"), /cannot be played/);
+  await page.fill("#move-text", "432111");
+  await page.press("#move-text", "Enter");
+  await until("the set-up accepted", async () => /^played 432111/.test(await page.textContent("#message")), 10000);
+  let moves = 0;
+  while (await myTurn(page)) {
+    const game = (await json(base, `/api/games/${id}`)).body;
+    const view = game.views[game.views.length - 1];
+    const before = await page.textContent("#ply-label");
+    let played = false;
+    // White moves up the board as drawn (rank 6 at the top): try each own piece straight
+    // ahead, then diagonally.
+    for (const [dx, dy] of [[0, -1], [-1, -1], [1, -1], [0, -2], [0, -3], [0, -4]]) {
+      for (let i = 0; i < view.cells.length && !played; i++) {
+        const cell = view.cells[i];
+        if (cell.owner !== 0) continue;
+        const x = i % view.width, y = Math.floor(i / view.width);
+        if (x + dx < 0 || x + dx >= view.width || y + dy < 0) continue;
+        await page.click(`svg g.cell[data-x="${x}"][data-y="${y}"]`);
+        await page.click(`svg g.cell[data-x="${x + dx}"][data-y="${y + dy}"]`);
+        await until("an answer", async () => /^(played|Refused)/.test(await page.textContent("#message")), 10000);
+        if ((await page.textContent("#message")).startsWith("played")) played = true;
+        else await page.fill("#move-text", ""); // refused: try the next piece
+      }
+      if (played) break;
+    }
+    assert.ok(played, "some piece could move");
+    await until("the move shown", async () => (await page.textContent("#ply-label")) !== before, 30000);
+    moves += 1;
+    if (moves === 1) await page.screenshot({ path: join(shots, "play-nupud.png"), fullPage: true });
+    assert.ok(moves < 40);
+  }
+  await page.waitForSelector("#result:not([hidden])");
 });
 
 test("a C source bot uploads, compiles in the sandbox and passes the entry check; a compile error is shown", async ({ page, base }) => {
