@@ -8,24 +8,8 @@ mod common;
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use common::{Events, SAFETY, get_json, post_json, request};
+use common::{Events, SAFETY, games_of, get_json, post_json, request, round_robin};
 use serde_json::{Value, json};
-
-/// A small round robin of built-in players: `entrants` of them, every pair playing
-/// `deals` deals of two games.
-fn round_robin(name: &str, entrants: usize, deals: usize) -> String {
-    let mut text = format!("name = \"{name}\"\ngame = \"connect4\"\nseed = 7\n");
-    for n in 0..entrants {
-        let bot = if n % 2 == 0 { "random" } else { "greedy" };
-        text.push_str(&format!("\n[[entrant]]\nname = \"{bot}-{n}\"\nbot = \"{bot}\"\n"));
-    }
-    text.push_str(&format!("\n[[stage]]\nformat = \"round-robin\"\ndeals = {deals}\n"));
-    text
-}
-
-fn games_of(entrants: usize, deals: usize) -> usize {
-    entrants * (entrants - 1) / 2 * deals * 2
-}
 
 // ---------------------------------------------------------------------------------------
 // Refusals

@@ -36,14 +36,23 @@ pub struct Server {
 /// Starts the app on `data` (showing the databases `dbs` too) and serves it on a free
 /// port of 127.0.0.1 until the runtime ends.
 pub async fn start(data: &Path, dbs: Vec<PathBuf>) -> Server {
-    let config = web::Config {
+    start_with(config(data, dbs)).await
+}
+
+/// The test servers' configuration: the token above, 2 jobs, the project's presets.
+pub fn config(data: &Path, dbs: Vec<PathBuf>) -> web::Config {
+    web::Config {
         data: data.to_path_buf(),
         dbs,
         token: TOKEN.into(),
         sandboxed: false,
         jobs: 2,
         presets: Some(repo_root().join("presets")),
-    };
+    }
+}
+
+/// Starts the app with `config` and serves it on a free port of 127.0.0.1.
+pub async fn start_with(config: web::Config) -> Server {
     let app = web::App::start(config).await.expect("the app starts");
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("a free port on 127.0.0.1");
     let addr = listener.local_addr().expect("the listener's address");
@@ -291,4 +300,90 @@ pub fn list_files(dir: &Path) -> Vec<String> {
     walk(dir, dir, &mut out);
     out.sort();
     out
+}
+
+/// A round robin of built-in players on Connect Four: `entrants` of them (random and
+/// greedy by turns), every pair playing `deals` deals of two games.
+pub fn round_robin(name: &str, entrants: usize, deals: usize) -> String {
+    let mut text = format!("name = \"{name}\"\ngame = \"connect4\"\nseed = 7\n");
+    for n in 0..entrants {
+        let bot = if n % 2 == 0 { "random" } else { "greedy" };
+        text.push_str(&format!("\n[[entrant]]\nname = \"{bot}-{n}\"\nbot = \"{bot}\"\n"));
+    }
+    text.push_str(&format!("\n[[stage]]\nformat = \"round-robin\"\ndeals = {deals}\n"));
+    text
+}
+
+/// The games of [`round_robin`].
+pub fn games_of(entrants: usize, deals: usize) -> usize {
+    entrants * (entrants - 1) / 2 * deals * 2
+}
+
+/// Microseconds since the Unix epoch (the clock of the server's `sent_us`).
+pub fn now_us() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_micros() as u64)
+}
+
+/// One standings message as a viewer received it.
+#[derive(Clone, Debug)]
+pub struct Received {
+    /// The server's send time (`sent_us`).
+    pub sent_us: u64,
+    /// When the viewer had read it.
+    pub received_us: u64,
+    pub finished_games: u64,
+    pub status: String,
+}
+
+/// What one viewer of a tournament's standings saw: the snapshot, the updates after it,
+/// and whether the stream went on to the `finished` status (else it was cut).
+#[derive(Clone, Debug)]
+pub struct Viewing {
+    pub snapshot: Received,
+    pub updates: Vec<Received>,
+    pub saw_finish: bool,
+}
+
+/// Follows `/api/tournaments/{id}/events` until the status is `finished` or the stream
+/// ends.
+pub async fn view_standings(addr: SocketAddr, id: &str) -> Viewing {
+    let mut events = Events::open(addr, &format!("/api/tournaments/{id}/events")).await.expect("the standings stream");
+    let mut seen = Vec::new();
+    let mut saw_finish = false;
+    while let Some(event) = events.next().await {
+        let received_us = now_us();
+        if event.name != "standings" {
+            continue;
+        }
+        let data = event.json();
+        let message = Received {
+            sent_us: data["sent_us"].as_u64().expect("sent_us"),
+            received_us,
+            finished_games: data["finished_games"].as_u64().expect("finished_games"),
+            status: data["status"].as_str().expect("status").to_string(),
+        };
+        saw_finish = message.status == "finished";
+        seen.push(message);
+        if saw_finish {
+            break;
+        }
+    }
+    let mut seen = seen.into_iter();
+    let snapshot = seen.next().expect("the stream opened with a snapshot");
+    Viewing { snapshot, updates: seen.collect(), saw_finish }
+}
+
+/// Every update sent (the distinct `sent_us` of the messages after the snapshots), and
+/// for each viewer the updates it should have had (all sent after its snapshot) but did
+/// not get.
+pub fn missed_updates(viewings: &[Viewing]) -> (std::collections::BTreeSet<u64>, Vec<usize>) {
+    let sent: std::collections::BTreeSet<u64> = viewings.iter().flat_map(|v| v.updates.iter().map(|u| u.sent_us)).collect();
+    let missed = viewings
+        .iter()
+        .map(|v| {
+            let got: std::collections::BTreeSet<u64> = v.updates.iter().map(|u| u.sent_us).collect();
+            sent.iter().filter(|&&s| s > v.snapshot.sent_us && !got.contains(&s)).count()
+        })
+        .collect();
+    (sent, missed)
 }
