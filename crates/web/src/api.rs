@@ -163,8 +163,15 @@ async fn tournament_game(State(app): AppState, UrlPath(id): UrlPath<String>, Que
     let t = find_tournament(&app, &id)?;
     let key = query.key.ok_or_else(|| ApiError::bad_request("missing the game's key (?key=...)"))?;
     if let Some(text) = t.store.game_record(&key).await? {
-        let record: referee::GameRecord =
+        let mut record: referee::GameRecord =
             serde_json::from_str(&text).map_err(|err| ApiError::internal(format!("the stored record of {key}: {err}")))?;
+        // The record names the bots as they call themselves; the tournament's pages name
+        // its entrants (two entrants may share a bot), as the live game did.
+        if let Some(line) = t.games().await?.into_iter().find(|g| g.key == key) {
+            let [first, second] = line.names;
+            record.players[0].name = first;
+            record.players[1].name = second;
+        }
         let origin = Origin::Tournament { tournament: id.clone(), key: key.clone() };
         return GameJson::from_record(format!("{id}:{key}"), &record, Some(origin)).map(Json).map_err(ApiError::internal);
     }
@@ -274,16 +281,28 @@ async fn start_tournament(
             }
             let dir = app.presets_folder().expect("presets exist").to_path_buf();
             let path = dir.join(format!("{preset}.toml"));
-            let text = std::fs::read_to_string(&path).map_err(|err| ApiError::internal(format!("cannot read {}: {err}", path.display())))?;
+            let text =
+                std::fs::read_to_string(&path).map_err(|err| ApiError::internal(format!("cannot read {}: {err}", path.display())))?;
             (text, dir)
         }
         (None, Some(text)) => (text.clone(), app.tournament_folder()),
-        _ => return Err(ApiError::bad_request("give either `preset` (a name from /api/presets) or `config` (a tournament config's TOML text)")),
+        _ => {
+            return Err(ApiError::bad_request(
+                "give either `preset` (a name from /api/presets) or `config` (a tournament config's TOML text)",
+            ));
+        }
     };
     let mode = req.entrants.as_deref().unwrap_or("config");
     if !matches!(mode, "config" | "submissions" | "both") {
         return Err(ApiError::bad_request(format!("entrants must be config, submissions or both, not {mode:?}")));
     }
+    // Errors name the lines of the text as given (the expanded text is re-written).
+    let given = if mode == "config" {
+        TournamentConfig::parse(&text, "the config")
+    } else {
+        TournamentConfig::parse_without_entrants(&text, "the config")
+    };
+    given.map_err(|err| ApiError::bad_request(err.to_string()))?;
     let text = expand_config(&app, &text, &config_dir, mode)?;
     let config = TournamentConfig::parse(&text, "the config").map_err(|err| ApiError::bad_request(err.to_string()))?;
     let entrants = arena::resolve_entrants(&config, &config_dir, None).map_err(|err| ApiError::bad_request(format!("entrants: {err}")))?;
@@ -386,7 +405,8 @@ pub async fn resume_managed(app: &Arc<App>) -> Result<(), String> {
         }
         match arena::resolve_entrants(&config, &folder, None) {
             Ok(entrants) => {
-                let options = arena::RunOptions { jobs: app.config.jobs, config_dir: folder.clone(), sandboxed: app.sandboxed(), watch: None };
+                let options =
+                    arena::RunOptions { jobs: app.config.jobs, config_dir: folder.clone(), sandboxed: app.sandboxed(), watch: None };
                 tokio::spawn(Arc::clone(&t).run(config, row.config_text, entrants, options, Arc::clone(&app.registry)));
             }
             Err(err) => t.fail(format!("cannot resume: {err}")),

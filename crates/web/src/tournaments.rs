@@ -176,9 +176,11 @@ impl Tournament {
 
     /// The standings message: report, games in progress, recent games, status.
     async fn compute(&self) -> Arc<str> {
+        // The state first: a run is finished only after its last game is stored, so a
+        // `finished` message always carries every game.
+        let state = self.state();
         let report = arena::report::load_report(&self.store, &self.path.display().to_string()).await;
         let games = self.games().await.unwrap_or_default();
-        let state = self.state();
         let (report, report_error) = match report {
             Ok(report) => (Some(report), None),
             Err(err) => (None, Some(err.to_string())),
@@ -199,11 +201,16 @@ impl Tournament {
     /// The latest standings message (computed now if none yet) and a receiver of the
     /// later ones.
     pub async fn snapshot_and_subscribe(&self) -> (Arc<str>, broadcast::Receiver<Update>) {
-        let receiver = self.updates.subscribe();
+        let mut receiver = self.updates.subscribe();
         let latest = self.latest.lock().unwrap_or_else(|p| p.into_inner()).clone();
         let snapshot = match latest {
             Some(latest) => latest,
-            None => self.compute().await,
+            // The watcher's first message is on its way (it keeps `latest` before it
+            // sends); a message computed here could be newer than it and arrive first.
+            None => match receiver.recv().await {
+                Ok((_, first)) => first,
+                Err(_) => self.compute().await,
+            },
         };
         (snapshot, receiver)
     }
@@ -277,7 +284,10 @@ impl Tournament {
                 let game = Arc::new(LiveGame::new(id.clone(), names.clone(), options, start, origin, None));
                 game.start();
                 registry.insert(game);
-                self.in_progress.lock().unwrap_or_else(|p| p.into_inner()).insert(key.clone(), InProgress { key, stage, live_id: id, names });
+                self.in_progress
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .insert(key.clone(), InProgress { key, stage, live_id: id, names });
             }
             Live::Turn { key, position, turn } => {
                 let id = self.in_progress.lock().unwrap_or_else(|p| p.into_inner()).get(&key).map(|g| g.live_id.clone());
@@ -339,8 +349,7 @@ impl Tournaments {
         let folder = folder.canonicalize().unwrap_or_else(|_| folder.to_path_buf());
         self.all().into_iter().find_map(|t| {
             let state = t.state();
-            let plays =
-                state.running && state.programs.iter().any(|p| p.canonicalize().unwrap_or_else(|_| p.clone()).starts_with(&folder));
+            let plays = state.running && state.programs.iter().any(|p| p.canonicalize().unwrap_or_else(|_| p.clone()).starts_with(&folder));
             plays.then(|| t.id.clone())
         })
     }
