@@ -51,7 +51,8 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         eprintln!("warning: sandbox degraded: {line}");
     }
     let presets = args.presets.is_dir().then(|| args.presets.clone());
-    let config = web::Config { data: args.data.clone(), dbs: args.db.clone(), token: token.clone(), sandboxed: sandbox.sandboxed, jobs, presets };
+    let config =
+        web::Config { data: args.data.clone(), dbs: args.db.clone(), token: token.clone(), sandboxed: sandbox.sandboxed, jobs, presets };
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the async runtime")?;
     runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind(&args.addr).await.with_context(|| format!("cannot listen on {}", args.addr))?;

@@ -221,13 +221,21 @@ pub async fn run_tournament(
                     let mut so_far = stage_results.clone();
                     let names: Vec<String> = all.iter().map(|e| e.name.clone()).collect();
                     let watch = options.watch.clone().map(|w| (w, names));
-                    let played =
-                        play_games(todo, &specs, &starts, &stage_options, (limits, options.sandboxed, watch), options.jobs, store, |outcome| {
+                    let played = play_games(
+                        todo,
+                        &specs,
+                        &starts,
+                        &stage_options,
+                        (limits, options.sandboxed, watch),
+                        options.jobs,
+                        store,
+                        |outcome| {
                             so_far.push(outcome.clone());
                             let leader = leader(stage, &stage_participants, &all, &so_far);
                             on_event(Event::GameFinished { stage: idx, outcome: Box::new(outcome.clone()), leader });
-                        })
-                        .await?;
+                        },
+                    )
+                    .await?;
                     finished.extend(played);
                 }
             }
