@@ -305,3 +305,26 @@ async fn a_crashing_bot_fails_the_entry_check_with_a_reason() {
     let listed: Vec<PathBuf> = subs.list().unwrap().into_iter().map(|v| v.path).collect();
     assert_eq!(listed, vec![version.path]);
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_entry_checks_self_description_runs_in_the_sandbox_too() {
+    let (_dir, subs) = open();
+    let outside = tempfile::tempdir().unwrap();
+    let escape = outside.path().join("escaped");
+    // A Legions bot that, asked for its name (empty input), first tries to write outside
+    // its folder; its turns are empty (no orders).
+    let code = format!(
+        "import sys\nif not sys.stdin.read().strip():\n    try:\n        open({:?}, 'w').write('x')\n    except OSError:\n        pass\n    print('escaper')\n",
+        escape.display().to_string()
+    );
+    let mut upload = source("escaper", "escaper.py", code.into_bytes());
+    if let Upload::Source(s) = &mut upload {
+        s.game = GameKind::Legions;
+        s.options.insert("size".to_string(), "3".to_string());
+    }
+    let version = accepted(&subs, upload).await;
+    assert_eq!(version.protocol, Protocol::Legions);
+    let check = version.entry_check.unwrap();
+    assert_eq!(check.games.len(), 2, "it described itself and played: {check:?}");
+    assert!(!escape.exists(), "the self-description ran outside the sandbox");
+}
