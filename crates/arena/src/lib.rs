@@ -169,7 +169,7 @@ pub async fn run_tournament(
             // The entry check asks every program for its self-description first.
             let mut described = Vec::new();
             for &id in &stage_participants {
-                match describe(&specs[id], &options.config_dir).await {
+                match describe(&specs[id], &options.config_dir, options.sandboxed).await {
                     Ok(()) => described.push(id),
                     Err(reason) => {
                         let text = format!("{} failed the entry check: {reason}", all[id].name);
@@ -272,13 +272,13 @@ async fn note(
 }
 
 /// A program's self-description through its interface (built-ins always pass; an
-/// interface without one, Pah-tum's, passes).
-async fn describe(spec: &BotSpec, config_dir: &Path) -> Result<(), String> {
+/// interface without one, Pah-tum's, passes), inside the sandbox when the games are.
+async fn describe(spec: &BotSpec, config_dir: &Path, sandboxed: bool) -> Result<(), String> {
     let BotSpec::Program(bot) = spec else {
         return Ok(());
     };
     let dir = tempfile_dir(config_dir).map_err(|err| format!("cannot make a working directory: {err}"))?;
-    let result = referee::drivers::describe(bot, dir.path()).await;
+    let result = referee::drivers::describe_in(bot, dir.path(), sandboxed).await;
     match result {
         Ok(_) => Ok(()),
         Err(fault) => Err(format!("no self-description: {}", fault.detail)),

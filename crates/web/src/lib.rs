@@ -8,6 +8,7 @@ pub mod error;
 pub mod games;
 pub mod live;
 pub mod pages;
+pub mod submissions;
 pub mod tournaments;
 pub mod view;
 

@@ -106,8 +106,9 @@ impl Bot {
 }
 
 /// Asks a bot for its name and author: the handshake, then `quit`.
-pub async fn describe(bot: &ProgramBot, workdir: &Path) -> Result<Option<Identity>, Fault> {
-    let mut cmd = command(bot, workdir, &crate::Limits::for_kind(bot.game), &[]);
+pub async fn describe(bot: &ProgramBot, workdir: &Path, sandboxed: bool) -> Result<Option<Identity>, Fault> {
+    let limits = crate::Limits { sandboxed, ..crate::Limits::for_kind(bot.game) };
+    let mut cmd = command(bot, workdir, &limits, &[]);
     cmd.limits.memory = None;
     let (mut process, identity) = start(&cmd).await?;
     let deadline = jail::Deadline::wall_in(QUIT_GRACE);

@@ -347,8 +347,9 @@ impl Bot {
 }
 
 /// Starts the bot, reads the name it sends after `hello`, sends `bye` and stops it.
-pub async fn describe(bot: &ProgramBot, workdir: &Path) -> Result<Option<Identity>, Fault> {
-    let limits = crate::Limits::for_kind(GameKind::Connect4);
+pub async fn describe(bot: &ProgramBot, workdir: &Path, sandboxed: bool) -> Result<Option<Identity>, Fault> {
+    let mut limits = crate::Limits::for_kind(GameKind::Connect4);
+    limits.sandboxed = sandboxed;
     let Started { mut process, mut conn, name } = start(bot, workdir, &limits, DESCRIBE_TIME, None).await?;
     let _ = tokio::time::timeout(Duration::from_millis(100), conn.send(&ServerMessage::Bye)).await;
     process.kill().await;

@@ -136,9 +136,10 @@ async fn fault_of(process: &mut jail::Process, failure: jail::Failure, clock: &T
 }
 
 /// Runs `PROGRAM INFO` in `workdir` and reads the two lines it prints.
-pub async fn describe(bot: &ProgramBot, workdir: &Path) -> Result<Option<Identity>, Fault> {
+pub async fn describe(bot: &ProgramBot, workdir: &Path, sandboxed: bool) -> Result<Option<Identity>, Fault> {
     std::fs::create_dir_all(workdir).map_err(|err| Fault::new(FaultKind::Crash, format!("cannot prepare the working directory: {err}")))?;
-    let limits = crate::Limits::for_kind(GameKind::Gomoku).with(&bot.manifest.limits);
+    let mut limits = crate::Limits::for_kind(GameKind::Gomoku).with(&bot.manifest.limits);
+    limits.sandboxed = sandboxed;
     let command = command(bot, workdir, &limits, &["INFO"]);
     let clock = TurnClock { move_time: Some(DESCRIBE_TIME), ..TurnClock::default() };
     let output = run_once(&command, b"", &clock).await.output?;

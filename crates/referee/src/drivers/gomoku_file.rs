@@ -71,11 +71,12 @@ impl Bot {
 }
 
 /// Runs `PROGRAM INFO field.txt answer.txt` in `workdir` and reads the two lines.
-pub async fn describe(bot: &ProgramBot, workdir: &Path) -> Result<Option<Identity>, Fault> {
+pub async fn describe(bot: &ProgramBot, workdir: &Path, sandboxed: bool) -> Result<Option<Identity>, Fault> {
     let crash = |err: std::io::Error| Fault::new(FaultKind::Crash, format!("cannot prepare the working directory: {err}"));
     std::fs::create_dir_all(workdir).map_err(crash)?;
     prepare(workdir, &gomoku::Position::empty().field_text()).map_err(crash)?;
-    let limits = crate::Limits::for_kind(GameKind::Gomoku).with(&bot.manifest.limits);
+    let mut limits = crate::Limits::for_kind(GameKind::Gomoku).with(&bot.manifest.limits);
+    limits.sandboxed = sandboxed;
     let command = command(bot, workdir, &limits, &["INFO", FIELD_FILE, ANSWER_FILE]);
     let clock = TurnClock { move_time: Some(DESCRIBE_TIME), ..TurnClock::default() };
     let once = run_once(&command, b"", &clock).await;

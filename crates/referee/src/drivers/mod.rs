@@ -83,15 +83,21 @@ impl Driver {
 /// Asks a bot for its name and author through its interface, running it in `workdir`;
 /// `None` for an interface without a self-description (Pah-tum).
 pub async fn describe(bot: &ProgramBot, workdir: &Path) -> Result<Option<Identity>, Fault> {
+    describe_in(bot, workdir, false).await
+}
+
+/// [`describe`], inside the sandbox when `sandboxed` (an untrusted bot's self-description,
+/// as in a sandboxed tournament's entry check).
+pub async fn describe_in(bot: &ProgramBot, workdir: &Path, sandboxed: bool) -> Result<Option<Identity>, Fault> {
     bot.build_if_needed().map_err(|err| Fault::new(FaultKind::Crash, err.to_string()))?;
     match bot.manifest.protocol {
-        Protocol::GomokuFile => gomoku_file::describe(bot, workdir).await,
-        Protocol::GomokuConsole => gomoku_console::describe(bot, workdir).await,
-        Protocol::Legions => legions::describe(bot, workdir).await,
-        Protocol::Pahtum => pahtum::describe(bot, workdir).await,
-        Protocol::Nupud => nupud::describe(bot, workdir).await,
-        Protocol::Connect4Tcp => connect4_tcp::describe(bot, workdir).await,
-        Protocol::Arbiter => arbiter::describe(bot, workdir).await,
+        Protocol::GomokuFile => gomoku_file::describe(bot, workdir, sandboxed).await,
+        Protocol::GomokuConsole => gomoku_console::describe(bot, workdir, sandboxed).await,
+        Protocol::Legions => legions::describe(bot, workdir, sandboxed).await,
+        Protocol::Pahtum => pahtum::describe(bot, workdir, sandboxed).await,
+        Protocol::Nupud => nupud::describe(bot, workdir, sandboxed).await,
+        Protocol::Connect4Tcp => connect4_tcp::describe(bot, workdir, sandboxed).await,
+        Protocol::Arbiter => arbiter::describe(bot, workdir, sandboxed).await,
     }
 }
 

@@ -90,8 +90,9 @@ fn read_move(pos: &nupud::Position, output: &[u8]) -> Result<String, Fault> {
 
 /// The bot's name: it is run with empty stdin and prints one line of at most 16
 /// characters.
-pub async fn describe(bot: &ProgramBot, workdir: &Path) -> Result<Option<Identity>, Fault> {
-    let limits = crate::Limits::for_kind(rules::GameKind::Nupud).with(&bot.manifest.limits);
+pub async fn describe(bot: &ProgramBot, workdir: &Path, sandboxed: bool) -> Result<Option<Identity>, Fault> {
+    let mut limits = crate::Limits::for_kind(rules::GameKind::Nupud).with(&bot.manifest.limits);
+    limits.sandboxed = sandboxed;
     let cmd = command(bot, workdir, &limits, &[]);
     let clock = TurnClock { move_time: Some(DESCRIBE_TIME), ..TurnClock::default() };
     let output = run_once(&cmd, b"", &clock).await.output?;

@@ -48,6 +48,6 @@ fn read_answer(pos: &pahtum::Position, output: &[u8]) -> Result<String, Fault> {
     }
 }
 
-pub async fn describe(_bot: &ProgramBot, _workdir: &Path) -> Result<Option<Identity>, Fault> {
+pub async fn describe(_bot: &ProgramBot, _workdir: &Path, _sandboxed: bool) -> Result<Option<Identity>, Fault> {
     Ok(None)
 }
