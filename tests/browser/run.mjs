@@ -285,7 +285,7 @@ test("a person plays Nupud: a typed set-up, then a piece and its square by click
 
 test("a C source bot uploads, compiles in the sandbox and passes the entry check; a compile error is shown", async ({ page, base }) => {
   const work = mkdtempSync(join(tmpdir(), "arbiter-upload-"));
-  const good = join(root, "bots/pahtum/c/random.c");
+  const good = join(root, "crates/web/tests/data/greedy_pahtum.c");
   const bad = join(work, "broken.c");
   writeFileSync(bad, "#include <stdio.h>\nint main(void) { printf(\"hi\") return 0; }\n");
   await page.goto(base + "/submit");

@@ -44,6 +44,13 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/api/test", post(test))
         .route("/api/play", post(play))
         .route("/api/freeze", get(frozen).post(freeze))
+        .route(
+            "/api/submissions",
+            get(submissions_list)
+                .post(upload)
+                .layer(axum::extract::DefaultBodyLimit::max(crate::submissions::MAX_UPLOAD_BYTES + 256 * 1024)),
+        )
+        .route("/api/submissions/{game}/{name}", get(submission_versions))
         .route("/api/{*rest}", get(unknown).post(unknown))
 }
 
@@ -241,6 +248,124 @@ async fn play(State(app): AppState, ApiJson(req): ApiJson<PlayRequest>) -> ApiRe
     Ok((StatusCode::CREATED, Json(games::start_human(&app, req)?)))
 }
 
+fn submit_error(err: crate::submissions::SubmitError) -> ApiError {
+    ApiError::new(StatusCode::from_u16(err.status()).unwrap_or(StatusCode::BAD_REQUEST), err.to_string())
+}
+
+async fn submissions_list(State(app): AppState) -> ApiResult<Json<Vec<crate::submissions::Version>>> {
+    app.submissions.list().map(Json).map_err(submit_error)
+}
+
+async fn submission_versions(
+    State(app): AppState,
+    UrlPath((game, name)): UrlPath<(String, String)>,
+) -> ApiResult<Json<Vec<crate::submissions::Version>>> {
+    let kind = games::parse_game(&game)?;
+    let versions = app.submissions.versions(kind, &name).map_err(submit_error)?;
+    if versions.is_empty() {
+        return Err(ApiError::not_found(format!("no {kind} bot {name:?} is registered")));
+    }
+    Ok(Json(versions))
+}
+
+/// The fields of an upload form.
+const UPLOAD_FIELDS: &str = "name, game, protocol, language, options, source, manifest, files";
+
+/// An upload (multipart form): `source` (one file) or `manifest` (bot.toml) with
+/// `files`; `name`, `game`, `protocol`, `language`, `options` (a JSON object) as text.
+async fn upload(State(app): AppState, _: Organiser, mut form: axum::extract::Multipart) -> ApiResult<Response> {
+    use crate::submissions::{Language, ManifestUpload, SourceUpload, SubmitOutcome, Upload};
+    if app.frozen() {
+        return Err(ApiError::conflict("submissions are frozen by the organiser"));
+    }
+    let part_error =
+        |err: axum::extract::multipart::MultipartError| ApiError::new(err.status(), format!("bad upload: {}", err.body_text()));
+    let mut text: std::collections::BTreeMap<String, String> = Default::default();
+    let mut source: Option<(String, Vec<u8>)> = None;
+    let mut manifest: Option<String> = None;
+    let mut files: Vec<(String, Vec<u8>)> = Vec::new();
+    while let Some(field) = form.next_field().await.map_err(part_error)? {
+        let name = field.name().unwrap_or("").to_string();
+        let file_name = field.file_name().map(str::to_string);
+        let bytes = field.bytes().await.map_err(part_error)?.to_vec();
+        match name.as_str() {
+            "source" | "manifest" | "files" if file_name.as_deref().unwrap_or("").is_empty() && bytes.is_empty() => {}
+            "source" => source = Some((file_name.unwrap_or_default(), bytes)),
+            "manifest" => {
+                manifest = Some(String::from_utf8(bytes).map_err(|_| ApiError::bad_request("the manifest is not UTF-8 text"))?);
+            }
+            "files" => files.push((file_name.unwrap_or_default(), bytes)),
+            "name" | "game" | "protocol" | "language" | "options" => {
+                let value = String::from_utf8(bytes).map_err(|_| ApiError::bad_request(format!("field {name} is not UTF-8 text")))?;
+                text.insert(name, value.trim().to_string());
+            }
+            other => return Err(ApiError::bad_request(format!("unknown field {other:?} (fields: {UPLOAD_FIELDS})"))),
+        }
+    }
+    let field = |key: &str| text.get(key).filter(|v| !v.is_empty()).cloned();
+    let options: rules::Options = match field("options") {
+        Some(json) => {
+            serde_json::from_str(&json).map_err(|err| ApiError::bad_request(format!("options: not a JSON object of strings: {err}")))?
+        }
+        None => Default::default(),
+    };
+    let upload = match (source, manifest) {
+        (Some(_), Some(_)) => return Err(ApiError::bad_request("give a source file or a manifest, not both")),
+        (None, None) => {
+            return Err(ApiError::bad_request(
+                "missing the program: a source file (field `source`) or a manifest (field `manifest`) with its files",
+            ));
+        }
+        (Some((filename, code)), None) => {
+            let name = field("name").ok_or_else(|| ApiError::bad_request("missing the bot's name (field `name`)"))?;
+            let game = crate::submissions::parse_game(&field("game").unwrap_or_default()).map_err(submit_error)?;
+            let protocol = match field("protocol") {
+                Some(p) => Some(
+                    referee::Protocol::ALL
+                        .into_iter()
+                        .find(|known| known.name() == p)
+                        .ok_or_else(|| ApiError::bad_request(format!("unknown interface {p:?}")))?,
+                ),
+                None => None,
+            };
+            let language = match field("language") {
+                Some(l) => Some(Language::from_name(&l).ok_or_else(|| submit_error(crate::submissions::SubmitError::UnknownLanguage(l)))?),
+                None => None,
+            };
+            if !files.is_empty() {
+                return Err(ApiError::bad_request("a source upload is one file; send a manifest to upload several files"));
+            }
+            Upload::Source(SourceUpload { name, game, options, protocol, language, filename, code })
+        }
+        (None, Some(manifest)) => Upload::Manifest(ManifestUpload { name: field("name"), options, manifest, files }),
+    };
+    // A bot frozen by a running stage takes no upload.
+    let (game, name) = match &upload {
+        Upload::Source(s) => (Some(s.game), Some(s.name.clone())),
+        Upload::Manifest(m) => {
+            let table: Option<toml::Table> = m.manifest.parse().ok();
+            let get = |key: &str| table.as_ref().and_then(|t| t.get(key)).and_then(|v| v.as_str()).map(str::to_string);
+            (get("game").and_then(|g| rules::GameKind::from_name(&g).ok()), m.name.clone().or_else(|| get("name")))
+        }
+    };
+    if let (Some(game), Some(name)) = (game, name)
+        && crate::submissions::check_name(&name).is_ok()
+        && let Some(tournament) = app.tournaments.playing(&app.submissions.root().join(game.name()).join(&name))
+    {
+        return Err(ApiError::conflict(format!(
+            "{game} bot {name} plays in tournament {tournament}, which is running: its program is frozen until the tournament ends"
+        )));
+    }
+    match app.submissions.submit(upload, app.sandboxed()).await.map_err(submit_error)? {
+        SubmitOutcome::Accepted(version) => Ok((StatusCode::CREATED, Json(json!({ "version": version }))).into_response()),
+        SubmitOutcome::CompileFailed { log } => Ok((
+            StatusCode::UNPROCESSABLE_ENTITY,
+            Json(json!({ "error": "compilation failed: the compiler's output is in `log`; nothing was stored", "log": log })),
+        )
+            .into_response()),
+    }
+}
+
 async fn frozen(State(app): AppState) -> Json<Value> {
     Json(json!({ "frozen": app.frozen() }))
 }
@@ -318,6 +443,7 @@ async fn start_tournament(
     let id_base = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or(base);
     let t = app.tournaments.add(&id_base, path, store, true);
     let options = arena::RunOptions { jobs: app.config.jobs, config_dir, sandboxed: app.sandboxed(), watch: None };
+    t.mark_running(&entrants);
     tokio::spawn(Arc::clone(&t).run(config, text, entrants, options, Arc::clone(&app.registry)));
     Ok((StatusCode::CREATED, Json(json!({ "id": t.id }))))
 }
@@ -407,6 +533,7 @@ pub async fn resume_managed(app: &Arc<App>) -> Result<(), String> {
             Ok(entrants) => {
                 let options =
                     arena::RunOptions { jobs: app.config.jobs, config_dir: folder.clone(), sandboxed: app.sandboxed(), watch: None };
+                t.mark_running(&entrants);
                 tokio::spawn(Arc::clone(&t).run(config, row.config_text, entrants, options, Arc::clone(&app.registry)));
             }
             Err(err) => t.fail(format!("cannot resume: {err}")),

@@ -44,6 +44,7 @@ pub struct Config {
 pub struct App {
     pub config: Config,
     pub registry: Arc<Registry>,
+    pub submissions: submissions::Submissions,
     pub tournaments: Tournaments,
     matches: AtomicUsize,
     frozen: AtomicBool,
@@ -62,6 +63,8 @@ pub enum StartError {
     Data { path: String, source: std::io::Error },
     #[error(transparent)]
     Store(#[from] store::StoreError),
+    #[error(transparent)]
+    Submissions(#[from] submissions::SubmitError),
     #[error("{0}")]
     Resume(String),
 }
@@ -75,8 +78,10 @@ impl App {
             std::fs::create_dir_all(&path).map_err(|source| StartError::Data { path: path.display().to_string(), source })?;
         }
         let registry = Arc::new(Registry::new(config.data.join("games")));
+        let submissions = submissions::Submissions::open(&config.data.join("bots"))?;
         let app = Arc::new(App {
             registry,
+            submissions,
             tournaments: Tournaments::default(),
             matches: AtomicUsize::new(0),
             frozen: AtomicBool::new(false),
@@ -92,18 +97,30 @@ impl App {
     }
 
     /// The folder of a registered bot's current version, if the bot exists.
-    pub fn registered_bot(&self, _kind: GameKind, _name: &str) -> Option<PathBuf> {
-        None
+    pub fn registered_bot(&self, kind: GameKind, name: &str) -> Option<PathBuf> {
+        self.submissions.current(kind, name).ok().flatten().map(|v| v.path)
     }
 
     /// The registered bots (of one game, or all), as `/api/bots` lists them.
-    pub fn registered_bots(&self, _kind: Option<GameKind>) -> Vec<serde_json::Value> {
-        Vec::new()
+    pub fn registered_bots(&self, kind: Option<GameKind>) -> Vec<serde_json::Value> {
+        let mut list = self.submissions.list().unwrap_or_default();
+        list.retain(|v| kind.is_none_or(|k| v.game == k));
+        list.iter()
+            .map(|v| {
+                serde_json::json!({
+                    "name": v.name, "kind": "registered", "game": v.game.name(), "version": v.version,
+                    "uploaded": v.uploaded, "entry_check": v.entry_check.as_ref().map(|c| c.passed),
+                })
+            })
+            .collect()
     }
 
-    /// The registered bots of a game as tournament entrants: name, folder, upload time.
-    pub fn registered_entrants(&self, _kind: GameKind) -> Vec<(String, PathBuf, String)> {
-        Vec::new()
+    /// The registered bots of a game as tournament entrants: name, folder of the current
+    /// version, upload time.
+    pub fn registered_entrants(&self, kind: GameKind) -> Vec<(String, PathBuf, String)> {
+        let mut list = self.submissions.list().unwrap_or_default();
+        list.retain(|v| v.game == kind);
+        list.into_iter().map(|v| (v.name, v.path, v.uploaded)).collect()
     }
 
     pub fn sandboxed(&self) -> bool {

@@ -110,6 +110,23 @@ impl Tournament {
         self.notify.notify_one();
     }
 
+    /// The tournament is about to run with these entrants: their programs are frozen from
+    /// now on (called before the run is spawned, so that no upload slips in between).
+    pub fn mark_running(&self, entrants: &[ResolvedEntrant]) {
+        let programs = entrants
+            .iter()
+            .filter_map(|e| match &e.spec {
+                referee::BotSpec::Program(bot) => bot.manifest_path.parent().map(Path::to_path_buf),
+                _ => None,
+            })
+            .collect();
+        self.set_state(|s| {
+            s.running = true;
+            s.error = None;
+            s.programs = programs;
+        });
+    }
+
     /// A stored tournament this server ran to its end.
     pub fn mark_finished(&self) {
         self.set_state(|s| s.finished = true);
@@ -250,18 +267,7 @@ impl Tournament {
         mut options: RunOptions,
         registry: Arc<Registry>,
     ) {
-        let programs = entrants
-            .iter()
-            .filter_map(|e| match &e.spec {
-                referee::BotSpec::Program(bot) => bot.manifest_path.parent().map(Path::to_path_buf),
-                _ => None,
-            })
-            .collect();
-        self.set_state(|s| {
-            s.running = true;
-            s.error = None;
-            s.programs = programs;
-        });
+        self.mark_running(&entrants);
         let this = Arc::clone(&self);
         let watch_registry = Arc::clone(&registry);
         options.watch = Some(Watch(Arc::new(move |live| this.on_live(&watch_registry, live))));

@@ -1,0 +1,330 @@
+//! Uploads over HTTP (multipart, as the submit page sends them), inside the sandbox: a C
+//! source compiles and passes the entry check, a compile error comes back with the
+//! compiler's words, every malformed or refused upload gets a clear 4xx and stores
+//! nothing, the organiser's freeze and a running tournament hold a bot frozen, and a
+//! registered bot plays on the testing ground and enters tournaments with its upload time.
+
+mod common;
+
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use common::{TOKEN, get_json, list_files, post_json, request};
+use serde_json::{Value, json};
+
+/// The sandbox helper, built here when this test binary runs without the workspace's
+/// other binaries (`cargo test -p web` on a fresh target folder).
+fn ensure_helper() {
+    static BUILT: OnceLock<()> = OnceLock::new();
+    BUILT.get_or_init(|| {
+        if sandbox::helper_path().is_none() {
+            let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+            let status = std::process::Command::new(cargo)
+                .args(["build", "-p", "sandbox", "--bin", "arbiter-sandbox"])
+                .status()
+                .expect("run cargo to build the sandbox helper");
+            assert!(status.success(), "cargo build of arbiter-sandbox failed");
+        }
+    });
+}
+
+const BOUNDARY: &str = "----arbiter-test-boundary";
+
+/// One part of a form: its name, file name (for files) and content.
+struct Part<'a>(&'a str, Option<&'a str>, &'a str);
+
+fn form(parts: &[Part]) -> String {
+    let mut body = String::new();
+    for Part(name, file, content) in parts {
+        body.push_str(&format!("--{BOUNDARY}\r\n"));
+        match file {
+            Some(file) => body.push_str(&format!(
+                "Content-Disposition: form-data; name=\"{name}\"; filename=\"{file}\"\r\nContent-Type: application/octet-stream\r\n\r\n"
+            )),
+            None => body.push_str(&format!("Content-Disposition: form-data; name=\"{name}\"\r\n\r\n")),
+        }
+        body.push_str(content);
+        body.push_str("\r\n");
+    }
+    body.push_str(&format!("--{BOUNDARY}--\r\n"));
+    body
+}
+
+async fn upload(addr: std::net::SocketAddr, token: Option<&str>, body: &str) -> (u16, Value) {
+    let content_type = format!("multipart/form-data; boundary={BOUNDARY}");
+    let auth = token.map(|t| format!("Bearer {t}"));
+    let mut headers = vec![("Content-Type", content_type.as_str())];
+    if let Some(auth) = &auth {
+        headers.push(("Authorization", auth.as_str()));
+    }
+    let response = request(addr, "POST", "/api/submissions", &headers, Some(body)).await;
+    (response.status, response.json())
+}
+
+fn data(file: &str) -> String {
+    std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(file)).unwrap()
+}
+
+fn sandboxed_config(data: &std::path::Path) -> web::Config {
+    web::Config { sandboxed: true, ..common::config(data, vec![]) }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn uploads_compile_register_and_refuse_what_they_must() {
+    ensure_helper();
+    let dir = tempfile::tempdir().unwrap();
+    let server = common::start_with(sandboxed_config(dir.path())).await;
+    let addr = server.addr;
+    let good = data("greedy_pahtum.c");
+    let broken = data("syntax_error.c");
+    let before = list_files(dir.path());
+
+    // Refusals: status, a piece of the message; none of them stores anything.
+    let cases: Vec<(&str, Option<&str>, String, u16, &str)> = vec![
+        (
+            "no token",
+            None,
+            form(&[Part("name", None, "a"), Part("game", None, "pahtum"), Part("source", Some("a.c"), &good)]),
+            401,
+            "token",
+        ),
+        (
+            "wrong token",
+            Some("nope-nope"),
+            form(&[Part("name", None, "a"), Part("source", Some("a.c"), &good)]),
+            403,
+            "wrong organiser token",
+        ),
+        ("no program", Some(TOKEN), form(&[Part("name", None, "a"), Part("game", None, "pahtum")]), 400, "missing the program"),
+        ("no name", Some(TOKEN), form(&[Part("game", None, "pahtum"), Part("source", Some("a.c"), &good)]), 400, "name"),
+        ("no game", Some(TOKEN), form(&[Part("name", None, "a"), Part("source", Some("a.c"), &good)]), 400, "game is missing"),
+        (
+            "unknown game",
+            Some(TOKEN),
+            form(&[Part("name", None, "a"), Part("game", None, "chess"), Part("source", Some("a.c"), &good)]),
+            400,
+            "unknown game",
+        ),
+        (
+            "bad name",
+            Some(TOKEN),
+            form(&[Part("name", None, "a b/c"), Part("game", None, "pahtum"), Part("source", Some("a.c"), &good)]),
+            400,
+            "bad bot name",
+        ),
+        (
+            "unknown language",
+            Some(TOKEN),
+            form(&[Part("name", None, "a"), Part("game", None, "pahtum"), Part("source", Some("a.pas"), &good)]),
+            400,
+            "unknown language",
+        ),
+        (
+            "empty file",
+            Some(TOKEN),
+            form(&[Part("name", None, "a"), Part("game", None, "pahtum"), Part("source", Some("a.c"), "")]),
+            400,
+            "is empty",
+        ),
+        (
+            "unknown field",
+            Some(TOKEN),
+            form(&[Part("name", None, "a"), Part("colour", None, "red"), Part("source", Some("a.c"), &good)]),
+            400,
+            "unknown field",
+        ),
+        (
+            "both kinds",
+            Some(TOKEN),
+            form(&[
+                Part("name", None, "a"),
+                Part("game", None, "pahtum"),
+                Part("source", Some("a.c"), &good),
+                Part("manifest", Some("bot.toml"), "name = \"a\""),
+            ]),
+            400,
+            "not both",
+        ),
+        (
+            "wrong interface",
+            Some(TOKEN),
+            form(&[
+                Part("name", None, "a"),
+                Part("game", None, "pahtum"),
+                Part("protocol", None, "legions"),
+                Part("source", Some("a.c"), &good),
+            ]),
+            422,
+            "legions",
+        ),
+        (
+            "unknown interface",
+            Some(TOKEN),
+            form(&[
+                Part("name", None, "a"),
+                Part("game", None, "pahtum"),
+                Part("protocol", None, "telnet"),
+                Part("source", Some("a.c"), &good),
+            ]),
+            400,
+            "unknown interface",
+        ),
+        (
+            "bad options",
+            Some(TOKEN),
+            form(&[
+                Part("name", None, "a"),
+                Part("game", None, "pahtum"),
+                Part("options", None, "[1]"),
+                Part("source", Some("a.c"), &good),
+            ]),
+            400,
+            "options",
+        ),
+        (
+            "file over 1 MiB",
+            Some(TOKEN),
+            form(&[Part("name", None, "a"), Part("game", None, "pahtum"), Part("source", Some("a.c"), &"x".repeat(1024 * 1024 + 1))]),
+            413,
+            "too large",
+        ),
+        (
+            "manifest of no game",
+            Some(TOKEN),
+            form(&[
+                Part("manifest", Some("bot.toml"), "name = \"m\"\ngame = \"chess\"\nprotocol = \"arbiter\"\ncommand = [\"./x\"]\n"),
+                Part("files", Some("x"), "#!/bin/sh\n"),
+            ]),
+            422,
+            "chess",
+        ),
+        (
+            "manifest without its program",
+            Some(TOKEN),
+            form(&[Part(
+                "manifest",
+                Some("bot.toml"),
+                "name = \"m\"\ngame = \"pahtum\"\nprotocol = \"pahtum\"\ncommand = [\"./missing\"]\n",
+            )]),
+            422,
+            "missing",
+        ),
+        ("malformed form", Some(TOKEN), "this is not a multipart body".to_string(), 400, "bad upload"),
+    ];
+    for (what, token, body, status, needle) in &cases {
+        let (got, answer) = upload(addr, *token, body).await;
+        let error = answer["error"].as_str().unwrap_or_default().to_string();
+        assert_eq!(got, *status, "{what}: {answer}");
+        assert!(error.to_lowercase().contains(&needle.to_lowercase()), "{what}: {error:?} should mention {needle:?}");
+    }
+    // An upload beyond the body limit is cut off with 413 (the server may stop reading).
+    let huge = form(&[Part("name", None, "a"), Part("game", None, "pahtum"), Part("source", Some("a.c"), &"y".repeat(5 * 1024 * 1024))]);
+    let status = raw_status(addr, &huge).await;
+    assert_eq!(status, 413, "an upload over the limit");
+    assert_eq!(list_files(dir.path()), before, "no refused upload stored anything");
+
+    // A compile error: 422 with the compiler's words; nothing stored.
+    let (status, answer) = upload(
+        addr,
+        Some(TOKEN),
+        &form(&[Part("name", None, "broken"), Part("game", None, "pahtum"), Part("source", Some("b.c"), &broken)]),
+    )
+    .await;
+    assert_eq!(status, 422, "{answer}");
+    assert!(answer["log"].as_str().unwrap().contains("error"), "{answer}");
+    assert_eq!(list_files(dir.path()), before, "a failed compile stored nothing");
+
+    // A good C source: compiled in the sandbox, entry check passed, version 1.
+    let good_form = form(&[Part("name", None, "student"), Part("game", None, "pahtum"), Part("source", Some("greedy.c"), &good)]);
+    let (status, answer) = upload(addr, Some(TOKEN), &good_form).await;
+    assert_eq!(status, 201, "{answer}");
+    let version = &answer["version"];
+    assert_eq!(version["version"], 1);
+    assert_eq!(version["language"], "c");
+    assert_eq!(version["entry_check"]["passed"], true, "{version}");
+    let first_upload = version["uploaded"].as_str().unwrap().to_string();
+    let (_, listed) = get_json(addr, "/api/submissions").await;
+    assert_eq!(listed.as_array().unwrap().len(), 1);
+    let (_, bots) = get_json(addr, "/api/bots?game=pahtum").await;
+    assert!(bots.as_array().unwrap().iter().any(|b| b["name"] == "student" && b["kind"] == "registered"));
+
+    // A second upload is version 2; version 1 stays listed with its own time.
+    tokio::time::sleep(Duration::from_millis(5)).await;
+    let (status, answer) = upload(addr, Some(TOKEN), &good_form).await;
+    assert_eq!(status, 201, "{answer}");
+    assert_eq!(answer["version"]["version"], 2);
+    let (status, versions) = get_json(addr, "/api/submissions/pahtum/student").await;
+    assert_eq!(status, 200);
+    let versions = versions.as_array().unwrap();
+    assert_eq!(versions.len(), 2);
+    assert_eq!(versions[0]["uploaded"], first_upload.as_str());
+    assert_ne!(versions[1]["uploaded"], first_upload.as_str());
+    assert_eq!(get_json(addr, "/api/submissions/pahtum/nobody").await.0, 404);
+
+    // The registered bot plays on the testing ground (sandboxed).
+    let (status, started) = post_json(addr, "/api/test", false, &json!({ "game": "pahtum", "bots": ["student", "random"] })).await;
+    assert_eq!(status, 201, "{started}");
+    let id = started["games"][0].as_str().unwrap().to_string();
+    let game = wait_finished(addr, &id).await;
+    assert_eq!(game["names"][0], "student");
+    assert_eq!(game["result"]["termination"], "rules", "{}", game["result"]);
+
+    // The organiser's freeze refuses uploads until lifted.
+    let (status, _) = post_json(addr, "/api/freeze", true, &json!({ "frozen": true })).await;
+    assert_eq!(status, 200);
+    let files = list_files(dir.path());
+    let (status, answer) = upload(addr, Some(TOKEN), &good_form).await;
+    assert_eq!((status, answer["error"].as_str().unwrap().contains("frozen")), (409, true), "{answer}");
+    assert_eq!(list_files(dir.path()), files);
+    post_json(addr, "/api/freeze", true, &json!({ "frozen": false })).await;
+
+    // A tournament of the registered bots: the entrant carries its upload time, and while
+    // it runs the bot takes no upload.
+    let config = "name = \"Uploads\"\ngame = \"pahtum\"\nseed = 1\n\n[[entrant]]\nname = \"random\"\nbot = \"random\"\n\n[[stage]]\nformat = \"round-robin\"\nmatches = 30\ndeals = 1\nswap = true\nscoring = \"match-3-1-0\"\nopenings = { default = false, generate = 30 }\n";
+    let (status, started) = post_json(addr, "/api/tournaments", true, &json!({ "config": config, "entrants": "both" })).await;
+    assert_eq!(status, 201, "{started}");
+    let tid = started["id"].as_str().unwrap().to_string();
+    let (status, answer) = upload(addr, Some(TOKEN), &good_form).await;
+    assert_eq!(status, 409, "{answer}");
+    assert!(answer["error"].as_str().unwrap().contains("frozen until the tournament ends"), "{answer}");
+    let t = server.app.tournaments.get(&tid).unwrap();
+    let mut entrants = Vec::new();
+    for _ in 0..300 {
+        entrants = t.store.entrants().await.unwrap();
+        if !entrants.is_empty() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let student = entrants.iter().find(|e| e.name == "student").expect("the registered bot entered");
+    assert_eq!(student.submitted.as_deref(), versions[1]["uploaded"].as_str(), "the upload time is the entrant's submission time");
+    assert!(student.bot.ends_with("/pahtum/student/v2"), "{}", student.bot);
+}
+
+/// Sends a request whose body may be cut off by the server; the status it answered.
+async fn raw_status(addr: std::net::SocketAddr, body: &str) -> u16 {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let head = format!(
+        "POST /api/submissions HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nAuthorization: Bearer {TOKEN}\r\nContent-Type: multipart/form-data; boundary={BOUNDARY}\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    );
+    let _ = stream.write_all(head.as_bytes()).await;
+    let _ = stream.write_all(body.as_bytes()).await;
+    let mut raw = Vec::new();
+    let _ = tokio::time::timeout(Duration::from_secs(30), stream.read_to_end(&mut raw)).await;
+    let text = String::from_utf8_lossy(&raw);
+    text.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or(0)
+}
+
+async fn wait_finished(addr: std::net::SocketAddr, id: &str) -> Value {
+    for _ in 0..600 {
+        let (status, game) = get_json(addr, &format!("/api/games/{id}")).await;
+        assert_eq!(status, 200);
+        if game["live"] == false {
+            return game;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("game {id} did not finish within a minute");
+}
