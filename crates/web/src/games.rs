@@ -205,10 +205,20 @@ async fn play_live(app: &Arc<App>, game: &Arc<LiveGame>, bots: [&BotSpec; 2], se
     let mut record = referee::play_game(&setup, bots, move |pos, turn| watched.turn(pos, turn)).await;
     record.players[0].name = game.names[0].clone();
     record.players[1].name = game.names[1].clone();
-    if let Err(err) = app.registry.save_record(&game.id, &record, &game.origin) {
-        eprintln!("arbiter serve: cannot keep game {}: {err}", game.id);
-    }
+    let kept = app.registry.save_record(&game.id, &record, &game.origin);
     game.finish(&record);
+    match kept {
+        // Kept on disk: the memory copy goes once the pages following it had the end.
+        Ok(()) => {
+            let registry = Arc::clone(&app.registry);
+            let id = game.id.clone();
+            tokio::spawn(async move {
+                tokio::time::sleep(crate::tournaments::LINGER).await;
+                registry.remove(&id);
+            });
+        }
+        Err(err) => eprintln!("arbiter serve: cannot keep game {} on disk (it stays in memory): {err}", game.id),
+    }
 }
 
 /// A person's move: checked against the position, then sent to the referee.

@@ -20,9 +20,9 @@ use crate::live::{LiveGame, Origin, Registry, Update, now_us};
 /// How often a watcher looks for games stored by another process.
 const POLL: Duration = Duration::from_millis(500);
 
-/// How long a finished tournament game stays followable live before its page switches
-/// to the stored record.
-const LINGER: Duration = Duration::from_secs(60);
+/// How long a finished game stays in memory (followable live) before its page reads the
+/// stored record.
+pub const LINGER: Duration = Duration::from_secs(60);
 
 /// Where a tournament stands.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
