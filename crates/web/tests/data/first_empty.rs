@@ -1,4 +1,4 @@
-// Pah-tum in Rust, hello-world grade: takes the first empty square.
+//! Pah-tum in Rust, hello-world grade: takes the first empty square.
 use std::io::Read;
 fn main() {
     let mut board = String::new();
