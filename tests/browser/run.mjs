@@ -309,6 +309,10 @@ test("a C source bot uploads, compiles in the sandbox and passes the entry check
   assert.match(await page.textContent("#compile-log"), /error/);
   assert.equal(await page.locator('#bots tr[data-bot="student-broken"]').count(), 0);
   await page.screenshot({ path: join(shots, "submit-compile-error.png"), fullPage: true });
+  // Its versions are listed with their upload times.
+  await page.click('#bots tr[data-bot="student-c"] a.history');
+  await page.waitForSelector("#history table");
+  assert.match(await page.textContent("#history"), /Versions of student-c/);
   // The registered bot is offered on the testing ground.
   const bots = await json(base, "/api/bots?game=pahtum");
   assert.ok(bots.body.some(b => b.name === "student-c"));
