@@ -362,34 +362,20 @@ fn turn_note(pos: &AnyPosition) -> Option<String> {
 
 fn player_record(spec: &BotSpec, limits: &Limits) -> PlayerRecord {
     let limits = limits.to_record();
+    // Players that are not programs are named, and kind, only.
+    let plain = |name: String, kind: &str| PlayerRecord {
+        name,
+        kind: kind.to_string(),
+        protocol: None,
+        manifest: None,
+        command: None,
+        sha256: None,
+        limits,
+    };
     match spec {
-        BotSpec::Builtin(builtin) => PlayerRecord {
-            name: builtin.name().to_string(),
-            kind: "builtin".to_string(),
-            protocol: None,
-            manifest: None,
-            command: None,
-            sha256: None,
-            limits,
-        },
-        BotSpec::Remote(remote) => PlayerRecord {
-            name: remote.name.clone(),
-            kind: "human".to_string(),
-            protocol: None,
-            manifest: None,
-            command: None,
-            sha256: None,
-            limits,
-        },
-        BotSpec::Human => PlayerRecord {
-            name: "human".to_string(),
-            kind: "human".to_string(),
-            protocol: None,
-            manifest: None,
-            command: None,
-            sha256: None,
-            limits,
-        },
+        BotSpec::Builtin(builtin) => plain(builtin.name().to_string(), "builtin"),
+        BotSpec::Remote(remote) => plain(remote.name.clone(), "human"),
+        BotSpec::Human => plain("human".to_string(), "human"),
         BotSpec::Program(bot) => PlayerRecord {
             name: bot.manifest.name.clone(),
             kind: "program".to_string(),

@@ -77,3 +77,24 @@ export function points(p) {
   const whole = Math.floor(p);
   return Math.abs(p - whole - 0.5) < 1e-9 ? (whole ? whole + "½" : "½") : String(Math.round(p * 100) / 100);
 }
+
+/**
+ * The game chooser of the testing-ground and play forms: fills `#game` from /api/rules,
+ * the option fields in `#options`, and calls `onGame(game, bots)` with the game's rules
+ * and bots at once and whenever the choice changes. Returns a function reading the
+ * options typed.
+ */
+export async function gamePicker(onGame) {
+  const rules = await api("/api/rules");
+  const select = document.getElementById("game");
+  fillSelect(select, rules.map(g => [g.name, g.title]), rules[0].name);
+  let readOptions = () => ({});
+  const choose = async () => {
+    const game = rules.find(g => g.name === select.value);
+    readOptions = optionFields(document.getElementById("options"), game);
+    onGame(game, await api("/api/bots?game=" + game.name));
+  };
+  select.addEventListener("change", choose);
+  await choose();
+  return () => readOptions();
+}

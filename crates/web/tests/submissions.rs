@@ -2,32 +2,16 @@
 //! play their entry check, a compile error and every kind of bad request store nothing,
 //! versions pile up with their upload times, and a crashing bot fails with a reason.
 
+mod common;
+
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 
 use referee::Protocol;
 use rules::GameKind;
 use web::submissions::{
     EntryCheckResult, Language, ManifestUpload, SourceUpload, Submissions, SubmitError, SubmitOutcome, Upload, Version,
 };
-
-/// The sandbox helper, built here when this test binary runs without the workspace's
-/// other binaries (`cargo test -p web` on a fresh target folder).
-fn ensure_helper() {
-    static BUILT: OnceLock<()> = OnceLock::new();
-    BUILT.get_or_init(|| {
-        if sandbox::helper_path().is_none() {
-            let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
-            let status = std::process::Command::new(cargo)
-                .args(["build", "-p", "sandbox", "--bin", "arbiter-sandbox"])
-                .status()
-                .expect("run cargo to build the sandbox helper");
-            assert!(status.success(), "cargo build of arbiter-sandbox failed");
-        }
-        assert!(sandbox::helper_path().is_some(), "arbiter-sandbox is built next to the test binaries");
-    });
-}
 
 fn data(file: &str) -> Vec<u8> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(file);
@@ -60,7 +44,7 @@ fn manifest(text: &str, files: &[(&str, Vec<u8>)]) -> Upload {
 }
 
 fn open() -> (tempfile::TempDir, Submissions) {
-    ensure_helper();
+    common::ensure_helper();
     let dir = tempfile::tempdir().unwrap();
     let subs = Submissions::open(&dir.path().join("submissions")).unwrap();
     (dir, subs)

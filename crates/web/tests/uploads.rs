@@ -6,27 +6,10 @@
 
 mod common;
 
-use std::sync::OnceLock;
 use std::time::Duration;
 
 use common::{TOKEN, get_json, list_files, post_json, request};
 use serde_json::{Value, json};
-
-/// The sandbox helper, built here when this test binary runs without the workspace's
-/// other binaries (`cargo test -p web` on a fresh target folder).
-fn ensure_helper() {
-    static BUILT: OnceLock<()> = OnceLock::new();
-    BUILT.get_or_init(|| {
-        if sandbox::helper_path().is_none() {
-            let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
-            let status = std::process::Command::new(cargo)
-                .args(["build", "-p", "sandbox", "--bin", "arbiter-sandbox"])
-                .status()
-                .expect("run cargo to build the sandbox helper");
-            assert!(status.success(), "cargo build of arbiter-sandbox failed");
-        }
-    });
-}
 
 const BOUNDARY: &str = "----arbiter-test-boundary";
 
@@ -71,7 +54,7 @@ fn sandboxed_config(data: &std::path::Path) -> web::Config {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn uploads_compile_register_and_refuse_what_they_must() {
-    ensure_helper();
+    common::ensure_helper();
     let dir = tempfile::tempdir().unwrap();
     let server = common::start_with(sandboxed_config(dir.path())).await;
     let addr = server.addr;

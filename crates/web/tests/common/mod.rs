@@ -22,6 +22,23 @@ pub const TOKEN: &str = "test-token-123";
 /// synchronisation (every wait is for an event).
 pub const SAFETY: Duration = Duration::from_secs(60);
 
+/// The sandbox helper `arbiter-sandbox`, built here when this test binary runs without
+/// the workspace's other binaries (`cargo test -p web` on a fresh target folder).
+pub fn ensure_helper() {
+    static BUILT: std::sync::OnceLock<()> = std::sync::OnceLock::new();
+    BUILT.get_or_init(|| {
+        if sandbox::helper_path().is_none() {
+            let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+            let status = std::process::Command::new(cargo)
+                .args(["build", "-p", "sandbox", "--bin", "arbiter-sandbox"])
+                .status()
+                .expect("run cargo to build the sandbox helper");
+            assert!(status.success(), "cargo build of arbiter-sandbox failed");
+        }
+        assert!(sandbox::helper_path().is_some(), "arbiter-sandbox is built next to the test binaries");
+    });
+}
+
 /// The project's root folder.
 pub fn repo_root() -> PathBuf {
     PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
