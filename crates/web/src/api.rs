@@ -432,6 +432,7 @@ async fn start_tournament(
     let config = TournamentConfig::parse(&text, "the config").map_err(|err| ApiError::bad_request(err.to_string()))?;
     let entrants = arena::resolve_entrants(&config, &config_dir, None).map_err(|err| ApiError::bad_request(format!("entrants: {err}")))?;
     let folder = app.tournament_folder();
+    let _picking = app.starting.lock().await;
     let base = crate::tournaments::slug(&config.name);
     let mut path = folder.join(format!("{base}.db"));
     let mut n = 2;

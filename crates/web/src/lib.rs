@@ -48,6 +48,8 @@ pub struct App {
     pub tournaments: Tournaments,
     matches: AtomicUsize,
     frozen: AtomicBool,
+    /// Held while a new tournament picks its file, so two never pick the same.
+    pub(crate) starting: tokio::sync::Mutex<()>,
 }
 
 impl auth::HasToken for Arc<App> {
@@ -85,6 +87,7 @@ impl App {
             tournaments: Tournaments::default(),
             matches: AtomicUsize::new(0),
             frozen: AtomicBool::new(false),
+            starting: tokio::sync::Mutex::new(()),
             config,
         });
         for db in app.config.dbs.clone() {
