@@ -65,18 +65,24 @@ pub enum ReportError {
 /// Reads the store and computes the standings of every stage. `file` names the
 /// database in messages.
 pub async fn load_report(store: &store::Store, file: &str) -> Result<Report, ReportError> {
+    let entrants = store.entrants().await?;
+    let games = store.games().await?;
+    report_with(store, file, &entrants, &games).await
+}
+
+/// [`load_report`] from the entrants and games the caller has already read (so that a
+/// caller showing the games too reads them once, and shows the same ones).
+pub async fn report_with(store: &store::Store, file: &str, entrants: &[Entrant], games: &[GameOutcome]) -> Result<Report, ReportError> {
     let Some(row) = store.tournament().await? else {
         return Err(ReportError::Empty { file: file.to_string() });
     };
     let config = TournamentConfig::parse_without_entrants(&row.config_text, file)
         .map_err(|err| ReportError::Config { file: file.to_string(), message: err.to_string() })?;
-    let entrants = store.entrants().await?;
-    let games = store.games().await?;
     let mut stages = Vec::new();
     for (idx, stage) in config.stages.iter().enumerate() {
         let prints = store.fingerprints(idx).await?;
         let participants: Vec<EntrantId> = prints.iter().map(|(id, _)| *id).collect();
-        stages.push(stage_report(idx, stage, &participants, &entrants, &games));
+        stages.push(stage_report(idx, stage, &participants, entrants, games));
     }
     let decided: Vec<usize> = store.stage_results().await?.into_iter().map(|(stage, _)| stage).collect();
     for stage in &mut stages {

@@ -169,26 +169,7 @@ impl Tournament {
 
     /// The finished games, newest first, with the entrants' names.
     pub async fn games(&self) -> Result<Vec<GameLine>, store::StoreError> {
-        let entrants = self.store.entrants().await?;
-        let name = |id: usize| entrants.get(id).map_or_else(|| format!("#{id}"), |e| e.name.clone());
-        let mut lines: Vec<GameLine> = self
-            .store
-            .games()
-            .await?
-            .into_iter()
-            .map(|o| GameLine {
-                names: o.spec.players.map(name),
-                key: o.spec.key,
-                stage: o.spec.stage,
-                round: o.spec.round,
-                winner: o.winner,
-                scores: o.scores,
-                fault: o.fault,
-                moves: o.moves[0] + o.moves[1],
-            })
-            .collect();
-        lines.reverse();
-        Ok(lines)
+        Ok(game_lines(&self.store.entrants().await?, self.store.games().await?))
     }
 
     /// The standings message: report, games in progress, recent games, status.
@@ -196,11 +177,21 @@ impl Tournament {
         // The state first: a run is finished only after its last game is stored, so a
         // `finished` message always carries every game.
         let state = self.state();
-        let report = arena::report::load_report(&self.store, &self.path.display().to_string()).await;
-        let games = self.games().await.unwrap_or_default();
+        // The entrants and games are read once, for the report and the list alike.
+        let file = self.path.display().to_string();
+        let read = async {
+            let entrants = self.store.entrants().await?;
+            let games = self.store.games().await?;
+            let report = arena::report::report_with(&self.store, &file, &entrants, &games).await;
+            Ok::<_, store::StoreError>((report, game_lines(&entrants, games)))
+        };
+        let (report, games) = match read.await {
+            Ok((report, games)) => (report.map_err(|err| err.to_string()), games),
+            Err(err) => (Err(err.to_string()), Vec::new()),
+        };
         let (report, report_error) = match report {
             Ok(report) => (Some(report), None),
-            Err(err) => (None, Some(err.to_string())),
+            Err(err) => (None, Some(err)),
         };
         let body = json!({
             "id": self.id,
@@ -359,6 +350,26 @@ impl Tournaments {
             plays.then(|| t.id.clone())
         })
     }
+}
+
+/// The finished games as the pages list them, newest first, with the entrants' names.
+fn game_lines(entrants: &[tournament::Entrant], games: Vec<tournament::GameOutcome>) -> Vec<GameLine> {
+    let name = |id: usize| entrants.get(id).map_or_else(|| format!("#{id}"), |e| e.name.clone());
+    let mut lines: Vec<GameLine> = games
+        .into_iter()
+        .map(|o| GameLine {
+            names: o.spec.players.map(name),
+            key: o.spec.key,
+            stage: o.spec.stage,
+            round: o.spec.round,
+            winner: o.winner,
+            scores: o.scores,
+            fault: o.fault,
+            moves: o.moves[0] + o.moves[1],
+        })
+        .collect();
+    lines.reverse();
+    lines
 }
 
 /// A file-name-safe id from a name: lower-case letters, digits and `-`.
