@@ -24,6 +24,10 @@ pub struct Args {
     /// Entrants: every folder holding a bot.toml in DIR, instead of the config's.
     #[arg(long, value_name = "DIR")]
     bots: Option<PathBuf>,
+    /// If another process is running this tournament, wait for it to end (or die) and
+    /// go on from there, instead of refusing.
+    #[arg(long)]
+    wait: bool,
     #[command(flatten)]
     sandbox: super::sandboxing::TournamentSandboxArgs,
 }
@@ -46,7 +50,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let db = args.db.clone();
     let has_programs = entrants.iter().any(|e| matches!(e.spec, referee::BotSpec::Program(_)));
     let sandbox = super::sandboxing::decide(&args.sandbox.to_args(), has_programs)?;
-    let options = RunOptions { jobs, config_dir, sandboxed: sandbox.sandboxed, watch: None };
+    let options = RunOptions { jobs, config_dir, sandboxed: sandbox.sandboxed, watch: None, wait_for_runner: args.wait };
     println!(
         "{}: {} entrants, {} stage(s), {jobs} game(s) at a time, results in {}",
         config.name,
@@ -63,7 +67,10 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         let mut progress = Progress::new(&config);
         let run = arena::run_tournament(&config, &text, &entrants, &store, &options, |event| progress.on(event));
         tokio::select! {
-            result = run => result.map_err(anyhow::Error::from),
+            result = run => result.map_err(|err| match err {
+                arena::ArenaError::Busy(_) => anyhow::anyhow!("{err} (--wait waits for it)"),
+                err => anyhow::Error::from(err),
+            }),
             _ = tokio::signal::ctrl_c() => Err(anyhow::anyhow!("interrupted: every finished game is stored in {}; run the same command to resume", db.display())),
         }
     });
@@ -96,6 +103,9 @@ impl Progress {
 
     fn on(&mut self, event: Event) {
         match event {
+            Event::Waiting { holder } => {
+                eprintln!("waiting: {holder} is running this tournament; this run goes on when it ends");
+            }
             Event::StageStarted { stage, name, finished } => {
                 self.finish_bar();
                 self.done = finished;

@@ -29,6 +29,8 @@ pub enum ArenaError {
     #[error(transparent)]
     Store(#[from] store::StoreError),
     #[error("{0}")]
+    Busy(store::StoreError),
+    #[error("{0}")]
     Entrants(String),
     #[error("stage {stage}: {message}")]
     Stage { stage: String, message: String },
@@ -51,7 +53,13 @@ pub struct RunOptions {
     pub sandboxed: bool,
     /// Sees every game while it is played (the web arena's live views); `None` for none.
     pub watch: Option<Watch>,
+    /// When another runner holds the tournament: wait for it to let go (true), or refuse
+    /// at once with [`ArenaError::Busy`] naming the holder (false).
+    pub wait_for_runner: bool,
 }
+
+/// How long a runner waiting for another's lock waits between two looks.
+const LOCK_POLL: std::time::Duration = std::time::Duration::from_millis(500);
 
 /// A game of the tournament while it is played, move by move.
 #[derive(Clone, Debug)]
@@ -77,6 +85,10 @@ impl std::fmt::Debug for Watch {
 /// What the runner tells its caller as it goes (for progress bars and live pages).
 #[derive(Clone, Debug)]
 pub enum Event {
+    /// Another runner holds the tournament; this one waits for it (told once per holder).
+    Waiting {
+        holder: String,
+    },
     /// A stage starts (or resumes): its name and how many of its games are stored.
     StageStarted {
         stage: usize,
@@ -127,6 +139,8 @@ pub async fn run_tournament(
     options: &RunOptions,
     mut on_event: impl FnMut(Event),
 ) -> Result<Vec<StoredStageResult>, ArenaError> {
+    // One runner per tournament, from before the first read of its games to the end.
+    let lock = lock_runner(store, options.wait_for_runner, &mut on_event).await?;
     store.begin_tournament(&config.name, config_text, &tournament_hash(config_text, entrants)).await?;
     let mut all: Vec<Entrant> = entrants.iter().map(|e| e.entrant.clone()).collect();
     let mut specs: Vec<BotSpec> = entrants.iter().map(|e| e.spec.clone()).collect();
@@ -228,7 +242,7 @@ pub async fn run_tournament(
                         &stage_options,
                         (limits, options.sandboxed, watch),
                         options.jobs,
-                        store,
+                        (store, &lock),
                         |outcome| {
                             so_far.push(outcome.clone());
                             let leader = leader(stage, &stage_participants, &all, &so_far);
@@ -254,6 +268,27 @@ pub async fn run_tournament(
         results.push(stored);
     }
     Ok(results)
+}
+
+/// Takes the tournament's runner lock, waiting for another runner to let go when asked
+/// to (and telling the caller who it waits for), else refusing with the holder's name.
+async fn lock_runner(store: &store::Store, wait: bool, on_event: &mut impl FnMut(Event)) -> Result<store::RunnerLock, ArenaError> {
+    let mut told: Option<String> = None;
+    loop {
+        match store.lock_runner().await {
+            Ok(lock) => return Ok(lock),
+            Err(busy @ store::StoreError::Busy { .. }) if !wait => return Err(ArenaError::Busy(busy)),
+            Err(store::StoreError::Busy { holder, .. }) => {
+                let holder = holder.to_string();
+                if told.as_ref() != Some(&holder) {
+                    on_event(Event::Waiting { holder: holder.clone() });
+                    told = Some(holder);
+                }
+                tokio::time::sleep(LOCK_POLL).await;
+            }
+            Err(error) => return Err(error.into()),
+        }
+    }
 }
 
 async fn note(
@@ -429,7 +464,7 @@ async fn play_games(
     options: &Options,
     (limits, sandboxed, watch): (LimitOverrides, bool, Option<(Watch, Vec<String>)>),
     jobs: usize,
-    store: &store::Store,
+    (store, lock): (&store::Store, &store::RunnerLock),
     mut on_finished: impl FnMut(&GameOutcome),
 ) -> Result<Vec<GameOutcome>, ArenaError> {
     let permits = Arc::new(Semaphore::new(jobs.max(1)));
@@ -468,7 +503,16 @@ async fn play_games(
             joined.map_err(|err| ArenaError::Stage { stage: "?".to_string(), message: format!("a game task failed: {err}") })?;
         let outcome = outcome_of(spec, &record);
         let json = serde_json::to_string(&record).expect("a record serialises");
-        store.save_game(&outcome, &json).await?;
+        lock.check()?;
+        // A game already stored (by a runner before this one) counts as first stored.
+        let outcome = match store.save_game(&outcome, &json).await? {
+            store::Saved::Stored | store::Saved::Again => outcome,
+            store::Saved::Kept(kept) => {
+                let text = format!("game {} was stored before with another result; the first stored counts", kept.spec.key);
+                store.save_note(kept.spec.stage, None, &text).await?;
+                *kept
+            }
+        };
         if let Some((watch, _)) = &watch {
             (watch.0)(Live::Ended { key: outcome.spec.key.clone(), record: Box::new(record) });
         }

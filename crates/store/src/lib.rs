@@ -8,8 +8,10 @@
 //! absent. A power loss or an operating-system crash may lose the last few committed
 //! games, never corrupt the file; a resumed tournament replays those games.
 
+mod lock;
+
 use std::borrow::Cow;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde::de::IgnoredAny;
@@ -17,6 +19,8 @@ use sqlx::migrate::{Migration, MigrationType, Migrator};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::{Row, SqlSafeStr};
 use tournament::{Entrant, EntrantId, GameOutcome};
+
+pub use lock::{Holder, HolderInfo, RunnerLock, lock_path};
 
 /// The schema, oldest first; `include_str!` keeps the binary self-contained.
 const MIGRATIONS: &[(i64, &str, &str)] = &[(1, "initial", include_str!("../migrations/0001_initial.sql"))];
@@ -48,8 +52,12 @@ pub enum StoreError {
     OtherTournament { file: String, name: String },
     #[error("{file} holds entrant {id} as {stored:?}, not {given:?}; use another --db file")]
     OtherEntrant { file: String, id: EntrantId, stored: String, given: String },
-    #[error("{file} already holds game {key:?}; a finished game is never stored twice")]
-    Duplicate { file: String, key: String },
+    #[error("{file} is being run by {holder}; one runner per tournament")]
+    Busy { file: String, holder: HolderInfo },
+    #[error("cannot lock {file} for this run: {source}")]
+    Lock { file: String, source: std::io::Error },
+    #[error("{file}: the runner's lock {lock} was removed or replaced while this run held it; stopping so that two runners never write")]
+    LockLost { file: String, lock: String },
     #[error("the record of game {key:?} is not JSON: {source}")]
     BadRecord { key: String, source: serde_json::Error },
     #[error("cannot {action} in {file}: {source}")]
@@ -70,10 +78,24 @@ pub struct TournamentRow {
     pub created_ms: i64,
 }
 
+/// What became of a game handed to [`Store::save_game`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum Saved {
+    /// Stored now.
+    Stored,
+    /// The same key with the same record was stored before: nothing changed.
+    Again,
+    /// The key was stored before with another record (another runner played the game
+    /// too): the first stored is kept, and is this.
+    Kept(Box<GameOutcome>),
+}
+
 /// An open results database.
 #[derive(Clone, Debug)]
 pub struct Store {
     pool: SqlitePool,
+    /// The file's path, for its runner's lock.
+    path: PathBuf,
     /// The path as the caller gave it, for messages.
     file: String,
 }
@@ -95,7 +117,7 @@ impl Store {
             .connect_with(options)
             .await
             .map_err(|source| StoreError::Open { file: file.clone(), source })?;
-        let store = Store { pool, file };
+        let store = Store { pool, path: path.to_path_buf(), file };
         store.refuse_foreign_files().await?;
         migrator().run(&store.pool).await.map_err(|source| match source {
             sqlx::migrate::MigrateError::VersionMissing(version) => StoreError::Newer { file: store.file.clone(), version },
@@ -119,7 +141,7 @@ impl Store {
             .connect_with(options)
             .await
             .map_err(|source| StoreError::Open { file: file.clone(), source })?;
-        let store = Store { pool, file };
+        let store = Store { pool, path: path.to_path_buf(), file };
         store.check_schema().await?;
         Ok(store)
     }
@@ -128,6 +150,16 @@ impl Store {
     /// the store without closing loses nothing: the next open reads the log.
     pub async fn close(&self) {
         self.pool.close().await;
+    }
+
+    /// Takes this tournament's runner lock if no other runner holds it (else
+    /// [`StoreError::Busy`], naming the holder): whoever plays a tournament's games holds
+    /// it for the whole run.
+    pub async fn lock_runner(&self) -> Result<RunnerLock, StoreError> {
+        let path = self.path.clone();
+        tokio::task::spawn_blocking(move || RunnerLock::try_acquire(&path))
+            .await
+            .unwrap_or_else(|join| Err(StoreError::Lock { file: self.file.clone(), source: std::io::Error::other(join.to_string()) }))
     }
 
     /// Records the tournament on first use; later calls must give the same `config_hash`
@@ -270,9 +302,10 @@ impl Store {
     }
 
     /// Stores one finished game and its record (the referee's JSON) in one transaction.
-    /// A key already stored is [`StoreError::Duplicate`]: a finished game is never
-    /// stored twice. The record must be JSON; its players must be stored entrants.
-    pub async fn save_game(&self, outcome: &GameOutcome, record_json: &str) -> Result<(), StoreError> {
+    /// A finished game is never stored twice: a key already stored is left as first
+    /// stored ([`Saved::Again`] with the same record, [`Saved::Kept`] with another). The
+    /// record must be JSON; its players must be stored entrants.
+    pub async fn save_game(&self, outcome: &GameOutcome, record_json: &str) -> Result<Saved, StoreError> {
         let action = "save a game";
         let spec = &outcome.spec;
         serde_json::from_str::<IgnoredAny>(record_json).map_err(|source| StoreError::BadRecord { key: spec.key.clone(), source })?;
@@ -307,7 +340,28 @@ impl Store {
         match inserted {
             Ok(_) => {}
             Err(sqlx::Error::Database(error)) if error.is_unique_violation() => {
-                return Err(StoreError::Duplicate { file: self.file.clone(), key: spec.key.clone() });
+                let stored: Option<(String, String)> =
+                    sqlx::query_as("SELECT g.outcome, r.record FROM games g JOIN game_records r ON r.key = g.key WHERE g.key = ?")
+                        .bind(&spec.key)
+                        .fetch_optional(&mut *tx)
+                        .await
+                        .map_err(|e| self.query_error(action, e))?;
+                let Some((stored_outcome, stored_record)) = stored else {
+                    return Err(StoreError::Damaged {
+                        file: self.file.clone(),
+                        what: "game",
+                        detail: format!("game {:?} has no record", spec.key),
+                    });
+                };
+                if stored_record == record_json {
+                    return Ok(Saved::Again);
+                }
+                let kept = serde_json::from_str(&stored_outcome).map_err(|error| StoreError::Damaged {
+                    file: self.file.clone(),
+                    what: "game outcome",
+                    detail: format!("game {:?}: {error}", spec.key),
+                })?;
+                return Ok(Saved::Kept(Box::new(kept)));
             }
             Err(error) => return Err(self.query_error(action, error)),
         }
@@ -317,7 +371,8 @@ impl Store {
             .execute(&mut *tx)
             .await
             .map_err(|e| self.query_error(action, e))?;
-        tx.commit().await.map_err(|e| self.query_error(action, e))
+        tx.commit().await.map_err(|e| self.query_error(action, e))?;
+        Ok(Saved::Stored)
     }
 
     /// Every finished game, in the order they were stored.
@@ -471,6 +526,6 @@ fn to_i64<T: TryInto<i64>>(value: T) -> i64 {
     value.try_into().unwrap_or(i64::MAX)
 }
 
-fn now_ms() -> i64 {
+pub(crate) fn now_ms() -> i64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| to_i64(d.as_millis()))
 }

@@ -13,7 +13,7 @@ use std::os::unix::process::ExitStatusExt;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use store::{Store, StoreError};
+use store::{Saved, Store};
 
 /// Set in the writer's environment: the file it writes.
 const WRITER_DB: &str = "STORE_KILL_TEST_WRITER_DB";
@@ -134,8 +134,8 @@ async fn check_whole(path: &Path, reported: &[String]) -> usize {
     store.begin_tournament("kill test", "", "kill-test").await.expect("the same tournament");
     let first = &reported[0];
     let n: u32 = first.split_once("/g").expect("a key").1.parse().expect("a number");
-    let error = store.save_game(&common::outcome(first, n), "{}").await.expect_err("a stored game again");
-    assert!(matches!(error, StoreError::Duplicate { .. }), "{error}");
+    let again = store.save_game(&common::outcome(first, n), "{}").await.expect("a stored game again");
+    assert!(matches!(again, Saved::Kept(_)), "{again:?}");
     store.save_game(&common::outcome("resumed/g0", 0), "{}").await.expect("a new game after the kill");
     assert_eq!(store.games().await.expect("read the games").len(), games.len() + 1);
     store.close().await;

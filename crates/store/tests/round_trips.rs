@@ -5,7 +5,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use store::{Store, StoreError};
+use store::{Saved, Store, StoreError};
 use tempfile::TempDir;
 
 fn db(dir: &TempDir) -> PathBuf {
@@ -100,17 +100,19 @@ async fn games_round_trip_in_storage_order_with_their_records() {
 }
 
 #[tokio::test]
-async fn a_finished_game_is_never_stored_twice() {
+async fn a_finished_game_is_never_stored_twice_and_the_first_stored_is_kept() {
     let dir = TempDir::new().unwrap();
     let path = db(&dir);
     let store = opened(&path).await;
     let first = common::outcome("s0/m0/g0", 1);
-    store.save_game(&first, "{\"first\":true}").await.unwrap();
+    assert_eq!(store.save_game(&first, "{\"first\":true}").await.unwrap(), Saved::Stored);
+    // The same record again (a runner storing a game twice): nothing changes.
+    assert_eq!(store.save_game(&first, "{\"first\":true}").await.unwrap(), Saved::Again);
+    // Another record under the same key (a second runner played it too): the first
+    // stays, and the caller learns which outcome counts.
     let again = common::outcome("s0/m0/g0", 2);
-    let error = store.save_game(&again, "{\"first\":false}").await.unwrap_err();
-    assert!(matches!(error, StoreError::Duplicate { .. }), "{error:?}");
-    let expected = format!("{} already holds game \"s0/m0/g0\"; a finished game is never stored twice", path.display());
-    assert_eq!(error.to_string(), expected);
+    assert_ne!(again, first);
+    assert_eq!(store.save_game(&again, "{\"first\":false}").await.unwrap(), Saved::Kept(Box::new(first.clone())));
     assert_eq!(store.games().await.unwrap(), vec![first]);
     assert_eq!(store.game_record("s0/m0/g0").await.unwrap().as_deref(), Some("{\"first\":true}"));
 }

@@ -443,7 +443,7 @@ async fn start_tournament(
     let store = store::Store::open(&path).await?;
     let id_base = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or(base);
     let t = app.tournaments.add(&id_base, path, store, true);
-    let options = arena::RunOptions { jobs: app.config.jobs, config_dir, sandboxed: app.sandboxed(), watch: None };
+    let options = arena::RunOptions { jobs: app.config.jobs, config_dir, sandboxed: app.sandboxed(), watch: None, wait_for_runner: false };
     t.mark_running(&entrants);
     tokio::spawn(Arc::clone(&t).run(config, text, entrants, options, Arc::clone(&app.registry)));
     Ok((StatusCode::CREATED, Json(json!({ "id": t.id }))))
@@ -532,8 +532,15 @@ pub async fn resume_managed(app: &Arc<App>) -> Result<(), String> {
         }
         match arena::resolve_entrants(&config, &folder, None) {
             Ok(entrants) => {
-                let options =
-                    arena::RunOptions { jobs: app.config.jobs, config_dir: folder.clone(), sandboxed: app.sandboxed(), watch: None };
+                // Another process may still run it (an old server lingering, `arbiter
+                // tournament` on the same file): wait for it to let go.
+                let options = arena::RunOptions {
+                    jobs: app.config.jobs,
+                    config_dir: folder.clone(),
+                    sandboxed: app.sandboxed(),
+                    watch: None,
+                    wait_for_runner: true,
+                };
                 t.mark_running(&entrants);
                 tokio::spawn(Arc::clone(&t).run(config, row.config_text, entrants, options, Arc::clone(&app.registry)));
             }

@@ -33,6 +33,8 @@ pub struct RunState {
     pub finished: bool,
     /// Why the run stopped, if it failed.
     pub error: Option<String>,
+    /// Who runs it while this server waits for that runner to let go.
+    pub waiting: Option<String>,
     /// Programs (manifest folders) of the entrants, for refusing uploads while they play.
     #[serde(skip)]
     pub programs: Vec<PathBuf>,
@@ -144,6 +146,9 @@ impl Tournament {
     fn status(&self, state: &RunState) -> String {
         match (&state.error, state.running, state.finished) {
             (Some(error), _, _) => format!("stopped: {error}"),
+            (None, true, _) if state.waiting.is_some() => {
+                format!("waiting: {} runs it", state.waiting.as_deref().unwrap_or_default())
+            }
             (None, true, _) => "running".to_string(),
             (None, false, true) => "finished".to_string(),
             _ => "stored".to_string(),
@@ -262,10 +267,15 @@ impl Tournament {
         let this = Arc::clone(&self);
         let watch_registry = Arc::clone(&registry);
         options.watch = Some(Watch(Arc::new(move |live| this.on_live(&watch_registry, live))));
-        let notify = || self.notify.notify_one();
-        let result = arena::run_tournament(&config, &text, &entrants, &self.store, &options, |_| notify()).await;
+        let on_event = |event| match event {
+            arena::Event::Waiting { holder } => self.set_state(|s| s.waiting = Some(holder)),
+            _ if self.state().waiting.is_some() => self.set_state(|s| s.waiting = None),
+            _ => self.notify.notify_one(),
+        };
+        let result = arena::run_tournament(&config, &text, &entrants, &self.store, &options, on_event).await;
         self.set_state(|s| {
             s.running = false;
+            s.waiting = None;
             match result {
                 Ok(_) => s.finished = true,
                 Err(err) => s.error = Some(err.to_string()),

@@ -528,7 +528,7 @@ async fn run_with_cli_runner(config_text: &str, db: &Path) -> usize {
     let config = tournament::TournamentConfig::parse(config_text, "cli.toml").expect("the config");
     let entrants = arena::resolve_entrants(&config, Path::new("."), None).expect("built-in entrants");
     let store = store::Store::open(db).await.expect("a new database");
-    let options = arena::RunOptions { jobs: 2, config_dir: ".".into(), sandboxed: false, watch: None };
+    let options = arena::RunOptions { jobs: 2, config_dir: ".".into(), sandboxed: false, watch: None, wait_for_runner: false };
     arena::run_tournament(&config, config_text, &entrants, &store, &options, |_| {}).await.expect("the tournament runs");
     store.game_count().await.expect("the games") as usize
 }
@@ -560,64 +560,4 @@ async fn a_database_written_by_the_command_line_is_shown() {
     assert_eq!((first.name.as_str(), &first.json()["finished_games"]), ("standings", &json!(total)));
     let (status, games) = get_json(server.addr, "/api/tournaments/club-night/games").await;
     assert_eq!((status, games["finished"].as_array().map(Vec::len)), (200, Some(total)));
-}
-
-/// Every stored game's key and record.
-async fn stored_games(db: &Path) -> Vec<(String, String)> {
-    let store = store::Store::open(db).await.expect("the database");
-    let mut games = Vec::new();
-    for outcome in store.games().await.expect("the games") {
-        let record = store.game_record(&outcome.spec.key).await.expect("a record").expect("every stored game has a record");
-        games.push((outcome.spec.key, record));
-    }
-    games
-}
-
-#[test]
-fn a_tournament_resumes_after_its_server_dies_with_no_game_lost_or_played_twice() {
-    let runtime = || tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("a runtime");
-    let data = tempfile::tempdir().expect("a temporary folder");
-    let (entrants, deals) = (4, 20);
-    let total = games_of(entrants, deals);
-
-    // The first server plays a few games and dies mid-tournament (its runtime is shut
-    // down with games in flight, as a killed process would leave them).
-    let first = runtime();
-    let id = first.block_on(async {
-        let server = common::start(data.path(), vec![]).await;
-        let id = start_tournament(server.addr, &round_robin("Resumed", entrants, deals)).await;
-        let mut events = Events::open(server.addr, &format!("/api/tournaments/{id}/events")).await.expect("the standings stream");
-        loop {
-            let standings = events.expect_next("some finished games").await.json();
-            assert_ne!(standings["status"], "finished", "the tournament ended before the server was stopped; make it longer");
-            if standings["finished_games"].as_u64().expect("finished_games") >= 10 {
-                break id;
-            }
-        }
-    });
-    first.shutdown_background();
-    let db = data.path().join("tournaments").join(format!("{id}.db"));
-    let before = db_runtime_block(&db);
-    assert!(before.len() >= 10 && before.len() < total, "stopped mid-way: {} of {total}", before.len());
-
-    // A new server on the same folder picks it up and plays it to the end.
-    let second = runtime();
-    second.block_on(async {
-        let server = common::start(data.path(), vec![]).await;
-        let mut events = Events::open(server.addr, &format!("/api/tournaments/{id}/events")).await.expect("the standings stream");
-        let (last, _) = follow_standings(&mut events).await;
-        assert_eq!(last["finished_games"], total);
-        let after = stored_games(&db).await;
-        let keys: BTreeSet<&str> = after.iter().map(|(k, _)| k.as_str()).collect();
-        assert_eq!((after.len(), keys.len()), (total, total), "every game stored once");
-        for (key, record) in &before {
-            let kept = after.iter().find(|(k, _)| k == key).map(|(_, r)| r);
-            assert_eq!(kept, Some(record), "game {key} was stored before the stop and is kept as it was");
-        }
-    });
-}
-
-/// The stored games of `db`, read on a runtime of their own (between the two servers).
-fn db_runtime_block(db: &Path) -> Vec<(String, String)> {
-    tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime").block_on(stored_games(db))
 }
