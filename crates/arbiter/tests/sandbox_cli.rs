@@ -116,7 +116,7 @@ fn every_bot_process_dies_with_a_killed_referee() {
     referee.wait().unwrap();
     let killed = std::time::Instant::now();
     while !running(&marker).is_empty() {
-        assert!(killed.elapsed() < std::time::Duration::from_secs(1), "bot processes outlived the referee: {:?}", running(&marker));
+        assert!(killed.elapsed() < std::time::Duration::from_secs(30), "bot processes outlived the referee: {:?}", running(&marker));
         std::thread::sleep(std::time::Duration::from_millis(10));
     }
 }

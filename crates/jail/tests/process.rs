@@ -30,7 +30,7 @@ fn is_alive(pid: i32) -> bool {
 
 /// Waits (bounded) until the processes named in `file` are gone.
 async fn wait_gone(pids: &[i32]) -> bool {
-    let until = Instant::now() + Duration::from_secs(5);
+    let until = Instant::now() + Duration::from_secs(30);
     while Instant::now() < until {
         if pids.iter().all(|&pid| !is_alive(pid)) {
             return true;
@@ -38,6 +38,34 @@ async fn wait_gone(pids: &[i32]) -> bool {
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
     false
+}
+
+/// The states (`R`, `S`, `T`, ...) of the live processes of group `pgid`, from /proc.
+fn group_states(pgid: i32) -> Vec<char> {
+    let mut states = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else { continue };
+        // After the command name: state, ppid, pgrp, ...
+        let Some((_, rest)) = stat.rsplit_once(')') else { continue };
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        if fields.get(2).and_then(|g| g.parse::<i32>().ok()) == Some(pgid) {
+            states.push(fields[0].chars().next().unwrap_or('?'));
+        }
+    }
+    states
+}
+
+/// Waits (bounded) until every live process of group `pgid` is stopped.
+async fn wait_stopped(pgid: i32) {
+    let until = Instant::now() + Duration::from_secs(30);
+    loop {
+        let states = group_states(pgid);
+        if !states.is_empty() && states.iter().all(|&s| matches!(s, 'T' | 't' | 'Z')) {
+            return;
+        }
+        assert!(Instant::now() < until, "the group never stopped: {states:?}");
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
 }
 
 #[tokio::test]
@@ -79,8 +107,8 @@ async fn cpu_time_counts_children_and_stops_while_paused() {
     let deadline = Deadline { wall: Some(Instant::now() + Duration::from_secs(20)), cpu: Some(Duration::from_millis(300)) };
     assert_eq!(p.read_line(deadline).await, Err(Failure::Timeout(TimeLimit::Cpu)));
     p.pause();
-    // Let the stop reach every member, then check that no CPU time accrues.
-    tokio::time::sleep(Duration::from_millis(50)).await;
+    // Once the stop has reached every member, no CPU time accrues.
+    wait_stopped(p.id() as i32).await;
     let before = p.cpu_time();
     tokio::time::sleep(Duration::from_millis(300)).await;
     let after = p.cpu_time();

@@ -108,7 +108,7 @@ async fn faulty_game(kind: GameKind, bot: &BotSpec, side: usize, tweak: impl FnO
     let pids = std::fs::read_to_string(root.path().join(format!("side-{side}/pids"))).unwrap_or_default();
     for pid in pids.lines().filter_map(|line| line.trim().parse::<u32>().ok()) {
         // A killed process may take the kernel a moment to take down: 2 s at most.
-        assert!(is_gone(pid, Duration::from_secs(2)).await, "process {pid} of the bot survived the game");
+        assert!(is_gone(pid, common::GONE).await, "process {pid} of the bot survived the game");
     }
     record
 }

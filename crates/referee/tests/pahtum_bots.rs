@@ -60,7 +60,10 @@ async fn misbehaving_bots_lose_and_the_opponent_gets_1666() {
             let root = dir.path().join(format!("{name}-{side}"));
             let mut setup = setup(5);
             setup.workdir_root = Some(root.clone());
-            setup.limits[side].move_time = Some(Duration::from_millis(300));
+            // Tight only where the timeout is the thing tested: a loaded machine must
+            // never turn a crash or a bad answer into a timeout.
+            let move_ms = if kind == "timeout" { 300 } else { 30_000 };
+            setup.limits[side].move_time = Some(Duration::from_millis(move_ms));
             let bots = if side == 0 { [&bot, &random] } else { [&random, &bot] };
             let record = play(&setup, bots).await;
             let result = &record.result;
@@ -73,7 +76,7 @@ async fn misbehaving_bots_lose_and_the_opponent_gets_1666() {
             assert_eq!(record.turns.last().unwrap().side, side);
             if let Ok(pid) = std::fs::read_to_string(root.join(format!("side-{side}/child.pid"))) {
                 let pid: u32 = pid.trim().parse().unwrap();
-                assert!(is_gone(pid, Duration::from_secs(1)).await, "the child {pid} of {name} survived the game");
+                assert!(is_gone(pid, common::GONE).await, "the child {pid} of {name} survived the game");
             }
         }
     }

@@ -327,7 +327,7 @@ fn a_broken_lifeline_kills_the_bot_and_its_children() {
     assert!(ns.starts_with("pid:["), "{line:?}");
     let before = Instant::now();
     while processes_in(&ns).len() < 4 {
-        assert!(before.elapsed() < Duration::from_secs(5), "the bot's children did not start: {:?}", processes_in(&ns));
+        assert!(before.elapsed() < Duration::from_secs(30), "the bot's children did not start: {:?}", processes_in(&ns));
         std::thread::sleep(Duration::from_millis(10));
     }
     drop(fixture.fifo.take());
@@ -335,7 +335,7 @@ fn a_broken_lifeline_kills_the_bot_and_its_children() {
     let status = child.wait().expect("wait for the helper");
     assert_eq!(status.signal(), Some(9), "{status:?}");
     while !processes_in(&ns).is_empty() {
-        assert!(closed.elapsed() < Duration::from_secs(1), "processes outlived the lifeline: {:?}", processes_in(&ns));
+        assert!(closed.elapsed() < Duration::from_secs(30), "processes outlived the lifeline: {:?}", processes_in(&ns));
         std::thread::sleep(Duration::from_millis(10));
     }
 }

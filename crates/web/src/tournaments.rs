@@ -20,6 +20,9 @@ use crate::live::{LiveGame, Origin, Registry, Update, now_us};
 /// How often a watcher looks for games stored by another process.
 const POLL: Duration = Duration::from_millis(500);
 
+/// How many standings messages a slow viewer may fall behind before it is dropped.
+pub const UPDATE_BUFFER: usize = 256;
+
 /// How long a finished game stays in memory (followable live) before its page reads the
 /// stored record.
 pub const LINGER: Duration = Duration::from_secs(60);
@@ -89,7 +92,9 @@ pub struct GameLine {
 
 impl Tournament {
     pub fn new(id: String, path: PathBuf, store: store::Store, managed: bool) -> Tournament {
-        let (updates, _) = broadcast::channel(64);
+        // Each message is a whole snapshot; a viewer this many behind is dropped and its
+        // browser reconnects to a fresh snapshot.
+        let (updates, _) = broadcast::channel(UPDATE_BUFFER);
         Tournament {
             id,
             path,

@@ -103,6 +103,10 @@ pub fn is_running(pid: u32) -> bool {
     })
 }
 
+/// How long a test lets the kernel take to end the processes of a finished game: far
+/// above the milliseconds it takes, so that a loaded machine never fails a test.
+pub const GONE: Duration = Duration::from_secs(30);
+
 /// Whether every process in `pids` is gone (a zombie waiting for its parent counts as
 /// gone) within `wait`, looking every 10 ms: a SIGKILL is sent at once, but the kernel
 /// takes a moment to end a process. With `Duration::ZERO` it looks once.
