@@ -44,8 +44,8 @@ fn gomoku_greedy_completes_five_and_blocks_four() {
 
 #[test]
 fn legions_greedy_takes_the_city_when_it_can() {
-    // The spec's reconstructed 7x7 game: after turn 12, player 0 can take the city
-    // (6, 6) with two legions from (6, 5).
+    // The seed's 7x7 game as `docs/games.md` reconstructs it: after turn 12, player 0 can
+    // take the city (6, 6) with two legions from (6, 5).
     let turns = [
         "0 1 1;0 2 1;0 3 1;0 4 1;0 5 1",
         "5 6 1;5 5 1;4 5 1;4 4 1;3 5 1",

@@ -1,4 +1,4 @@
-//! The Gomoku console interface (seed 000, section 3.4) as messages: what a bot prints
+//! The Gomoku console interface (seed 000, `docs/bots.md`) as messages: what a bot prints
 //! ([`Request`]) and the manager's answers ([`field_answer`], [`figure_answer`],
 //! [`step_answer`]). The bot drives the dialogue: it asks `field?`, `figure?` and
 //! `step?` in any order, as often as it likes, and ends its turn with `step! B7`.

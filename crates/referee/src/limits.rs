@@ -39,7 +39,7 @@ const MB: u64 = 1024 * 1024;
 const DEFAULT_STDERR: usize = 64 * 1024;
 
 impl Limits {
-    /// The seed's limits for a game (see each game's spec, "Limits").
+    /// The seed's limits for a game (`docs/bots.md`, "Where the limits come from").
     pub fn for_game(start: &AnyPosition) -> Limits {
         let none =
             Limits { move_time: None, game_time: None, game_cpu: None, memory: None, stderr_per_move: DEFAULT_STDERR, sandboxed: false };

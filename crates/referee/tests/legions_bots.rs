@@ -1,7 +1,7 @@
 //! The Legions interface end to end: the Python and C sample bots play whole games on a
 //! 7×7 board against the built-in random player in both seats and tell their names;
-//! misbehaving scripts lose as the spec's "Faults" section says (timeout and crash only;
-//! garbage orders are skipped and the game goes on), leaving no process behind.
+//! misbehaving scripts lose as `docs/games.md` and `docs/bots.md` say (timeout and crash
+//! only; garbage orders are skipped and the game goes on), leaving no process behind.
 
 mod common;
 

@@ -1,5 +1,6 @@
-//! Gomoku 10×10, freestyle: the rules of seed 000 (a Russian school and university bot
-//! tournament, 2004; spec `gomoku.md`).
+//! Gomoku 10×10, freestyle: the rules of seed 000 (a school and university bot tournament
+//! of Riga Technical University's Daugavpils branch, 2004; the rules in full are in
+//! `docs/games.md`).
 //!
 //! Two players take turns putting a mark on any empty cell of a 10×10 board; `X` moves
 //! first, the second player's mark is the digit `0`. No passing. Five or more marks of one
@@ -18,7 +19,7 @@
 //! [`format_field`]. The console interface's other answers: [`mark_char`] for `figure?`,
 //! [`Position::step_answer`] for `step?`.
 //!
-//! Decisions where the spec is silent:
+//! Decisions where the seed is silent:
 //! - An off-board cell (`K3`, `A10`) is a [`MoveError::Parse`]: a [`Move`] is always a
 //!   cell of the board. Either way the bot loses.
 //! - A start field must leave at least one empty cell; a full one is refused.

@@ -1,5 +1,5 @@
 //! Legions: territorial conquest on an n × n board (seed 001, "Легионеры", Ural
-//! championship in sports programming, 2007; the exact rules are in `spec/legions.md`).
+//! championship in sports programming, 2007; the exact rules are in `docs/games.md`).
 //!
 //! Player 0's city is (0, 0), player 1's city is (n−1, n−1), each holding one novice
 //! legion at the start. X is the column (0 = left), Y the row (0 = top). Players alternate,
@@ -22,7 +22,7 @@
 //! threes is kept as an [`Order::Unreadable`] and skipped when played, as the rules say
 //! for orders a bot cannot write; so [`Game::play`] never answers `Illegal`.
 //!
-//! Decisions where the spec is silent:
+//! Decisions where the seed is silent:
 //! - An order to one of the player's own *connected* provinces (the city included) counts
 //!   as reachable: its legions starve. An own disconnected province is unreachable: they
 //!   desert. (Either way the legions are lost; only the report differs.)

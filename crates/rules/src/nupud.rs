@@ -1,5 +1,5 @@
 //! Nupud ("pieces"), the 6×6 game of valued pieces of the Estonian informatics olympiad's
-//! game-program contest of 1994/95 (seed 004; the project's spec is `spec/nupud.md`).
+//! game-program contest of 1994/95 (seed 004; the rules in full are in `docs/games.md`).
 //!
 //! Rules in short: each side has pieces of values 4, 3, 2, 1, 1, 1. White sets them up
 //! on rank 1 and Black on rank 6, simultaneously and hidden; then White moves first. A
@@ -28,12 +28,12 @@
 //! White's and Black's set-ups already made (White to move); or a board, see
 //! [`Position::from_start_text`].
 //!
-//! Decisions where the spec is silent: running scores during the set-up are `[0, 0]`
+//! Decisions where the seed is silent: running scores during the set-up are `[0, 0]`
 //! (the board is empty); a forfeit has no final scores (`Outcome { winner, scores:
 //! None }`); legal moves are listed by from-square, then to-square (squares ordered
 //! a1, b1, .., f1, a2, .., f6); set-ups in ascending numeric order.
 //!
-//! The native bot interface (one process per call, see the spec) is here as pure
+//! The native bot interface (one process per call, `docs/bots.md`) is here as pure
 //! functions: [`Request`] with [`parse_request`] / [`Request::to_text`] for what a bot
 //! reads, [`format_move_input`], [`parse_board_lines`], [`parse_setup`], [`parse_name`].
 

@@ -1,5 +1,5 @@
 //! Pah-tum 7×7 with blocked squares (seed 003, Romanian, Algopedia school contest 2019;
-//! spec `spec/pahtum.md`).
+//! the rules in full are in `docs/games.md`).
 //!
 //! Rules in brief: rows `A`..`G` top to bottom, columns `1`..`7`. A start board holds
 //! only empty squares `-` and an odd number (1..=25) of blocked squares `+`. `X` moves

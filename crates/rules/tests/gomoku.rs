@@ -1,4 +1,4 @@
-//! Tests of the gomoku rules (spec `gomoku.md`): notation, every rule of play with board
+//! Tests of the gomoku rules (`docs/games.md`): notation, every rule of play with board
 //! pictures, start positions and field text, perft counts cross-checked by a brute-force
 //! counter written here, the generic random-game checker and property tests.
 

@@ -108,7 +108,8 @@ fn seed_example_answer() {
     assert_eq!(pos.to_move(), Some(Side::First));
 }
 
-/// The spec's reconstruction of the seed's 13-turn 7x7 game, with the seed's scores.
+/// Our reconstruction of the seed's 13-turn 7x7 game (`docs/games.md`), with the seed's
+/// scores.
 const SEED_GAME: &[(&str, [i64; 2])] = &[
     ("0,1,1 0,2,1 0,3,1 0,4,1 0,5,1", [5, 0]),
     ("5,6,1 5,5,1 4,5,1 4,4,1 3,5,1", [5, 5]),

@@ -1,4 +1,4 @@
-//! Tests of the Nupud rules (spec/nupud.md): every rule with board pictures, the hidden
+//! Tests of the Nupud rules (`docs/games.md`): every rule with board pictures, the hidden
 //! set-up, the native text formats, perft counts cross-checked against a naive move
 //! generator written here, the generic random-game checker and property tests.
 

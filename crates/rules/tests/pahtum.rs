@@ -1,4 +1,4 @@
-//! Pah-tum rules: the seed's worked examples, every rule of spec/pahtum.md, the native
+//! Pah-tum rules: the seed's worked examples, every rule of `docs/games.md`, the native
 //! board format, perft counts, the generic random-game checker and property tests. The
 //! scoring is cross-checked against a plain string scan written here.
 

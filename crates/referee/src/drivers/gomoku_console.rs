@@ -1,4 +1,4 @@
-//! The Gomoku console interface (seed 000, section 3.4): one process per game that
+//! The Gomoku console interface (seed 000, `docs/bots.md`): one process per game that
 //! drives a dialogue over stdin/stdout (messages in `protocols::gomoku_console`): it asks
 //! `field?`, `figure?` and `step?` and moves with `step! B7`. `PROGRAM INFO` prints the
 //! name and the author on two lines and exits.

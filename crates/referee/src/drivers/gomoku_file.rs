@@ -1,4 +1,4 @@
-//! The Gomoku file interface (seed 000, section 3.3): one process per move, started in
+//! The Gomoku file interface (seed 000, `docs/bots.md`): one process per move, started in
 //! the bot's working directory as `PROGRAM X|0 field.txt answer.txt`. The referee writes
 //! the field into `field.txt`, removes any old `answer.txt`, waits for the program to
 //! exit (5 s per move by default, counted from before the start, the whole process group

@@ -2,7 +2,7 @@
 //! line, n, the two cities, n TAB-separated map lines), orders `X Y C` on stdout; empty
 //! stdin asks for the bot's name. 2 s per move by default, from process start to exit.
 //!
-//! Faults follow the spec's "Faults" section: bad orders are rules, not faults (the
+//! Faults follow the rules of `docs/games.md`: bad orders are rules, not faults (the
 //! rules skip or desert them and the record notes it), so whatever a bot prints is a
 //! turn. Only a timeout (`Timeout`) or an abnormal exit (`Crash`: a non-zero status or
 //! a signal) loses, scored by the rules as a taken city. One guard of ours comes on
