@@ -51,7 +51,7 @@ enum Command {
     Host(host::Args),
     /// Show what a bot says about itself through its interface.
     Info(info::Args),
-    /// Step through a game record in the terminal.
+    /// Step through a game record, or list, replay and export the games of a results database.
     Replay(replay::Args),
     /// Generate reproducible start positions for a tournament.
     Openings(openings_cmd::Args),

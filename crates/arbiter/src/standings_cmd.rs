@@ -39,11 +39,23 @@ pub fn print_all(db: &Path, format: &str) -> anyhow::Result<()> {
 
 /// Reads the database and computes the standings of every stage.
 pub fn load(db: &Path) -> anyhow::Result<Report> {
+    if !is_sqlite(db)? {
+        bail!("{} is not an arbiter results database", db.display());
+    }
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().context("cannot start the async runtime")?;
     runtime.block_on(async {
         let store = store::Store::open_read_only(db).await?;
         Ok(arena::report::load_report(&store, &db.display().to_string()).await?)
     })
+}
+
+/// Whether the file starts as every SQLite database does (so that any other file is
+/// refused in one line before SQLite's own message).
+pub fn is_sqlite(path: &Path) -> anyhow::Result<bool> {
+    let mut header = [0u8; 16];
+    let mut file = std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let n = std::io::Read::read(&mut file, &mut header).with_context(|| format!("cannot read {}", path.display()))?;
+    Ok(n == header.len() && &header == b"SQLite format 3\0")
 }
 
 fn points(p: f64) -> String {
@@ -75,7 +87,7 @@ fn ms(row: &Row) -> String {
     row.avg_ms_per_move.map_or("-".to_string(), |ms| format!("{ms:.1}"))
 }
 
-fn cells(row: &Row) -> Vec<String> {
+fn cells_of(row: &Row) -> Vec<String> {
     vec![
         row.rank.to_string(),
         row.entrant.clone(),
@@ -90,9 +102,13 @@ fn cells(row: &Row) -> Vec<String> {
     ]
 }
 
-const HEADERS: [&str; 10] = ["#", "entrant", "points", "games", "W-D-L 1st", "W-D-L 2nd", "faults", "ms/move", "scores", "Elo ± 95%"];
+const HEADERS: [&str; 10] =
+    ["#", "entrant", "points", "games", "W-D-L 1st", "W-D-L 2nd", "faults", "ms/move", "scores", "Elo ± 95% (this stage)"];
+
+const BRACKET_HEADERS: [&str; 10] = ["match", "round", "part", "side 1", "side 2", "points", "games", "winner", "winner to", "loser to"];
 
 fn stage_title(report: &Report, stage: &StageReport) -> String {
+    let status = if stage.provisional { "running, provisional standings (the games still to play may change them)" } else { &stage.status };
     format!(
         "{}: stage {} of {}, {} ({}, {}): {}, {} games",
         report.tournament,
@@ -101,9 +117,79 @@ fn stage_title(report: &Report, stage: &StageReport) -> String {
         stage.name,
         stage.format,
         stage.scoring,
-        stage.status,
+        status,
         stage.games
     )
+}
+
+/// A piece of a stage's report, rendered by each format its own way.
+enum Block {
+    /// A table under a caption; the first row is the header.
+    Table {
+        caption: String,
+        cells: Vec<Vec<String>>,
+    },
+    Line(String),
+}
+
+fn standings_table(caption: String, rows: &[Row]) -> Block {
+    let mut cells: Vec<Vec<String>> = vec![HEADERS.iter().map(|h| h.to_string()).collect()];
+    cells.extend(rows.iter().map(cells_of));
+    Block::Table { caption, cells }
+}
+
+fn cross_table(caption: String, rows: &[Row], cross: &[Vec<Option<f64>>]) -> Block {
+    let mut cells: Vec<Vec<String>> = vec![std::iter::once(String::new()).chain((1..=rows.len()).map(|n| n.to_string())).collect()];
+    for (n, (row, line)) in rows.iter().zip(cross).enumerate() {
+        let mut cells_of_row = vec![format!("{} {}", n + 1, row.entrant)];
+        cells_of_row.extend(line.iter().map(|c| c.map_or("-".to_string(), points)));
+        cells.push(cells_of_row);
+    }
+    Block::Table { caption, cells }
+}
+
+/// What a stage's report shows: its tables (one per group for groups), the bracket of a
+/// double elimination, and who went on.
+fn blocks(stage: &StageReport) -> Vec<Block> {
+    let mut out = Vec::new();
+    if stage.rows.is_empty() {
+        return out;
+    }
+    let cross_caption = "cross table (points of the row against the column)";
+    if stage.groups.is_empty() {
+        out.push(standings_table("standings".to_string(), &stage.rows));
+        out.push(cross_table(cross_caption.to_string(), &stage.rows, &stage.cross));
+    } else {
+        for group in &stage.groups {
+            out.push(standings_table(group.name.clone(), &group.rows));
+            out.push(cross_table(format!("{}: {cross_caption}", group.name), &group.rows, &group.cross));
+        }
+        let order: Vec<String> = stage.rows.iter().map(|r| format!("{} {}", r.rank, r.entrant)).collect();
+        let label = if stage.provisional { "ranking so far" } else { "ranking of the stage" };
+        out.push(Block::Line(format!("{label}: {}", order.join(", "))));
+    }
+    if !stage.bracket.is_empty() {
+        let mut cells: Vec<Vec<String>> = vec![BRACKET_HEADERS.iter().map(|h| h.to_string()).collect()];
+        for m in &stage.bracket {
+            cells.push(vec![
+                m.number.to_string(),
+                m.round.to_string(),
+                m.part.clone(),
+                m.sides[0].clone(),
+                m.sides[1].clone(),
+                m.points.map_or("-".to_string(), |[a, b]| format!("{}-{}", points(a), points(b))),
+                m.games.to_string(),
+                m.winner.clone().unwrap_or_else(|| "-".to_string()),
+                m.winner_to.clone(),
+                m.loser_to.clone(),
+            ]);
+        }
+        out.push(Block::Table { caption: "bracket (matches in playing order)".to_string(), cells });
+    }
+    if !stage.qualified.is_empty() {
+        out.push(Block::Line(format!("qualified: {}", stage.qualified.join(", "))));
+    }
+    out
 }
 
 fn text(report: &Report) -> String {
@@ -111,22 +197,15 @@ fn text(report: &Report) -> String {
     for stage in &report.stages {
         out.push_str(&stage_title(report, stage));
         out.push('\n');
-        if stage.rows.is_empty() {
-            out.push('\n');
-            continue;
+        for block in blocks(stage) {
+            match block {
+                Block::Table { caption, cells } => {
+                    out.push_str(&format!("{caption}:\n"));
+                    out.push_str(&aligned(&cells));
+                }
+                Block::Line(line) => out.push_str(&format!("{line}\n")),
+            }
         }
-        let mut table: Vec<Vec<String>> = vec![HEADERS.iter().map(|h| h.to_string()).collect()];
-        table.extend(stage.rows.iter().map(cells));
-        out.push_str(&aligned(&table));
-        out.push_str("cross table (points of the row against the column):\n");
-        let mut cross: Vec<Vec<String>> =
-            vec![std::iter::once(String::new()).chain((1..=stage.rows.len()).map(|n| n.to_string())).collect()];
-        for (row, line) in stage.rows.iter().zip(&stage.cross) {
-            let mut cells = vec![format!("{} {}", row.rank, row.entrant)];
-            cells.extend(line.iter().map(|c| c.map_or("-".to_string(), points)));
-            cross.push(cells);
-        }
-        out.push_str(&aligned(&cross));
         out.push('\n');
     }
     if !report.notes.is_empty() {
@@ -158,13 +237,16 @@ fn csv_field(s: &str) -> String {
 
 fn csv(report: &Report) -> String {
     let mut out = String::from(
-        "stage,rank,entrant,points,games,wins_first,draws_first,losses_first,wins_second,draws_second,losses_second,timeouts,crashes,illegal_moves,protocol_errors,avg_ms_per_move,score_sum,elo,elo_error95\n",
+        "stage,status,group,rank,entrant,points,games,wins_first,draws_first,losses_first,wins_second,draws_second,losses_second,timeouts,crashes,illegal_moves,protocol_errors,avg_ms_per_move,score_sum,stage_elo,stage_elo_error95\n",
     );
     let opt = |v: Option<f64>| v.filter(|v| v.is_finite()).map_or(String::new(), |v| format!("{v:.1}"));
     for stage in &report.stages {
         for row in &stage.rows {
+            let group = stage.groups.iter().find(|g| g.rows.iter().any(|r| r.entrant_id == row.entrant_id)).map_or("", |g| &g.name);
             let fields = [
                 csv_field(&stage.name),
+                stage.status.clone(),
+                csv_field(group),
                 row.rank.to_string(),
                 csv_field(&row.entrant),
                 points(row.points),
@@ -197,40 +279,29 @@ fn escape(s: &str) -> String {
 
 fn html(report: &Report) -> String {
     let mut out = format!(
-        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>{}</title>\n<style>body{{font-family:sans-serif}}table{{border-collapse:collapse;margin-bottom:1em}}td,th{{border:1px solid #999;padding:2px 6px;text-align:right}}td:nth-child(2){{text-align:left}}</style></head><body>\n<h1>{}</h1>\n",
+        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>{}</title>\n<style>body{{font-family:sans-serif}}table{{border-collapse:collapse;margin-bottom:1em}}td,th{{border:1px solid #999;padding:2px 6px;text-align:right}}td:nth-child(2){{text-align:left}}caption{{text-align:left;font-weight:bold}}</style></head><body>\n<h1>{}</h1>\n",
         escape(&report.tournament),
         escape(&report.tournament)
     );
     for stage in &report.stages {
         out.push_str(&format!("<h2>{}</h2>\n", escape(&stage_title(report, stage))));
-        if stage.rows.is_empty() {
-            continue;
-        }
-        out.push_str("<table>\n<tr>");
-        for h in HEADERS {
-            out.push_str(&format!("<th>{}</th>", escape(h)));
-        }
-        out.push_str("</tr>\n");
-        for row in &stage.rows {
-            out.push_str("<tr>");
-            for cell in cells(row) {
-                out.push_str(&format!("<td>{}</td>", escape(&cell)));
+        for block in blocks(stage) {
+            match block {
+                Block::Table { caption, cells } => {
+                    out.push_str(&format!("<table>\n<caption>{}</caption>\n", escape(&caption)));
+                    for (n, line) in cells.iter().enumerate() {
+                        let tag = if n == 0 { "th" } else { "td" };
+                        out.push_str("<tr>");
+                        for cell in line {
+                            out.push_str(&format!("<{tag}>{}</{tag}>", escape(cell)));
+                        }
+                        out.push_str("</tr>\n");
+                    }
+                    out.push_str("</table>\n");
+                }
+                Block::Line(line) => out.push_str(&format!("<p>{}</p>\n", escape(&line))),
             }
-            out.push_str("</tr>\n");
         }
-        out.push_str("</table>\n<table>\n<tr><th></th>");
-        for n in 1..=stage.rows.len() {
-            out.push_str(&format!("<th>{n}</th>"));
-        }
-        out.push_str("</tr>\n");
-        for (row, line) in stage.rows.iter().zip(&stage.cross) {
-            out.push_str(&format!("<tr><td>{} {}</td>", row.rank, escape(&row.entrant)));
-            for cell in line {
-                out.push_str(&format!("<td>{}</td>", cell.map_or("-".to_string(), points)));
-            }
-            out.push_str("</tr>\n");
-        }
-        out.push_str("</table>\n");
     }
     if !report.notes.is_empty() {
         out.push_str("<h2>Notes</h2>\n<ul>\n");
@@ -243,22 +314,33 @@ fn html(report: &Report) -> String {
     out
 }
 
+fn md_cell(s: &str) -> String {
+    s.replace('|', "\\|")
+}
+
 fn markdown(report: &Report) -> String {
-    let mut out = format!("# {}\n\n", report.tournament);
+    let mut out = format!("# {}\n\n", md_cell(&report.tournament));
     for stage in &report.stages {
-        out.push_str(&format!("## {}\n\n", stage_title(report, stage)));
-        if stage.rows.is_empty() {
-            continue;
+        out.push_str(&format!("## {}\n\n", md_cell(&stage_title(report, stage))));
+        for block in blocks(stage) {
+            match block {
+                Block::Table { caption, cells } => {
+                    out.push_str(&format!("{}:\n\n", md_cell(&caption)));
+                    for (n, line) in cells.iter().enumerate() {
+                        let line: Vec<String> = line.iter().map(|c| md_cell(c)).collect();
+                        out.push_str(&format!("| {} |\n", line.join(" | ")));
+                        if n == 0 {
+                            out.push_str(&format!("|{}\n", "---|".repeat(line.len())));
+                        }
+                    }
+                    out.push('\n');
+                }
+                Block::Line(line) => out.push_str(&format!("{}\n\n", md_cell(&line))),
+            }
         }
-        out.push_str(&format!("| {} |\n|{}\n", HEADERS.join(" | "), "---|".repeat(HEADERS.len())));
-        for row in &stage.rows {
-            let cells: Vec<String> = cells(row).iter().map(|c| c.replace('|', "\\|")).collect();
-            out.push_str(&format!("| {} |\n", cells.join(" | ")));
-        }
-        out.push('\n');
     }
     for note in &report.notes {
-        out.push_str(&format!("- {note}\n"));
+        out.push_str(&format!("- {}\n", md_cell(note)));
     }
     out
 }

@@ -216,6 +216,10 @@ pub async fn run_tournament(
             // Programs matter only while the stage has games to play: a decided stage is
             // not held against a bot changed since.
             if !checked && (started.is_empty() || matches!(next, Next::Play(_))) {
+                for (id, reason) in build_programs(&stage_participants, &specs).await {
+                    let text = format!("{} could not be built for {}: {reason}", all[id].name, stage.name);
+                    note(store, &mut stored_notes, idx, Some(id), &text, &mut on_event).await?;
+                }
                 check_fingerprints(store, config, idx, &stage_participants, &all, &specs).await?;
                 checked = true;
             }
@@ -235,12 +239,14 @@ pub async fn run_tournament(
                     let mut so_far = stage_results.clone();
                     let names: Vec<String> = all.iter().map(|e| e.name.clone()).collect();
                     let watch = options.watch.clone().map(|w| (w, names));
+                    let prints = Arc::new(StagePrints::load(store, idx, &stage.name, &all).await?);
                     let played = play_games(
                         todo,
                         &specs,
                         &starts,
                         &stage_options,
                         (limits, options.sandboxed, watch),
+                        &prints,
                         options.jobs,
                         (store, &lock),
                         |outcome| {
@@ -330,8 +336,65 @@ fn leader(stage: &StageConfig, participants: &[EntrantId], all: &[Entrant], resu
     table.rows.first().map(|row| all[row.entrant].name.clone())
 }
 
-/// Fingerprints the participants' programs when a stage starts, and refuses a bot that
-/// changed during the stage (or was replaced where the stage allows no replacement).
+/// Builds the participants' programs that need it ([`referee::ProgramBot::build_if_needed`]),
+/// so that a stage fingerprints what its games will run: a program built later (by the
+/// first game's driver) would look changed. Returns the programs that failed to build and
+/// why (their games record the failure as the bot's).
+async fn build_programs(participants: &[EntrantId], specs: &[BotSpec]) -> Vec<(EntrantId, String)> {
+    let mut failed = Vec::new();
+    for &id in participants {
+        let BotSpec::Program(bot) = &specs[id] else { continue };
+        let bot = bot.clone();
+        let built = tokio::task::spawn_blocking(move || bot.build_if_needed()).await;
+        match built {
+            Ok(Ok(())) => {}
+            Ok(Err(err)) => failed.push((id, err.to_string())),
+            Err(err) => failed.push((id, format!("the build task failed: {err}"))),
+        }
+    }
+    failed
+}
+
+/// The fingerprints a stage started with, checked before and after every game: a program
+/// edited during its stage stops the run. The check is cheap: the program's size and
+/// modification time, hashed again only when they moved ([`referee::ProgramBot::fingerprint`]).
+struct StagePrints {
+    stage: String,
+    /// Entrant names by id.
+    names: Vec<String>,
+    prints: Vec<(EntrantId, Option<String>)>,
+}
+
+impl StagePrints {
+    async fn load(store: &store::Store, idx: usize, stage: &str, all: &[Entrant]) -> Result<StagePrints, ArenaError> {
+        let names = all.iter().map(|e| e.name.clone()).collect();
+        Ok(StagePrints { stage: stage.to_string(), names, prints: store.fingerprints(idx).await? })
+    }
+
+    /// Refuses a game's player whose program is not the one the stage started with.
+    async fn check(&self, players: [EntrantId; 2], specs: &Arc<Vec<BotSpec>>) -> Result<(), ArenaError> {
+        for id in players {
+            let Some((_, was)) = self.prints.iter().find(|(p, _)| *p == id) else { continue };
+            let spec = specs[id].clone();
+            let now = tokio::task::spawn_blocking(move || fingerprint(&spec))
+                .await
+                .map_err(|err| ArenaError::Stage { stage: self.stage.clone(), message: format!("a fingerprint task failed: {err}") })?;
+            if now != *was {
+                return Err(ArenaError::ChangedBot {
+                    name: self.names.get(id).cloned().unwrap_or_else(|| format!("entrant {id}")),
+                    stage: self.stage.clone(),
+                    was: short_print(was.as_deref(), "none"),
+                    now: short_print(now.as_deref(), "missing"),
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Fingerprints the participants' programs when a stage starts (after building them), and
+/// refuses a bot that changed during the stage (or was replaced where the stage allows no
+/// replacement).
 async fn check_fingerprints(
     store: &store::Store,
     config: &TournamentConfig,
@@ -364,12 +427,17 @@ async fn check_fingerprints(
             return Err(ArenaError::ChangedBot {
                 name: all[*id].name.clone(),
                 stage: stage.name.clone(),
-                was: old.clone().unwrap_or_else(|| "none".to_string()),
-                now: print.clone().unwrap_or_else(|| "missing".to_string()),
+                was: short_print(old.as_deref(), "none"),
+                now: short_print(print.as_deref(), "missing"),
             });
         }
     }
     Ok(())
+}
+
+/// A fingerprint as messages show it: the first 12 hex digits, or `absent`.
+fn short_print(print: Option<&str>, absent: &str) -> String {
+    print.map_or_else(|| absent.to_string(), |p| p.chars().take(12).collect())
 }
 
 fn fingerprint(spec: &BotSpec) -> Option<String> {
@@ -463,6 +531,7 @@ async fn play_games(
     starts: &Arc<Starts>,
     options: &Options,
     (limits, sandboxed, watch): (LimitOverrides, bool, Option<(Watch, Vec<String>)>),
+    prints: &Arc<StagePrints>,
     jobs: usize,
     (store, lock): (&store::Store, &store::RunnerLock),
     mut on_finished: impl FnMut(&GameOutcome),
@@ -475,8 +544,12 @@ async fn play_games(
         let permits = Arc::clone(&permits);
         let options = options.clone();
         let watch = watch.clone();
+        let prints = Arc::clone(prints);
         running.spawn(async move {
             let _permit = permits.acquire_owned().await.expect("the semaphore is never closed");
+            // A program edited during its stage stops the run before its next game, and
+            // a game it played after the edit is not stored (checked again at the end).
+            prints.check(spec.players, &specs).await?;
             let bots = [&specs[spec.players[0]], &specs[spec.players[1]]];
             let mut setup = GameSetup::new(start.clone(), options.clone(), spec.seed);
             setup.limits = [0, 1].map(|side| side_limits(&start, bots[side], &limits));
@@ -494,13 +567,25 @@ async fn play_games(
                 }
             })
             .await;
-            (spec, record)
+            prints.check(spec.players, &specs).await?;
+            Ok::<_, ArenaError>((spec, record))
         });
     }
     let mut outcomes = Vec::new();
+    let mut changed = None;
     while let Some(joined) = running.join_next().await {
-        let (spec, record): (GameSpec, GameRecord) =
-            joined.map_err(|err| ArenaError::Stage { stage: "?".to_string(), message: format!("a game task failed: {err}") })?;
+        let (spec, record): (GameSpec, GameRecord) = match joined {
+            Ok(Ok(game)) => game,
+            Ok(Err(err)) => {
+                // Stop: the games not started are dropped, those running are stopped,
+                // and those that finished meanwhile are still stored below.
+                running.abort_all();
+                changed.get_or_insert(err);
+                continue;
+            }
+            Err(err) if err.is_cancelled() => continue,
+            Err(err) => return Err(ArenaError::Stage { stage: "?".to_string(), message: format!("a game task failed: {err}") }),
+        };
         let outcome = outcome_of(spec, &record);
         let json = serde_json::to_string(&record).expect("a record serialises");
         lock.check()?;
@@ -519,7 +604,10 @@ async fn play_games(
         on_finished(&outcome);
         outcomes.push(outcome);
     }
-    Ok(outcomes)
+    match changed {
+        Some(err) => Err(err),
+        None => Ok(outcomes),
+    }
 }
 
 /// A side's limits: the game's, then the bot's manifest, then the tournament's.

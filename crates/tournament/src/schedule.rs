@@ -773,11 +773,76 @@ pub fn bracket(n: usize) -> Vec<BracketMatch> {
     matches
 }
 
+/// Who holds one side of a bracket match so far.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Side {
-    Unknown,
-    Empty,
+pub enum Slot {
+    /// Not known yet: the match it comes from is undecided.
+    Pending,
+    /// Nobody: a bye.
+    Bye,
     Entrant(EntrantId),
+}
+
+/// One match of a double-elimination bracket as it stands.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BracketState {
+    /// Its place in the bracket (round, where its sides come from).
+    pub shape: BracketMatch,
+    pub players: [Slot; 2],
+    /// Who goes on as its winner: an entrant once decided (or advanced by a bye), a bye
+    /// when both sides were byes.
+    pub winner: Slot,
+    /// Who goes on (or out) as its loser: a bye after a bye.
+    pub loser: Slot,
+    /// Its finished games (extra deals included).
+    pub games: u32,
+    /// Points of each side over those games, by the stage's scoring (`None` unless both
+    /// sides are entrants).
+    pub points: Option<[f64; 2]>,
+}
+
+/// The double-elimination bracket of a stage as its finished games decide it, in playing
+/// order (the last match is the final); empty with fewer than two participants.
+pub fn bracket_state(ctx: &StageContext, results: &[GameOutcome]) -> Vec<BracketState> {
+    let finished = Finished::new(ctx.index, results);
+    bracket_states(ctx, &finished, &mut Vec::new())
+}
+
+/// The bracket's matches with their sides and winners; adds the games to play to `play`.
+fn bracket_states(ctx: &StageContext, finished: &Finished, play: &mut Vec<GameSpec>) -> Vec<BracketState> {
+    let participants = ctx.participants;
+    if participants.len() < 2 {
+        return Vec::new();
+    }
+    let mut states: Vec<BracketState> = Vec::new();
+    for m in bracket(participants.len()) {
+        let slot = |source: Source| match source {
+            Source::Seed(pos) => participants.get(pos).map_or(Slot::Bye, |&id| Slot::Entrant(id)),
+            Source::Winner(j) => states[j].winner,
+            Source::Loser(j) => states[j].loser,
+        };
+        let players = [slot(m.sides[0]), slot(m.sides[1])];
+        let mut state = BracketState { shape: m, players, winner: Slot::Pending, loser: Slot::Pending, games: 0, points: None };
+        match players {
+            [Slot::Pending, _] | [_, Slot::Pending] => {}
+            [Slot::Entrant(a), Slot::Entrant(b)] => {
+                if let Some(winner) = knockout(ctx, finished, state.shape.round, a, b, play) {
+                    state.winner = Slot::Entrant(winner);
+                    state.loser = Slot::Entrant(if winner == a { b } else { a });
+                }
+                let tag = format!("r{}", state.shape.round);
+                let meeting = Meeting { tag: &tag, round: state.shape.round, a, b, match_idx: 0, colour_offset: 0 };
+                let (done, _) = finished.split(ctx.games(&meeting, 0..ctx.config.deals + ctx.config.extra_deals, None));
+                let (pa, pb) = scoring::match_totals(ctx.config.scoring, &done, a, b);
+                state.games = done.len() as u32;
+                state.points = Some([pa, pb]);
+            }
+            [Slot::Entrant(a), Slot::Bye] | [Slot::Bye, Slot::Entrant(a)] => (state.winner, state.loser) = (Slot::Entrant(a), Slot::Bye),
+            [Slot::Bye, Slot::Bye] => (state.winner, state.loser) = (Slot::Bye, Slot::Bye),
+        }
+        states.push(state);
+    }
+    states
 }
 
 fn double_elimination<'r>(ctx: &StageContext, finished: &Finished<'r>) -> Evaluation<'r> {
@@ -785,38 +850,21 @@ fn double_elimination<'r>(ctx: &StageContext, finished: &Finished<'r>) -> Evalua
     if participants.len() < 2 {
         return plain(Vec::new(), participants.to_vec(), participants.to_vec(), Vec::new());
     }
-    let bracket = bracket(participants.len());
-    let mut outcomes: Vec<(Side, Side)> = Vec::new();
     let mut play = Vec::new();
+    let states = bracket_states(ctx, finished, &mut play);
     let mut losses: BTreeMap<EntrantId, u32> = BTreeMap::new();
     let mut out_round: BTreeMap<EntrantId, u32> = BTreeMap::new();
     let mut champion = None;
-    for (i, m) in bracket.iter().enumerate() {
-        let side = |source: Source| match source {
-            Source::Seed(pos) => participants.get(pos).map_or(Side::Empty, |&id| Side::Entrant(id)),
-            Source::Winner(j) => outcomes[j].0,
-            Source::Loser(j) => outcomes[j].1,
-        };
-        let outcome = match (side(m.sides[0]), side(m.sides[1])) {
-            (Side::Unknown, _) | (_, Side::Unknown) => (Side::Unknown, Side::Unknown),
-            (Side::Entrant(a), Side::Entrant(b)) => match knockout(ctx, finished, m.round, a, b, &mut play) {
-                Some(winner) => {
-                    let loser = if winner == a { b } else { a };
-                    *losses.entry(loser).or_insert(0) += 1;
-                    if m.eliminates {
-                        out_round.insert(loser, m.round);
-                    }
-                    if i == bracket.len() - 1 {
-                        champion = Some(winner);
-                    }
-                    (Side::Entrant(winner), Side::Entrant(loser))
-                }
-                None => (Side::Unknown, Side::Unknown),
-            },
-            (Side::Entrant(a), Side::Empty) | (Side::Empty, Side::Entrant(a)) => (Side::Entrant(a), Side::Empty),
-            (Side::Empty, Side::Empty) => (Side::Empty, Side::Empty),
-        };
-        outcomes.push(outcome);
+    for (i, state) in states.iter().enumerate() {
+        if let (Slot::Entrant(winner), Slot::Entrant(loser)) = (state.winner, state.loser) {
+            *losses.entry(loser).or_insert(0) += 1;
+            if state.shape.eliminates {
+                out_round.insert(loser, state.shape.round);
+            }
+            if i == states.len() - 1 {
+                champion = Some(winner);
+            }
+        }
     }
     let mut ranking = participants.to_vec();
     ranking.sort_by_key(|id| {

@@ -1,7 +1,9 @@
 //! Standings of one stage: the ranked rows (points, games by side, faults, time per move,
 //! tie-break values) and the cross table, computed from the stage's results with the
 //! same ranking as its schedule (so a stage's standings and its result agree), at any
-//! point of the stage (before the end, extra games are not yet part of the ranking).
+//! point of the stage (before the end, extra games are not yet part of the ranking); or,
+//! for a decided stage, in the order its stored result gives ([`in_order`]), so that a
+//! report shows what the stage decided instead of ranking it again.
 //!
 //! Points count the stage's own games (Swiss byes included); tie-break extra games count
 //! only in the extra-games column. Games, wins, draws, losses and faults count every game
@@ -61,91 +63,146 @@ pub struct Standings {
 
 /// The standings of a stage from its config, its participants (in seeding order), the
 /// tournament's entrants and the stage's finished games (games of other stages are
-/// ignored). An entry check's baseline is the player of its games that is not a
+/// ignored), ranked as the stage's schedule ranks them so far: the live table of a stage
+/// still running. An entry check's baseline is the player of its games that is not a
 /// participant; it gets no row. A final's rows are its `top` finalists.
 pub fn standings(config: &StageConfig, participants: &[EntrantId], entrants: &[Entrant], results: &[GameOutcome]) -> Standings {
+    let stage = Stage::new(config, participants, entrants, results);
+    let mut order = Vec::new();
+    for class in &stage.evaluation.classes {
+        let rank = order.len() + 1;
+        order.extend(class.iter().map(|&id| (id, rank)));
+    }
+    stage.table(&order)
+}
+
+/// The standings of a stage in an order given by the caller, ranked 1, 2, 3, ... down
+/// it: a decided stage's table in the order its stored result decided (`ranking`), or
+/// one group of a groups stage. Rows for exactly the entrants of `ranking`; every number
+/// is computed as [`standings`] computes it.
+pub fn in_order(
+    config: &StageConfig,
+    participants: &[EntrantId],
+    entrants: &[Entrant],
+    results: &[GameOutcome],
+    ranking: &[EntrantId],
+) -> Standings {
+    let stage = Stage::new(config, participants, entrants, results);
+    let order: Vec<(EntrantId, usize)> = ranking.iter().enumerate().map(|(i, &id)| (id, i + 1)).collect();
+    stage.table(&order)
+}
+
+/// The double-elimination bracket of a stage as its finished games decide it (see
+/// [`schedule::bracket_state`]); empty for other formats.
+pub fn bracket(
+    config: &StageConfig,
+    participants: &[EntrantId],
+    entrants: &[Entrant],
+    results: &[GameOutcome],
+) -> Vec<schedule::BracketState> {
+    if config.format != Format::DoubleElimination {
+        return Vec::new();
+    }
     let index = results.first().map_or(0, |o| o.spec.stage);
-    let baseline = match config.format {
-        Format::EntryCheck => {
-            results.iter().filter(|o| o.spec.stage == index).flat_map(|o| o.spec.players).find(|id| !participants.contains(id))
+    let ctx = StageContext { index, config, entrants, participants, baseline: None, n_openings: 0, seed: 0 };
+    schedule::bracket_state(&ctx, results)
+}
+
+/// A stage evaluated from its results, with the points that count.
+struct Stage<'r> {
+    config: &'r StageConfig,
+    evaluation: schedule::Evaluation<'r>,
+    /// The games that count for points (not tie-break extra games).
+    counted: Vec<&'r GameOutcome>,
+    points: BTreeMap<EntrantId, f64>,
+}
+
+impl<'r> Stage<'r> {
+    fn new(config: &'r StageConfig, participants: &[EntrantId], entrants: &[Entrant], results: &'r [GameOutcome]) -> Stage<'r> {
+        let index = results.first().map_or(0, |o| o.spec.stage);
+        let baseline = match config.format {
+            Format::EntryCheck => {
+                results.iter().filter(|o| o.spec.stage == index).flat_map(|o| o.spec.players).find(|id| !participants.contains(id))
+            }
+            _ => None,
+        };
+        let ctx = StageContext { index, config, entrants, participants, baseline, n_openings: 0, seed: 0 };
+        let evaluation = schedule::evaluate(&ctx, results);
+        let counted: Vec<&GameOutcome> = evaluation.games.iter().copied().filter(|g| !schedule::is_extra_game(&g.spec)).collect();
+        let mut points = scoring::points(config.scoring, &counted);
+        for (&id, &b) in &evaluation.bonus {
+            *points.entry(id).or_insert(0.0) += b;
         }
-        _ => None,
-    };
-    let ctx = StageContext { index, config, entrants, participants, baseline, n_openings: 0, seed: 0 };
-    let evaluation = schedule::evaluate(&ctx, results);
-    let counted: Vec<&GameOutcome> = evaluation.games.iter().copied().filter(|g| !schedule::is_extra_game(&g.spec)).collect();
-    let mut points = scoring::points(config.scoring, &counted);
-    for (&id, &b) in &evaluation.bonus {
-        *points.entry(id).or_insert(0.0) += b;
+        Stage { config, evaluation, counted, points }
     }
 
-    let mut rows = Vec::new();
-    for class in &evaluation.classes {
-        let rank = rows.len() + 1;
-        for &id in class {
-            let mut row = StandingsRow {
-                entrant: id,
-                rank,
-                points: points.get(&id).copied().unwrap_or(0.0),
-                games: 0,
-                wins: [0; 2],
-                draws: [0; 2],
-                losses: [0; 2],
-                faults: Faults::default(),
-                avg_ms_per_move: None,
-                score_sum: None,
-                tie_breaks: evaluation.tie_values.get(&id).cloned().unwrap_or_default(),
-            };
-            let (mut ms, mut moves) = (0u64, 0u64);
-            for game in &evaluation.games {
-                let Some(side) = game.side_of(id) else { continue };
-                row.games += 1;
-                match game.winner {
-                    None => row.draws[side] += 1,
-                    Some(w) if w == side => row.wins[side] += 1,
-                    Some(_) => row.losses[side] += 1,
-                }
-                if let Some((at_fault, kind)) = &game.fault
-                    && *at_fault == side
-                {
-                    let count = match kind.as_str() {
-                        "timeout" => &mut row.faults.timeouts,
-                        "crash" => &mut row.faults.crashes,
-                        "illegal-move" => &mut row.faults.illegal_moves,
-                        "protocol-error" => &mut row.faults.protocol_errors,
-                        _ => &mut row.faults.other,
-                    };
-                    *count += 1;
-                }
-                if let Some(scores) = game.scores {
-                    *row.score_sum.get_or_insert(0) += scores[side];
-                }
-                ms += game.time_ms[side];
-                moves += u64::from(game.moves[side]);
-            }
-            if moves > 0 {
-                row.avg_ms_per_move = Some(ms as f64 / moves as f64);
-            }
-            rows.push(row);
+    /// The rows of `order` (entrant, rank) and their cross table.
+    fn table(&self, order: &[(EntrantId, usize)]) -> Standings {
+        let rows: Vec<StandingsRow> = order.iter().map(|&(id, rank)| self.row(id, rank)).collect();
+        let mut between: BTreeMap<(EntrantId, EntrantId), Vec<&GameOutcome>> = BTreeMap::new();
+        for &game in &self.counted {
+            let [a, b] = game.spec.players;
+            between.entry((a.min(b), a.max(b))).or_default().push(game);
         }
+        let cross = rows
+            .iter()
+            .map(|row| {
+                rows.iter()
+                    .map(|col| {
+                        let (a, b) = (row.entrant, col.entrant);
+                        let games = between.get(&(a.min(b), a.max(b))).filter(|_| a != b)?;
+                        scoring::points(self.config.scoring, games).get(&a).copied()
+                    })
+                    .collect()
+            })
+            .collect();
+        Standings { rows, cross }
     }
 
-    let mut between: BTreeMap<(EntrantId, EntrantId), Vec<&GameOutcome>> = BTreeMap::new();
-    for &game in &counted {
-        let [a, b] = game.spec.players;
-        between.entry((a.min(b), a.max(b))).or_default().push(game);
+    fn row(&self, id: EntrantId, rank: usize) -> StandingsRow {
+        let mut row = StandingsRow {
+            entrant: id,
+            rank,
+            points: self.points.get(&id).copied().unwrap_or(0.0),
+            games: 0,
+            wins: [0; 2],
+            draws: [0; 2],
+            losses: [0; 2],
+            faults: Faults::default(),
+            avg_ms_per_move: None,
+            score_sum: None,
+            tie_breaks: self.evaluation.tie_values.get(&id).cloned().unwrap_or_default(),
+        };
+        let (mut ms, mut moves) = (0u64, 0u64);
+        for game in &self.evaluation.games {
+            let Some(side) = game.side_of(id) else { continue };
+            row.games += 1;
+            match game.winner {
+                None => row.draws[side] += 1,
+                Some(w) if w == side => row.wins[side] += 1,
+                Some(_) => row.losses[side] += 1,
+            }
+            if let Some((at_fault, kind)) = &game.fault
+                && *at_fault == side
+            {
+                let count = match kind.as_str() {
+                    "timeout" => &mut row.faults.timeouts,
+                    "crash" => &mut row.faults.crashes,
+                    "illegal-move" => &mut row.faults.illegal_moves,
+                    "protocol-error" => &mut row.faults.protocol_errors,
+                    _ => &mut row.faults.other,
+                };
+                *count += 1;
+            }
+            if let Some(scores) = game.scores {
+                *row.score_sum.get_or_insert(0) += scores[side];
+            }
+            ms += game.time_ms[side];
+            moves += u64::from(game.moves[side]);
+        }
+        if moves > 0 {
+            row.avg_ms_per_move = Some(ms as f64 / moves as f64);
+        }
+        row
     }
-    let cross = rows
-        .iter()
-        .map(|row| {
-            rows.iter()
-                .map(|col| {
-                    let (a, b) = (row.entrant, col.entrant);
-                    let games = between.get(&(a.min(b), a.max(b))).filter(|_| a != b)?;
-                    scoring::points(config.scoring, games).get(&a).copied()
-                })
-                .collect()
-        })
-        .collect();
-    Standings { rows, cross }
 }
