@@ -115,6 +115,36 @@ test("a live tournament's standings change as games finish", async ({ page, base
   await page.screenshot({ path: join(shots, "tournaments.png"), fullPage: true });
 });
 
+test("a groups stage shows one table per group and a double elimination its bracket", async ({ page, base }) => {
+  let config = "name = \"Bracket\"\ngame = \"legions\"\nseed = 9\n[options]\nsize = 7\n";
+  for (const [name, bot] of [["r1", "random"], ["g1", "greedy"], ["r2", "random"], ["g2", "greedy"]]) {
+    config += `[[entrant]]\nname = "${name}"\nbot = "${bot}"\n`;
+  }
+  config += "[[stage]]\nname = \"groups\"\nformat = \"groups\"\ngroups = 2\ndeals = 1\nswap = true\nscoring = \"score-sum\"\n";
+  config += "[[stage]]\nname = \"bracket\"\nformat = \"double-elimination\"\ndeals = 1\nswap = true\nscoring = \"score-sum\"\n";
+  const started = await post(base, "/api/tournaments", { config }, true);
+  assert.equal(started.status, 201, JSON.stringify(started.body));
+  const id = started.body.id;
+  await page.goto(`${base}/tournaments/${encodeURIComponent(id)}`);
+  await until("the bracket decided on the page", async () =>
+    (await page.locator(".stage").count()) === 2 && /decided/.test(await page.textContent(".stage:nth-of-type(2) h2")), 120000);
+  const report = (await json(base, `/api/tournaments/${encodeURIComponent(id)}`)).body.report;
+  // One table per group, each in the report's order.
+  for (const group of report.stages[0].groups) {
+    const shown = await page.$$eval(`table.standings[data-group="${group.name}"] tbody tr`, rows => rows.map(r => r.dataset.entrant));
+    assert.deepEqual(shown, group.rows.map(r => r.entrant), group.name);
+  }
+  assert.equal(report.stages[0].groups.length, 2);
+  // The bracket stage: its table in the decided order, then every match of the bracket.
+  const table = await page.$$eval('table.standings[data-stage="1"] tbody tr', rows => rows.map(r => r.dataset.entrant));
+  assert.deepEqual(table, report.stages[1].rows.map(r => r.entrant));
+  assert.equal(await page.locator("table.bracket tbody tr").count(), report.stages[1].bracket.length);
+  const last = await page.textContent("table.bracket tbody tr:last-child");
+  assert.match(last, /final/);
+  assert.ok(last.includes(report.stages[1].rows[0].entrant) && last.includes("champion"), last);
+  await page.screenshot({ path: join(shots, "tournament-bracket.png"), fullPage: true });
+});
+
 for (const game of ["gomoku", "connect4", "pahtum", "legions", "nupud"]) {
   test(`a ${game} game replays and steps`, async ({ page, base }) => {
     const started = await post(base, "/api/test", { game, bots: ["greedy", "random"], games: 1, seed: 7, options: game === "legions" ? { size: "9" } : {} });
