@@ -69,7 +69,7 @@ fn every_format_shows_groups_and_the_bracket() {
     assert_eq!(text_table(&text, "standings"), json_names(&bracket["rows"]), "{text}");
     assert!(text.contains("bracket (matches in playing order):"), "{text}");
     let champion = bracket["rows"][0]["entrant"].as_str().unwrap();
-    let final_line = text.lines().filter(|l| l.contains(" final ")).last().expect("the final's line");
+    let final_line = text.lines().rfind(|l| l.contains(" final ")).expect("the final's line");
     assert!(final_line.contains(champion) && final_line.contains("champion"), "{final_line}");
     assert!(text.contains(&format!("qualified: {champion}")), "{text}");
     assert!(text.contains("Elo ± 95% (this stage)"), "{text}");

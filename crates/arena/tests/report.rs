@@ -185,7 +185,9 @@ fn legions_double_elimination_shows_the_bracket_order() {
     assert_eq!(bracket.rows[0].points, 392.0);
     check_game_counts(&db, bracket);
     // Two entrants: one winners' match, then the final (no reset).
-    let matches: Vec<(usize, u32, &str, [&str; 2], Option<&str>, &str, &str)> = bracket
+    // (number, round, part, sides, winner, winner to, loser to)
+    type Line<'a> = (usize, u32, &'a str, [&'a str; 2], Option<&'a str>, &'a str, &'a str);
+    let matches: Vec<Line> = bracket
         .bracket
         .iter()
         .map(|m| {
