@@ -71,16 +71,18 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             limits.sandboxed = sandbox.sandboxed;
         }
         let mut last: Option<Instant> = None;
-        let record = runtime.block_on(referee::play_game(&setup, [&bots[order[0]], &bots[order[1]]], |_, _| {
-            let now = Instant::now();
-            // From the second move on: both bots are running, so this is the time one
-            // move costs, the referee's work included.
-            if let Some(last) = last {
-                steady_time += now - last;
-                steady_moves += 1;
-            }
-            last = Some(now);
-        }));
+        let record = runtime
+            .block_on(referee::play_game(&setup, [&bots[order[0]], &bots[order[1]]], |_, _| {
+                let now = Instant::now();
+                // From the second move on: both bots are running, so this is the time one
+                // move costs, the referee's work included.
+                if let Some(last) = last {
+                    steady_time += now - last;
+                    steady_moves += 1;
+                }
+                last = Some(now);
+            }))
+            .with_context(|| format!("game {} was not played", idx + 1))?;
         moves += record.moves.len() as u64;
         if record.result.termination != Termination::Rules {
             faults += 1;

@@ -1,9 +1,10 @@
 //! `arbiter info BOT`: what a bot says about itself through its own interface (Gomoku
 //! `INFO`, Legions and Nupud on empty stdin, the Connect Four and project protocols'
-//! name), beside what its manifest says.
+//! name), beside what its manifest says. A bot that fails shows what it wrote on stderr
+//! (a traceback, say).
 
 use anyhow::Context;
-use referee::BotSpec;
+use referee::{BotSpec, StartError};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -42,6 +43,18 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             );
             Ok(())
         }
-        Err(fault) => anyhow::bail!("the bot did not describe itself: {}", fault.detail),
+        Err(StartError::Bot { fault, stderr }) => {
+            if !stderr.text.is_empty() {
+                println!("stderr:");
+                for line in stderr.text.lines() {
+                    println!("   | {line}");
+                }
+                if stderr.dropped > 0 {
+                    println!("   | [... {} more bytes of stderr dropped]", stderr.dropped);
+                }
+            }
+            anyhow::bail!("the bot did not describe itself: {}", fault.detail)
+        }
+        Err(StartError::Referee(err)) => Err(anyhow::Error::new(err).context("cannot ask the bot to describe itself")),
     }
 }

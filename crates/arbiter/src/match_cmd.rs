@@ -249,7 +249,9 @@ async fn play_pair(shared: &Match, pair: u32) -> anyhow::Result<PairResult> {
         for limits in &mut setup.limits {
             limits.sandboxed = shared.sandboxed;
         }
-        let record = referee::play_game(&setup, [&shared.bots[order[0]], &shared.bots[order[1]]], |_, _| {}).await;
+        let record = referee::play_game(&setup, [&shared.bots[order[0]], &shared.bots[order[1]]], |_, _| {})
+            .await
+            .with_context(|| format!("game {} was not played", idx + 1))?;
         let a_side = order[0];
         result.scores.push(score_of(&record, a_side));
         if let Some(side) = record.result.termination.side() {

@@ -1,6 +1,7 @@
 //! `arbiter play GAME A B`: games between bots (built-in, human, or programs named by
 //! their manifests), sides alternating, with the result of each game, a summary (text
-//! or JSON), and optionally a record file per game.
+//! or JSON), and optionally a record file per game (new files only: an earlier run's
+//! records in the folder are kept).
 
 use std::path::{Path, PathBuf};
 
@@ -37,7 +38,8 @@ pub struct Args {
     /// Pah-tum board); by default the game's own or a random one from the seed.
     #[arg(long, value_name = "FILE")]
     start: Option<PathBuf>,
-    /// Write each game's record (one line of JSON) into this folder.
+    /// Write each game's record (one line of JSON) into this folder, as game-NNNN.json
+    /// numbered on after the records already there (none is replaced).
     #[arg(long, value_name = "DIR")]
     record: Option<PathBuf>,
     /// Print the position after every move, with the bots' debug output.
@@ -155,22 +157,37 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             );
         }
         let show = args.show;
-        let record = runtime.block_on(referee::play_game(&setup, [&bots[order[0]], &bots[order[1]]], |pos, turn| {
-            if show {
-                let side = kind.side_names()[turn.side];
-                println!("{}. {side} plays {} ({} ms)", pos.n_moves(), turn.text.as_deref().unwrap_or("?"), turn.ms);
-                if let Some(note) = &turn.note {
-                    println!("   {note}");
+        let record = runtime
+            .block_on(referee::play_game(&setup, [&bots[order[0]], &bots[order[1]]], |pos, turn| {
+                if show {
+                    let side = kind.side_names()[turn.side];
+                    println!("{}. {side} plays {} ({} ms)", pos.n_moves(), turn.text.as_deref().unwrap_or("?"), turn.ms);
+                    if let Some(note) = &turn.note {
+                        println!("   {note}");
+                    }
+                    print_stderr(&turn.stderr, turn.stderr_dropped);
+                    println!("{}", pos.picture());
                 }
-                print_stderr(&turn.stderr, turn.stderr_dropped);
-                println!("{}", pos.picture());
-            }
-        }));
+            }))
+            .with_context(|| format!("game {} was not played", idx + 1))?;
         if show && let Some(last) = record.turns.last().filter(|turn| turn.text.is_none()) {
             print_stderr(&last.stderr, last.stderr_dropped);
         }
+        // A bot that failed to start: what it wrote is all there is to go by (a
+        // traceback, a missing library), so it is shown even without --show.
+        if !args.json {
+            for startup in &record.startup {
+                let name = &names[order[startup.side]];
+                if startup.stderr.is_empty() {
+                    println!("{name} failed to start and wrote nothing on stderr");
+                } else {
+                    println!("{name} failed to start; its stderr:");
+                    print_stderr(&startup.stderr, startup.stderr_dropped);
+                }
+            }
+        }
         let path = match &args.record {
-            Some(dir) => Some(write_record(dir, idx, &record)?),
+            Some(dir) => Some(write_record(dir, &record)?),
             None => None,
         };
         let report = report(idx, &record, [&names[order[0]], &names[order[1]]], path);
@@ -199,6 +216,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         }
         reports.push(report);
     }
+    let written: Vec<PathBuf> = reports.iter().filter_map(|r| r.record.clone()).collect();
     let average_moves = reports.iter().map(|r| r.moves.len() as f64).sum::<f64>() / reports.len() as f64;
     let summary = Summary { game: kind.name(), options, seed, games: reports, players: tallies, average_moves };
     if args.json {
@@ -219,6 +237,15 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
                 tally.points,
                 100.0 * tally.points / total
             );
+        }
+        if let (Some(first), Some(last)) = (written.first(), written.last()) {
+            let name = |path: &Path| path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            let dir = args.record.as_deref().unwrap_or(Path::new("."));
+            if written.len() == 1 {
+                println!("record written to {}", first.display());
+            } else {
+                println!("{} records written to {}: {} to {}", written.len(), dir.display(), name(first), name(last));
+            }
         }
     }
     Ok(())
@@ -272,12 +299,38 @@ fn print_stderr(stderr: &str, dropped: u64) {
     }
 }
 
-fn write_record(dir: &Path, idx: u32, record: &GameRecord) -> anyhow::Result<PathBuf> {
-    let path = dir.join(format!("game-{:04}.json", idx + 1));
+/// Writes a record into `dir` as `game-NNNN.json`, numbered on after the highest number
+/// there. A file is never replaced: created with `create_new`, a name another run took
+/// meanwhile moves on to the next number.
+fn write_record(dir: &Path, record: &GameRecord) -> anyhow::Result<PathBuf> {
+    use std::io::Write;
     let mut line = serde_json::to_string(record)?;
     line.push('\n');
-    std::fs::write(&path, line).with_context(|| format!("cannot write record {}", path.display()))?;
-    Ok(path)
+    let mut number = highest_record(dir)? + 1;
+    loop {
+        let path = dir.join(format!("game-{number:04}.json"));
+        match std::fs::OpenOptions::new().write(true).create_new(true).open(&path) {
+            Ok(mut file) => {
+                file.write_all(line.as_bytes()).with_context(|| format!("cannot write record {}", path.display()))?;
+                return Ok(path);
+            }
+            Err(err) if err.kind() == std::io::ErrorKind::AlreadyExists => number += 1,
+            Err(err) => return Err(err).with_context(|| format!("cannot write record {}", path.display())),
+        }
+    }
+}
+
+/// The highest N of the `game-N.json` files in `dir`, 0 when there is none.
+fn highest_record(dir: &Path) -> anyhow::Result<u64> {
+    let mut highest = 0;
+    for entry in std::fs::read_dir(dir).with_context(|| format!("cannot read record folder {}", dir.display()))? {
+        let entry = entry.with_context(|| format!("cannot read record folder {}", dir.display()))?;
+        let name = entry.file_name();
+        let number =
+            name.to_str().and_then(|n| n.strip_prefix("game-")).and_then(|n| n.strip_suffix(".json")).and_then(|n| n.parse::<u64>().ok());
+        highest = highest.max(number.unwrap_or(0));
+    }
+    Ok(highest)
 }
 
 fn report(idx: u32, record: &GameRecord, names: [&String; 2], path: Option<PathBuf>) -> GameReport {

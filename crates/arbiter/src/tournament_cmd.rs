@@ -1,5 +1,7 @@
 //! `arbiter tournament CONFIG --db FILE`: runs (or resumes) a tournament with a progress
-//! bar, storing every finished game at once; the standings at the end.
+//! bar, storing every finished game at once; the standings at the end. Ctrl-C, SIGTERM
+//! and SIGHUP stop it alike (finished games stay stored; the same command resumes), and
+//! a start removes the game folders that runs killed outright left behind.
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -58,7 +60,16 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         config.stages.len(),
         db.display()
     );
+    match referee::folders::remove_stale() {
+        Ok(removed) if !removed.is_empty() => {
+            eprintln!("removed {} game folder(s) left in {} by runs that died", removed.len(), std::env::temp_dir().display());
+        }
+        Ok(_) => {}
+        Err(err) => eprintln!("warning: cannot look for game folders left by dead runs in {}: {err}", std::env::temp_dir().display()),
+    }
     let outcome = runtime.block_on(async {
+        // Before anything else, so that a signal from now on stops the run in order.
+        let stop = stop_signal().context("cannot catch the stop signals")?;
         let store = store::Store::open(&db).await?;
         for line in &sandbox.degraded {
             eprintln!("warning: sandbox degraded: {line}");
@@ -69,14 +80,34 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         tokio::select! {
             result = run => result.map_err(|err| match err {
                 arena::ArenaError::Busy(_) => anyhow::anyhow!("{err} (--wait waits for it)"),
+                err @ arena::ArenaError::Referee { .. } => anyhow::anyhow!(
+                    "{err}; every finished game is stored in {}: run the same command to resume once that is fixed",
+                    db.display()
+                ),
                 err => anyhow::Error::from(err),
             }),
-            _ = tokio::signal::ctrl_c() => Err(anyhow::anyhow!("interrupted: every finished game is stored in {}; run the same command to resume", db.display())),
+            name = stop => Err(anyhow::anyhow!("interrupted by {name}: every finished game is stored in {}; run the same command to resume", db.display())),
         }
     });
     outcome?;
     println!();
     super::standings_cmd::print_all(&args.db, "text")
+}
+
+/// Waits for SIGINT (Ctrl-C), SIGTERM or SIGHUP, whichever comes first, and says which.
+/// The handlers are in place when this returns.
+fn stop_signal() -> std::io::Result<impl Future<Output = &'static str>> {
+    use tokio::signal::unix::{SignalKind, signal};
+    let mut interrupt = signal(SignalKind::interrupt())?;
+    let mut terminate = signal(SignalKind::terminate())?;
+    let mut hangup = signal(SignalKind::hangup())?;
+    Ok(async move {
+        tokio::select! {
+            _ = interrupt.recv() => "Ctrl-C",
+            _ = terminate.recv() => "SIGTERM",
+            _ = hangup.recv() => "SIGHUP",
+        }
+    })
 }
 
 /// The progress bar of the running stage (plain lines when stderr is not a terminal).

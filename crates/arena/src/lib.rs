@@ -10,6 +10,7 @@ pub mod report;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Duration;
 
 use referee::{BotSpec, GameRecord, GameSetup, LimitOverrides, Limits};
 use rules::{AnyPosition, GameKind, Options};
@@ -40,6 +41,9 @@ pub enum ArenaError {
     ChangedBot { name: String, stage: String, was: String, now: String },
     #[error("bot {name} was replaced before stage {stage}, which does not allow replacements")]
     ReplacedBot { name: String, stage: String },
+    /// Our own failure, not a bot's: the game is not stored and is played by the next run.
+    #[error("the referee failed to play game {key} {attempts} times (not a bot's fault): {error}")]
+    Referee { key: String, attempts: u32, error: String },
 }
 
 /// How a run goes.
@@ -70,6 +74,9 @@ pub enum Live {
     Turn { key: String, position: AnyPosition, turn: Box<referee::TurnRecord> },
     /// The game ended (its record is stored before this is sent).
     Ended { key: String, record: Box<GameRecord> },
+    /// The game was given up by the referee's own failure (it is tried again later, with a
+    /// new `Started`): nothing of it counts.
+    Abandoned { key: String, reason: String },
 }
 
 /// A function that sees [`Live`] updates, called from the games' tasks.
@@ -183,7 +190,7 @@ pub async fn run_tournament(
             // The entry check asks every program for its self-description first.
             let mut described = Vec::new();
             for &id in &stage_participants {
-                match describe(&specs[id], &options.config_dir, options.sandboxed).await {
+                match describe(&specs[id], &options.config_dir, options.sandboxed).await? {
                     Ok(()) => described.push(id),
                     Err(reason) => {
                         let text = format!("{} failed the entry check: {reason}", all[id].name);
@@ -249,10 +256,13 @@ pub async fn run_tournament(
                         &prints,
                         options.jobs,
                         (store, &lock),
-                        |outcome| {
-                            so_far.push(outcome.clone());
-                            let leader = leader(stage, &stage_participants, &all, &so_far);
-                            on_event(Event::GameFinished { stage: idx, outcome: Box::new(outcome.clone()), leader });
+                        |progress| match progress {
+                            GameProgress::Finished(outcome) => {
+                                so_far.push(outcome.clone());
+                                let leader = leader(stage, &stage_participants, &all, &so_far);
+                                on_event(Event::GameFinished { stage: idx, outcome: Box::new(outcome.clone()), leader });
+                            }
+                            GameProgress::Retrying(text) => on_event(Event::Note { stage: idx, text }),
                         },
                     )
                     .await?;
@@ -313,16 +323,25 @@ async fn note(
 }
 
 /// A program's self-description through its interface (built-ins always pass; an
-/// interface without one, Pah-tum's, passes), inside the sandbox when the games are.
-async fn describe(spec: &BotSpec, config_dir: &Path, sandboxed: bool) -> Result<(), String> {
+/// interface without one, Pah-tum's, passes), inside the sandbox when the games are. The
+/// inner `Err` is the bot's failure (with the last line it wrote on stderr); the outer
+/// one is ours, which fails no bot.
+async fn describe(spec: &BotSpec, config_dir: &Path, sandboxed: bool) -> Result<Result<(), String>, ArenaError> {
     let BotSpec::Program(bot) = spec else {
-        return Ok(());
+        return Ok(Ok(()));
     };
-    let dir = tempfile_dir(config_dir).map_err(|err| format!("cannot make a working directory: {err}"))?;
-    let result = referee::drivers::describe_in(bot, dir.path(), sandboxed).await;
-    match result {
-        Ok(_) => Ok(()),
-        Err(fault) => Err(format!("no self-description: {}", fault.detail)),
+    let referee_error =
+        |err: referee::RefereeError| ArenaError::Entrants(format!("cannot ask {} for its self-description: {err}", bot.manifest.name));
+    let dir = tempfile_dir(config_dir).map_err(|err| referee_error(referee::RefereeError::new("cannot make a working directory", err)))?;
+    match referee::drivers::describe_in(bot, dir.path(), sandboxed).await {
+        Ok(_) => Ok(Ok(())),
+        Err(referee::StartError::Referee(err)) => Err(referee_error(err)),
+        Err(referee::StartError::Bot { fault, stderr }) => {
+            let last_words = stderr.text.lines().rev().map(str::trim).find(|line| !line.is_empty());
+            let said =
+                last_words.map(|line| format!(" (its stderr ends: {})", line.chars().take(200).collect::<String>())).unwrap_or_default();
+            Ok(Err(format!("no self-description: {}{said}", fault.detail)))
+        }
     }
 }
 
@@ -523,7 +542,80 @@ fn stage_limits(tournament: &LimitsConfig, stage: &LimitsConfig) -> LimitOverrid
     }
 }
 
-/// Plays `games` with at most `jobs` at a time and stores each as soon as it ends.
+/// How many times a game is tried when the referee itself fails (never a bot's fault).
+pub const ATTEMPTS: u32 = 3;
+
+/// The wait before a game's second attempt; it doubles for each further one.
+pub const RETRY_WAIT: Duration = Duration::from_secs(1);
+
+/// What [`play_games`] tells its caller as games end.
+enum GameProgress<'a> {
+    Finished(&'a GameOutcome),
+    /// A game failed by the referee's fault and is tried again: why, for people.
+    Retrying(String),
+}
+
+/// What a game task gives back: the game, its start, which attempt it was, and the
+/// record or the referee's failure; `None` when the game was not started (the run is
+/// stopping); an `Err` stops the run (a program changed during its stage).
+type Attempt = Result<Option<(GameSpec, AnyPosition, u32, Result<GameRecord, referee::RefereeError>)>, ArenaError>;
+
+/// What every game task of a batch shares.
+#[derive(Clone)]
+struct GameJob {
+    specs: Arc<Vec<BotSpec>>,
+    permits: Arc<Semaphore>,
+    options: Options,
+    limits: LimitOverrides,
+    sandboxed: bool,
+    watch: Option<(Watch, Vec<String>)>,
+    prints: Arc<StagePrints>,
+}
+
+impl GameJob {
+    /// Plays `spec` from `start` on a task of `running`, after `wait` and once a worker is
+    /// free.
+    fn spawn(&self, running: &mut JoinSet<Attempt>, spec: GameSpec, start: AnyPosition, attempt: u32, wait: Duration) {
+        let job = self.clone();
+        running.spawn(async move {
+            tokio::time::sleep(wait).await;
+            // Closed when the run stops: the game is left for the next run.
+            let Ok(_permit) = job.permits.acquire_owned().await else { return Ok(None) };
+            // A program edited during its stage stops the run before its next game, and
+            // a game it played after the edit is not stored (checked again at the end).
+            job.prints.check(spec.players, &job.specs).await?;
+            let bots = [&job.specs[spec.players[0]], &job.specs[spec.players[1]]];
+            let mut setup = GameSetup::new(start.clone(), job.options.clone(), spec.seed);
+            setup.limits = [0, 1].map(|side| side_limits(&start, bots[side], &job.limits));
+            for side_limits in &mut setup.limits {
+                side_limits.sandboxed = job.sandboxed;
+            }
+            if let Some((watch, names)) = &job.watch {
+                let names = spec.players.map(|id| names.get(id).cloned().unwrap_or_default());
+                let options = job.options.clone();
+                (watch.0)(Live::Started { key: spec.key.clone(), stage: spec.stage, names, options, start: start.clone() });
+            }
+            let key = spec.key.clone();
+            let record = referee::play_game(&setup, bots, |pos, turn| {
+                if let Some((watch, _)) = &job.watch {
+                    (watch.0)(Live::Turn { key: key.clone(), position: pos.clone(), turn: Box::new(turn.clone()) });
+                }
+            })
+            .await;
+            if let (Err(err), Some((watch, _))) = (&record, &job.watch) {
+                (watch.0)(Live::Abandoned { key: key.clone(), reason: err.to_string() });
+            }
+            job.prints.check(spec.players, &job.specs).await?;
+            Ok(Some((spec, start, attempt, record)))
+        });
+    }
+}
+
+/// Plays `games` with at most `jobs` at a time and stores each as soon as it ends. A game
+/// the referee fails to play (our failure, never a bot's) is tried again later, up to
+/// [`ATTEMPTS`] times in all; if it still fails, no new game starts, the games under way
+/// finish and are stored, and the run stops with the error. A program changed during its
+/// stage stops the run at once (its games under way are stopped too).
 #[allow(clippy::too_many_arguments)]
 async fn play_games(
     games: Vec<GameSpec>,
@@ -534,57 +626,59 @@ async fn play_games(
     prints: &Arc<StagePrints>,
     jobs: usize,
     (store, lock): (&store::Store, &store::RunnerLock),
-    mut on_finished: impl FnMut(&GameOutcome),
+    mut on_progress: impl FnMut(GameProgress<'_>),
 ) -> Result<Vec<GameOutcome>, ArenaError> {
-    let permits = Arc::new(Semaphore::new(jobs.max(1)));
+    let job = GameJob {
+        specs: Arc::clone(specs),
+        permits: Arc::new(Semaphore::new(jobs.max(1))),
+        options: options.clone(),
+        limits,
+        sandboxed,
+        watch,
+        prints: Arc::clone(prints),
+    };
     let mut running = JoinSet::new();
     for spec in games {
         let start = starts.for_game(&spec).map_err(|message| ArenaError::Stage { stage: format!("{}", spec.stage + 1), message })?;
-        let specs = Arc::clone(specs);
-        let permits = Arc::clone(&permits);
-        let options = options.clone();
-        let watch = watch.clone();
-        let prints = Arc::clone(prints);
-        running.spawn(async move {
-            let _permit = permits.acquire_owned().await.expect("the semaphore is never closed");
-            // A program edited during its stage stops the run before its next game, and
-            // a game it played after the edit is not stored (checked again at the end).
-            prints.check(spec.players, &specs).await?;
-            let bots = [&specs[spec.players[0]], &specs[spec.players[1]]];
-            let mut setup = GameSetup::new(start.clone(), options.clone(), spec.seed);
-            setup.limits = [0, 1].map(|side| side_limits(&start, bots[side], &limits));
-            for side_limits in &mut setup.limits {
-                side_limits.sandboxed = sandboxed;
-            }
-            if let Some((watch, names)) = &watch {
-                let names = spec.players.map(|id| names.get(id).cloned().unwrap_or_default());
-                (watch.0)(Live::Started { key: spec.key.clone(), stage: spec.stage, names, options, start: start.clone() });
-            }
-            let key = spec.key.clone();
-            let record = referee::play_game(&setup, bots, |pos, turn| {
-                if let Some((watch, _)) = &watch {
-                    (watch.0)(Live::Turn { key: key.clone(), position: pos.clone(), turn: Box::new(turn.clone()) });
-                }
-            })
-            .await;
-            prints.check(spec.players, &specs).await?;
-            Ok::<_, ArenaError>((spec, record))
-        });
+        job.spawn(&mut running, spec, start, 1, Duration::ZERO);
     }
     let mut outcomes = Vec::new();
-    let mut changed = None;
+    // Why the run stops, once it must: no new game starts, and those that finish
+    // meanwhile are still stored below.
+    let mut stop = None;
     while let Some(joined) = running.join_next().await {
-        let (spec, record): (GameSpec, GameRecord) = match joined {
-            Ok(Ok(game)) => game,
+        let (spec, start, attempt, result) = match joined {
+            Ok(Ok(Some(game))) => game,
+            Ok(Ok(None)) => continue,
             Ok(Err(err)) => {
-                // Stop: the games not started are dropped, those running are stopped,
-                // and those that finished meanwhile are still stored below.
+                // A changed program: the games running are stopped too.
                 running.abort_all();
-                changed.get_or_insert(err);
+                job.permits.close();
+                stop.get_or_insert(err);
                 continue;
             }
             Err(err) if err.is_cancelled() => continue,
             Err(err) => return Err(ArenaError::Stage { stage: "?".to_string(), message: format!("a game task failed: {err}") }),
+        };
+        let record = match result {
+            Ok(record) => record,
+            Err(err) if stop.is_none() && attempt < ATTEMPTS => {
+                let wait = RETRY_WAIT * 2u32.pow(attempt - 1);
+                on_progress(GameProgress::Retrying(format!(
+                    "game {} was not played, by the referee's fault (not a bot's): {err}; trying again in {} s (attempt {} of {ATTEMPTS})",
+                    spec.key,
+                    wait.as_secs(),
+                    attempt + 1
+                )));
+                job.spawn(&mut running, spec, start, attempt + 1, wait);
+                continue;
+            }
+            Err(err) => {
+                // The games running finish and are stored.
+                job.permits.close();
+                stop.get_or_insert(ArenaError::Referee { key: spec.key.clone(), attempts: attempt, error: err.to_string() });
+                continue;
+            }
         };
         let outcome = outcome_of(spec, &record);
         let json = serde_json::to_string(&record).expect("a record serialises");
@@ -598,13 +692,13 @@ async fn play_games(
                 *kept
             }
         };
-        if let Some((watch, _)) = &watch {
+        if let Some((watch, _)) = &job.watch {
             (watch.0)(Live::Ended { key: outcome.spec.key.clone(), record: Box::new(record) });
         }
-        on_finished(&outcome);
+        on_progress(GameProgress::Finished(&outcome));
         outcomes.push(outcome);
     }
-    match changed {
+    match stop {
         Some(err) => Err(err),
         None => Ok(outcomes),
     }

@@ -33,6 +33,32 @@ pub struct Command {
     pub sandbox: Option<Sandbox>,
 }
 
+impl Command {
+    /// Whether a failed [`Process::spawn`] is the bot's doing (its program is missing, not
+    /// executable or not a program) rather than ours (out of descriptors, processes or
+    /// memory, no temporary folder, no cgroup). Through the sandbox the program started
+    /// is our own helper, so every failure to start it is ours; the helper reports a bot
+    /// it cannot start by exiting with a message on stderr.
+    pub fn blames_program(&self, err: &io::Error) -> bool {
+        use nix::errno::Errno;
+        if self.sandbox.is_some() {
+            return false;
+        }
+        let Some(code) = err.raw_os_error() else { return false };
+        matches!(
+            Errno::from_raw(code),
+            Errno::ENOENT
+                | Errno::EACCES
+                | Errno::ENOEXEC
+                | Errno::ENOTDIR
+                | Errno::ELOOP
+                | Errno::ETXTBSY
+                | Errno::ENAMETOOLONG
+                | Errno::EISDIR
+        )
+    }
+}
+
 /// How the sandbox confines a bot (see `crates/sandbox` and `docs/security.md`): the
 /// helper program restricts itself (namespaces, rlimits, Landlock, seccomp, a clean
 /// environment) and starts the bot; the bot runs in cgroups of its own (memory, process

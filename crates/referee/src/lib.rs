@@ -1,9 +1,11 @@
 //! Plays one game between two bots and writes its record. A bot is a built-in player,
 //! a human at the terminal, or a program behind one of the interfaces (drivers in
 //! [`drivers`]); whatever a bot does wrong ends as a [`Termination`] in the record,
-//! never as an `Err`.
+//! never as an `Err`. An `Err` ([`RefereeError`]) is our own failure: the game was not
+//! played and may be tried again.
 
 pub mod drivers;
+pub mod folders;
 pub mod human;
 pub mod limits;
 pub mod manifest;
@@ -19,7 +21,74 @@ use rules::{AnyPosition, GameKind, Options, Outcome, Side};
 
 pub use limits::{LimitOverrides, Limits};
 pub use manifest::{BotSpec, Manifest, ManifestError, ProgramBot, Protocol};
-pub use record::{GameRecord, PlayerRecord, ResultRecord, Termination, TurnRecord};
+pub use record::{GameRecord, PlayerRecord, ResultRecord, StartupRecord, Termination, TurnRecord};
+
+/// Our own failure while playing a game, never a bot's: no working folder, no process
+/// could be started for want of descriptors, processes or memory, no server socket. The
+/// game was not played; trying again later may work.
+#[derive(Debug, thiserror::Error)]
+#[error("{what}: {error}")]
+pub struct RefereeError {
+    /// What the referee tried, e.g. "cannot make the game's working folder".
+    pub what: String,
+    pub error: std::io::Error,
+}
+
+impl RefereeError {
+    pub fn new(what: impl Into<String>, error: std::io::Error) -> RefereeError {
+        RefereeError { what: what.into(), error }
+    }
+}
+
+/// Whether an I/O error is the machine running short (descriptors, memory, disk space)
+/// or failing, rather than something a bot did to its own files.
+pub fn is_exhaustion(err: &std::io::Error) -> bool {
+    use rustix::io::Errno;
+    let Some(code) = err.raw_os_error() else { return false };
+    [Errno::MFILE, Errno::NFILE, Errno::NOMEM, Errno::AGAIN, Errno::NOSPC, Errno::DQUOT, Errno::IO, Errno::ROFS]
+        .iter()
+        .any(|errno| errno.raw_os_error() == code)
+}
+
+/// Why a program could not be started, or asked for its self-description.
+#[derive(Debug)]
+pub enum StartError {
+    /// The bot's fault, with what it wrote on stderr until then (a traceback, say).
+    Bot { fault: Fault, stderr: jail::Log },
+    /// Our own failure.
+    Referee(RefereeError),
+}
+
+impl StartError {
+    /// The bot's fault, `None` for our own failure.
+    pub fn fault(&self) -> Option<&Fault> {
+        match self {
+            StartError::Bot { fault, .. } => Some(fault),
+            StartError::Referee(_) => None,
+        }
+    }
+}
+
+impl From<Fault> for StartError {
+    fn from(fault: Fault) -> StartError {
+        StartError::Bot { fault, stderr: jail::Log::default() }
+    }
+}
+
+impl From<RefereeError> for StartError {
+    fn from(err: RefereeError) -> StartError {
+        StartError::Referee(err)
+    }
+}
+
+impl std::fmt::Display for StartError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StartError::Bot { fault, .. } => write!(f, "{}", fault.detail),
+            StartError::Referee(err) => write!(f, "{err}"),
+        }
+    }
+}
 
 /// What kind of fault a bot made.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -167,7 +236,7 @@ enum Seat {
 }
 
 impl Seat {
-    async fn open(spec: &BotSpec, ctx: &SeatContext) -> Result<Seat, Fault> {
+    async fn open(spec: &BotSpec, ctx: &SeatContext) -> Result<Seat, StartError> {
         Ok(match spec {
             BotSpec::Builtin(builtin) => {
                 let stream = ctx.seed ^ (0x9e37_79b9_7f4a_7c15u64.wrapping_mul(ctx.side.index() as u64 + 1));
@@ -179,8 +248,8 @@ impl Seat {
         })
     }
 
-    async fn turn(&mut self, req: &TurnRequest<'_>) -> Reply {
-        match self {
+    async fn turn(&mut self, req: &TurnRequest<'_>) -> Result<Reply, RefereeError> {
+        Ok(match self {
             Seat::Builtin { builtin, rng } => {
                 let began = Instant::now();
                 let answer = builtin
@@ -190,8 +259,8 @@ impl Seat {
             }
             Seat::Human(human) => human.turn(req).await,
             Seat::Remote(remote) => remote.turn(req).await,
-            Seat::Program(driver) => driver.turn(req).await,
-        }
+            Seat::Program(driver) => driver.turn(req).await?,
+        })
     }
 
     async fn finish(&mut self, outcome: &Outcome) {
@@ -212,7 +281,8 @@ pub struct GameSetup {
     /// Limits of side 0 and side 1.
     pub limits: [Limits; 2],
     /// Where the bots' working directories are made (`side-0`, `side-1`, fresh for this
-    /// game); a temporary folder, removed after the game, when `None`.
+    /// game); when `None`, a game folder in the temporary folder ([`folders`]), removed
+    /// after the game.
     pub workdir_root: Option<PathBuf>,
 }
 
@@ -225,24 +295,31 @@ impl GameSetup {
 }
 
 /// Plays one game to its end and returns its record. `on_turn` sees the position after
-/// every accepted move with that turn's record (for `--show`, live views).
-pub async fn play_game(setup: &GameSetup, bots: [&BotSpec; 2], mut on_turn: impl FnMut(&AnyPosition, &TurnRecord) + Send) -> GameRecord {
+/// every accepted move with that turn's record (for `--show`, live views). Whatever a
+/// bot does is in the record; an `Err` is our own failure (the game was not played to
+/// its end, and no side is to blame).
+pub async fn play_game(
+    setup: &GameSetup,
+    bots: [&BotSpec; 2],
+    mut on_turn: impl FnMut(&AnyPosition, &TurnRecord) + Send,
+) -> Result<GameRecord, RefereeError> {
     let started = Instant::now();
     let started_ms = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64);
     let kind = setup.start.kind();
-    let temp = match &setup.workdir_root {
+    let folder = match &setup.workdir_root {
         Some(_) => None,
-        None => tempfile::Builder::new().prefix("arbiter-game-").tempdir().ok(),
+        None => Some(folders::GameFolder::create().map_err(|err| RefereeError::new("cannot make the game's working folder", err))?),
     };
-    let root: PathBuf = match (&setup.workdir_root, &temp) {
+    let root: PathBuf = match (&setup.workdir_root, &folder) {
         (Some(root), _) => root.clone(),
-        (None, Some(temp)) => temp.path().to_path_buf(),
-        (None, None) => std::env::temp_dir(),
+        (None, Some(folder)) => folder.path().to_path_buf(),
+        (None, None) => unreachable!("a game folder is made when no root is given"),
     };
     let players = [player_record(bots[0], &setup.limits[0]), player_record(bots[1], &setup.limits[1])];
     let mut pos = setup.start.clone();
     let mut moves = Vec::new();
     let mut turns: Vec<TurnRecord> = Vec::new();
+    let mut startup: Vec<StartupRecord> = Vec::new();
     let mut termination = Termination::Rules;
 
     // Open both seats; a bot that cannot start loses.
@@ -257,16 +334,22 @@ pub async fn play_game(setup: &GameSetup, bots: [&BotSpec; 2], mut on_turn: impl
             workdir: root.join(format!("side-{}", side.index())),
             seed: setup.seed,
         };
-        let opened = match prepare_workdir(&ctx.workdir, bots[side.index()]) {
-            Ok(()) => Seat::open(bots[side.index()], &ctx).await,
-            Err(err) => Err(Fault::new(FaultKind::Crash, format!("cannot prepare the working directory: {err}"))),
-        };
-        match opened {
+        prepare_workdir(&ctx.workdir, bots[side.index()])
+            .map_err(|err| RefereeError::new(format!("cannot prepare the working folder of side {}", side.index()), err))?;
+        let opening = Instant::now();
+        match Seat::open(bots[side.index()], &ctx).await {
             Ok(seat) => seats.push(seat),
-            Err(fault) => {
+            Err(StartError::Bot { fault, stderr }) => {
+                startup.push(StartupRecord {
+                    side: side.index(),
+                    ms: opening.elapsed().as_millis() as u64,
+                    stderr: stderr.text,
+                    stderr_dropped: stderr.dropped,
+                });
                 termination = fault.into_termination(side);
                 break;
             }
+            Err(StartError::Referee(err)) => return Err(err),
         }
     }
 
@@ -283,7 +366,7 @@ pub async fn play_game(setup: &GameSetup, bots: [&BotSpec; 2], mut on_turn: impl
                 cpu_left: limits.game_cpu.map(|t| t.saturating_sub(cpu_used[idx])),
             };
             let request = TurnRequest { pos: &pos, last_move: last_move.clone(), clock };
-            let reply = seats[idx].turn(&request).await;
+            let reply = seats[idx].turn(&request).await?;
             wall_used[idx] += reply.elapsed;
             cpu_used[idx] += reply.cpu;
             let mut turn = TurnRecord {
@@ -330,8 +413,8 @@ pub async fn play_game(setup: &GameSetup, bots: [&BotSpec; 2], mut on_turn: impl
         seat.finish(&outcome).await;
     }
     drop(seats);
-    drop(temp);
-    GameRecord {
+    drop(folder);
+    Ok(GameRecord {
         game: kind.name().to_string(),
         options: setup.options.clone(),
         start: setup.start.start_text(),
@@ -339,10 +422,11 @@ pub async fn play_game(setup: &GameSetup, bots: [&BotSpec; 2], mut on_turn: impl
         players,
         moves,
         turns,
+        startup,
         result: ResultRecord { winner: outcome.winner.map(Side::index), scores: outcome.scores, termination },
         started_ms,
         duration_ms: started.elapsed().as_millis() as u64,
-    }
+    })
 }
 
 /// What the rules made of the last move, where the move text does not say it all.

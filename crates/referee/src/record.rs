@@ -1,6 +1,6 @@
 //! The game record: one JSON document per game with everything needed to check,
 //! replay and judge it: game, options and start; the players; every move with its time
-//! and the bot's stderr; the result and why play stopped.
+//! and the bot's stderr (and a failed start's); the result and why play stopped.
 
 use rules::{Options, Side};
 use serde::{Deserialize, Serialize};
@@ -98,6 +98,20 @@ pub struct TurnRecord {
     pub note: Option<String>,
 }
 
+/// The start of a side whose program failed to start (it never got a turn): what it
+/// wrote on stderr meanwhile, such as an interpreter's traceback. A program that starts
+/// has its start-up's stderr in its first turn instead.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StartupRecord {
+    pub side: usize,
+    /// Wall-clock time from the start of the program to when it was given up, ms.
+    pub ms: u64,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub stderr: String,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub stderr_dropped: u64,
+}
+
 fn is_zero(n: &u64) -> bool {
     *n == 0
 }
@@ -125,6 +139,9 @@ pub struct GameRecord {
     /// The accepted moves in notation, as `arbiter verify` reads them.
     pub moves: Vec<String>,
     pub turns: Vec<TurnRecord>,
+    /// The failed start of a side, if one failed to start (then the game ended there).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub startup: Vec<StartupRecord>,
     pub result: ResultRecord,
     /// Start of the game, Unix time in milliseconds.
     pub started_ms: u64,

@@ -92,7 +92,7 @@ async fn samples_describe_themselves() {
         for language in ["python", "c"] {
             let BotSpec::Program(bot) = sample(interface, language) else { unreachable!() };
             let workdir = tempfile::tempdir().unwrap();
-            let identity = describe(&bot, workdir.path()).await;
+            let identity = describe(&bot, workdir.path()).await.map_err(|err| err.to_string());
             assert_eq!(identity, Ok(Some(expected.clone())), "{interface} {language}");
         }
     }
@@ -254,10 +254,13 @@ async fn faulty_descriptions() {
         let BotSpec::Program(bot) = bot else { unreachable!() };
         let workdir = tempfile::tempdir().unwrap();
         let fault = describe(&bot, workdir.path()).await.unwrap_err();
-        assert!(fault.detail.contains(detail), "{protocol} {script}: {fault:?}");
+        assert!(fault.to_string().contains(detail), "{protocol} {script}: {fault:?}");
     }
     let (_dir, bot) = temp_script_bot("gomoku-console", "echo Solo");
     let BotSpec::Program(bot) = bot else { unreachable!() };
     let workdir = tempfile::tempdir().unwrap();
-    assert_eq!(describe(&bot, workdir.path()).await, Ok(Some(Identity { name: "Solo".to_string(), author: None })));
+    assert_eq!(
+        describe(&bot, workdir.path()).await.map_err(|err| err.to_string()),
+        Ok(Some(Identity { name: "Solo".to_string(), author: None }))
+    );
 }

@@ -37,7 +37,7 @@ async fn a_long_name_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let BotSpec::Program(bot) = script_bot(dir.path(), "long", LEGIONS, "echo a-name-of-more-than-16-characters\n") else { unreachable!() };
     let fault = referee::drivers::describe(&bot, dir.path()).await.unwrap_err();
-    assert_eq!(fault.kind, referee::FaultKind::ProtocolError);
+    assert_eq!(fault.fault().map(|fault| fault.kind), Some(referee::FaultKind::ProtocolError));
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -202,7 +202,15 @@ async fn play_live(app: &Arc<App>, game: &Arc<LiveGame>, bots: [&BotSpec; 2], se
     setup.limits = [side_limits(app, &start, bots[0]), side_limits(app, &start, bots[1])];
     game.start();
     let watched = Arc::clone(game);
-    let mut record = referee::play_game(&setup, bots, move |pos, turn| watched.turn(pos, turn)).await;
+    let mut record = match referee::play_game(&setup, bots, move |pos, turn| watched.turn(pos, turn)).await {
+        Ok(record) => record,
+        Err(err) => {
+            // Our own failure, no side's: there is no result to show or keep.
+            eprintln!("arbiter serve: game {} was not played: {err}", game.id);
+            app.registry.remove(&game.id);
+            return;
+        }
+    };
     record.players[0].name = game.names[0].clone();
     record.players[1].name = game.names[1].clone();
     let kept = app.registry.save_record(&game.id, &record, &game.origin);

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use referee::{GameRecord, ResultRecord, TurnRecord};
+use referee::{GameRecord, ResultRecord, StartupRecord, TurnRecord};
 use rules::{AnyPosition, GameKind, Options};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -63,6 +63,7 @@ struct State {
     start_text: Option<String>,
     moves: Vec<String>,
     turns: Vec<TurnRecord>,
+    startup: Vec<StartupRecord>,
     views: Vec<BoardView>,
     result: Option<ResultRecord>,
     started: bool,
@@ -85,6 +86,8 @@ pub struct GameJson {
     pub started: bool,
     pub moves: Vec<String>,
     pub turns: Vec<TurnRecord>,
+    /// A side's failed start, with what it wrote on stderr (the game ended there).
+    pub startup: Vec<StartupRecord>,
     /// The board before any move, then after each move.
     pub views: Vec<BoardView>,
     pub result: Option<ResultJson>,
@@ -137,6 +140,7 @@ impl GameJson {
             started: true,
             moves: record.moves.clone(),
             turns: record.turns.clone(),
+            startup: record.startup.clone(),
             views,
             result: Some(ResultJson::of(&record.result, &names)),
             names,
@@ -155,6 +159,7 @@ impl LiveGame {
             position: start,
             moves: Vec::new(),
             turns: Vec::new(),
+            startup: Vec::new(),
             result: None,
             started: false,
         };
@@ -192,10 +197,11 @@ impl LiveGame {
         let mut state = self.lock();
         // The record's turns include the faulty last one, which `turn` never saw.
         state.turns = record.turns.clone();
+        state.startup = record.startup.clone();
         state.result = Some(record.result.clone());
         state.started = true;
         let result = ResultJson::of(&record.result, &self.names);
-        let data = json!({ "result": result, "turns": record.turns, "sent_us": now_us() });
+        let data = json!({ "result": result, "turns": record.turns, "startup": record.startup, "sent_us": now_us() });
         let _ = self.updates.send(("end", Arc::from(data.to_string())));
     }
 
@@ -242,6 +248,7 @@ impl LiveGame {
             started: state.started,
             moves: state.moves.clone(),
             turns: state.turns.clone(),
+            startup: state.startup.clone(),
             views: state.views.clone(),
             result: state.result.as_ref().map(|r| ResultJson::of(r, &self.names)),
             human_side: self.human.as_ref().map(|h| h.side),

@@ -320,6 +320,13 @@ impl Tournament {
                     });
                 }
             }
+            // The referee's own failure: the game is tried again under a new live id.
+            Live::Abandoned { key, .. } => {
+                let gone = self.in_progress.lock().unwrap_or_else(|p| p.into_inner()).remove(&key);
+                if let Some(gone) = gone {
+                    registry.remove(&gone.live_id);
+                }
+            }
         }
         self.notify.notify_one();
     }

@@ -10,8 +10,8 @@ use std::time::{Duration, Instant};
 use protocols::arbiter::{self as proto, FromBot, Opponent, ToBot, Verdict};
 use rules::{MoveError, Outcome, Side};
 
-use super::{Identity, command, exit_fault, failure_fault, quote};
-use crate::{Fault, FaultKind, LastMove, ProgramBot, Reply, SeatContext, TurnClock, TurnRequest};
+use super::{Identity, command, exit_fault, failure_fault, give_up, quote};
+use crate::{Fault, FaultKind, LastMove, ProgramBot, Reply, SeatContext, StartError, TurnClock, TurnRequest};
 
 /// How long a bot has from its start to the end of its handshake (`ready`).
 pub const STARTUP_TIME: Duration = Duration::from_secs(10);
@@ -32,18 +32,26 @@ pub struct Bot {
 }
 
 impl Bot {
-    pub async fn open(bot: &ProgramBot, ctx: &SeatContext) -> Result<Bot, Fault> {
+    pub async fn open(bot: &ProgramBot, ctx: &SeatContext) -> Result<Bot, StartError> {
         let cmd = command(bot, &ctx.workdir, &ctx.limits, &[]);
-        let (mut process, _identity) = start(&cmd).await?;
+        let mut process = super::spawn(&cmd)?;
         let start = ctx.start.start_text().map(|text| proto::encode_start(ctx.kind, &text));
         let lines = [
             ToBot::Game { kind: ctx.kind, options: proto::all_options(ctx.kind, &ctx.options) },
             ToBot::Side(ctx.side),
             ToBot::Start(start),
         ];
-        let deadline = jail::Deadline::wall_in(STARTUP_TIME);
-        if let Err(failure) = process.send(&to_text(&lines), deadline).await {
-            return Err(gone(&mut process, failure, &TurnClock::default()).await);
+        let told = async {
+            handshake(&mut process).await?;
+            let deadline = jail::Deadline::wall_in(STARTUP_TIME);
+            match process.send(&to_text(&lines), deadline).await {
+                Ok(()) => Ok(()),
+                Err(failure) => Err(gone(&mut process, failure, &TurnClock::default()).await),
+            }
+        }
+        .await;
+        if let Err(fault) = told {
+            return Err(StartError::Bot { fault, stderr: give_up(&mut process).await });
         }
         process.pause();
         Ok(Bot { process: Box::new(process), side: ctx.side, cpu_reported: Duration::ZERO })
@@ -106,11 +114,15 @@ impl Bot {
 }
 
 /// Asks a bot for its name and author: the handshake, then `quit`.
-pub async fn describe(bot: &ProgramBot, workdir: &Path, sandboxed: bool) -> Result<Option<Identity>, Fault> {
+pub async fn describe(bot: &ProgramBot, workdir: &Path, sandboxed: bool) -> Result<Option<Identity>, StartError> {
     let limits = crate::Limits { sandboxed, ..crate::Limits::for_kind(bot.game) };
     let mut cmd = command(bot, workdir, &limits, &[]);
     cmd.limits.memory = None;
-    let (mut process, identity) = start(&cmd).await?;
+    let mut process = super::spawn(&cmd)?;
+    let identity = match handshake(&mut process).await {
+        Ok(identity) => identity,
+        Err(fault) => return Err(StartError::Bot { fault, stderr: give_up(&mut process).await }),
+    };
     let deadline = jail::Deadline::wall_in(QUIT_GRACE);
     if process.send(&to_text(&[ToBot::Quit]), deadline).await.is_ok() {
         let _ = process.wait(deadline).await;
@@ -119,31 +131,26 @@ pub async fn describe(bot: &ProgramBot, workdir: &Path, sandboxed: bool) -> Resu
     Ok(identity)
 }
 
-/// Starts the bot and runs the handshake: `arbiter 1`, then `name`, `author` (each
-/// optional, in any order) and `ready` from the bot. The name the bot gave, if any.
-async fn start(cmd: &jail::Command) -> Result<(jail::Process, Option<Identity>), Fault> {
-    let mut process =
-        jail::Process::spawn(cmd).map_err(|err| Fault::new(FaultKind::Crash, format!("cannot start {}: {err}", cmd.program.display())))?;
+/// Runs the handshake with a bot just started: `arbiter 1`, then `name`, `author` (each
+/// optional, in any order) and `ready` from the bot. The name the bot gave, if any. On a
+/// fault the caller gives the bot up (and keeps its stderr).
+async fn handshake(process: &mut jail::Process) -> Result<Option<Identity>, Fault> {
     let deadline = jail::Deadline::wall_in(STARTUP_TIME);
     let startup = TurnClock { move_time: Some(STARTUP_TIME), ..TurnClock::default() };
     if let Err(failure) = process.send(&to_text(&[ToBot::Hello { version: proto::VERSION }]), deadline).await {
-        let fault = gone(&mut process, failure, &startup).await;
-        process.kill().await;
-        return Err(fault);
+        return Err(gone(process, failure, &startup).await);
     }
     let (mut name, mut author) = (None, None);
     loop {
         let line = match process.read_line(deadline).await {
             Ok(line) => line,
             Err(jail::Failure::Timeout(_)) => {
-                process.kill().await;
                 let detail = format!("no \"ready\" within {} s of the start", STARTUP_TIME.as_secs());
                 return Err(Fault::new(FaultKind::Timeout, detail));
             }
             Err(failure) => {
-                let mut fault = gone(&mut process, failure, &startup).await;
+                let mut fault = gone(process, failure, &startup).await;
                 fault.detail = format!("during the handshake: {}", fault.detail);
-                process.kill().await;
                 return Err(fault);
             }
         };
@@ -152,13 +159,12 @@ async fn start(cmd: &jail::Command) -> Result<(jail::Process, Option<Identity>),
             FromBot::Author(text) => author = Some(text),
             FromBot::Ready => break,
             _ => {
-                process.kill().await;
                 let detail = format!("expected \"name\", \"author\" or \"ready\" after \"arbiter 1\", got {}", quote(line.as_bytes()));
                 return Err(Fault::new(FaultKind::ProtocolError, detail));
             }
         }
     }
-    Ok((process, name.map(|name| Identity { name, author })))
+    Ok(name.map(|name| Identity { name, author }))
 }
 
 /// The fault of a failed read or write; when the bot's output closed or a pipe broke,

@@ -21,8 +21,10 @@ use rules::{AnyPosition, Game, GameKind, Outcome, Side};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
-use super::{DESCRIBE_TIME, Identity, command, exit_fault, quote};
-use crate::{Fault, FaultKind, ProgramBot, Reply, SeatContext, Termination, TurnClock, TurnRequest};
+use super::{DESCRIBE_TIME, Identity, command, exit_fault, give_up, quote};
+use crate::{
+    Fault, FaultKind, ProgramBot, RefereeError, Reply, SeatContext, StartError, Termination, TurnClock, TurnRequest, is_exhaustion,
+};
 
 /// The environment variable that tells the bot where to connect (`127.0.0.1:PORT`).
 pub const ADDR_VAR: &str = "ARBITER_ADDR";
@@ -195,27 +197,55 @@ struct Started {
 }
 
 /// Starts the bot as a client of a fresh server on `127.0.0.1:0` and reads its name,
-/// within `wall` and a CPU cap of `cpu` for the whole start.
-async fn start(bot: &ProgramBot, workdir: &Path, limits: &crate::Limits, wall: Duration, cpu: Option<Duration>) -> Result<Started, Fault> {
-    let ours = |what: &str, err: std::io::Error| Fault::new(FaultKind::Crash, format!("cannot {what}: {err}"));
-    let listener = TcpListener::bind("127.0.0.1:0").await.map_err(|err| ours("open the referee's server", err))?;
-    let addr = listener.local_addr().map_err(|err| ours("open the referee's server", err))?;
+/// within `wall` and a CPU cap of `cpu` for the whole start. A bot that fails is given
+/// up, with what it wrote on stderr.
+async fn start(
+    bot: &ProgramBot,
+    workdir: &Path,
+    limits: &crate::Limits,
+    wall: Duration,
+    cpu: Option<Duration>,
+) -> Result<Started, StartError> {
+    let ours = |err: std::io::Error| RefereeError::new("cannot open the referee's server", err);
+    let listener = TcpListener::bind("127.0.0.1:0").await.map_err(ours)?;
+    let addr = listener.local_addr().map_err(ours)?;
     let mut cmd = command(bot, workdir, limits, &[]);
     cmd.env.push((ADDR_VAR.into(), addr.to_string().into()));
     if let Some(sandbox) = &mut cmd.sandbox {
         // The one connection a sandboxed Connect Four bot may open: to this server.
         sandbox.connect_port = Some(addr.port());
     }
-    let mut process = jail::Process::spawn(&cmd).map_err(|err| ours(&format!("start {}", cmd.program.display()), err))?;
+    let mut process = super::spawn(&cmd)?;
+    match connect(&mut process, listener, wall, cpu).await {
+        Ok((conn, name)) => Ok(Started { process, conn, name }),
+        Err(StartError::Bot { fault, .. }) => Err(StartError::Bot { fault, stderr: give_up(&mut process).await }),
+        Err(err @ StartError::Referee(_)) => {
+            process.kill().await;
+            Err(err)
+        }
+    }
+}
+
+/// Waits for a bot just started to connect to `listener` and send its name.
+async fn connect(
+    process: &mut jail::Process,
+    listener: TcpListener,
+    wall: Duration,
+    cpu: Option<Duration>,
+) -> Result<(Connection, String), StartError> {
+    let addr = listener.local_addr().map_err(|err| RefereeError::new("cannot open the referee's server", err))?;
     let deadline = jail::Deadline { wall: Some(Instant::now() + wall), cpu };
     let clock = TurnClock { move_time: Some(wall), game_time_left: None, cpu_left: cpu };
-    let accept = async { listener.accept().await.map(|(stream, _)| stream).map_err(link_error) };
-    let stream = match guarded(&mut process, deadline, accept).await {
-        Ok(stream) => stream,
+    let accept = async { Ok::<_, LinkError>(listener.accept().await) };
+    let stream = match guarded(process, deadline, accept).await {
+        Ok(Ok((stream, _))) => stream,
+        // Out of descriptors (or memory) for the connection: ours, not the bot's.
+        Ok(Err(err)) if is_exhaustion(&err) => return Err(RefereeError::new("cannot accept the bot's connection", err).into()),
+        Ok(Err(err)) => return Err(stop_fault(Stop::Link(link_error(err)), process, &clock, "connecting").into()),
         Err(Stop::Time(jail::TimeLimit::Wall)) => {
-            return Err(Fault::new(FaultKind::Crash, format!("did not connect to {ADDR_VAR}={addr} within {}", secs(wall))));
+            return Err(Fault::new(FaultKind::Crash, format!("did not connect to {ADDR_VAR}={addr} within {}", secs(wall))).into());
         }
-        Err(stop) => return Err(stop_fault(stop, &mut process, &clock, "connecting")),
+        Err(stop) => return Err(stop_fault(stop, process, &clock, "connecting").into()),
     };
     // One client per server: nobody else gets in after the bot.
     drop(listener);
@@ -224,16 +254,16 @@ async fn start(bot: &ProgramBot, workdir: &Path, limits: &crate::Limits, wall: D
         conn.send(&ServerMessage::Hello { version: VERSION }).await?;
         conn.read_line().await
     };
-    let line = match guarded(&mut process, deadline, greet).await {
+    let line = match guarded(process, deadline, greet).await {
         Ok(line) => line,
         Err(Stop::Time(jail::TimeLimit::Wall)) => {
-            return Err(Fault::new(FaultKind::Timeout, format!("sent no name within {}", secs(wall))));
+            return Err(Fault::new(FaultKind::Timeout, format!("sent no name within {}", secs(wall))).into());
         }
-        Err(stop) => return Err(stop_fault(stop, &mut process, &clock, "sending its name")),
+        Err(stop) => return Err(stop_fault(stop, process, &clock, "sending its name").into()),
     };
     match ClientMessage::parse(&line) {
-        ClientMessage::Name(name) => Ok(Started { process, conn, name }),
-        _ => Err(Fault::new(FaultKind::ProtocolError, format!("answered hello with {}, not `name <name>`", quote(line.as_bytes())))),
+        ClientMessage::Name(name) => Ok((conn, name)),
+        _ => Err(Fault::new(FaultKind::ProtocolError, format!("answered hello with {}, not `name <name>`", quote(line.as_bytes()))).into()),
     }
 }
 
@@ -259,7 +289,7 @@ pub struct Bot {
 impl Bot {
     /// Starts the bot, waits for its connection and name (within [`START_TIME`], or the
     /// per-move limit when that is shorter) and sends `wake`.
-    pub async fn open(bot: &ProgramBot, ctx: &SeatContext) -> Result<Bot, Fault> {
+    pub async fn open(bot: &ProgramBot, ctx: &SeatContext) -> Result<Bot, StartError> {
         let AnyPosition::Connect4(pos) = &ctx.start else {
             unreachable!("a connect4-tcp bot plays connect4 (checked with the manifest)");
         };
@@ -269,7 +299,8 @@ impl Bot {
         let clock = TurnClock { move_time: Some(wall), ..TurnClock::default() };
         let sent = guarded(&mut process, jail::Deadline::wall_in(wall), conn.send(&wake)).await;
         if let Err(stop) = sent {
-            return Err(stop_fault(stop, &mut process, &clock, "the game started"));
+            let fault = stop_fault(stop, &mut process, &clock, "the game started");
+            return Err(StartError::Bot { fault, stderr: give_up(&mut process).await });
         }
         process.pause();
         Ok(Bot { process: Box::new(process), conn, side: ctx.side, cpu_counted: Duration::ZERO, in_step: true })
@@ -347,7 +378,7 @@ impl Bot {
 }
 
 /// Starts the bot, reads the name it sends after `hello`, sends `bye` and stops it.
-pub async fn describe(bot: &ProgramBot, workdir: &Path, sandboxed: bool) -> Result<Option<Identity>, Fault> {
+pub async fn describe(bot: &ProgramBot, workdir: &Path, sandboxed: bool) -> Result<Option<Identity>, StartError> {
     let mut limits = crate::Limits::for_kind(GameKind::Connect4);
     limits.sandboxed = sandboxed;
     let Started { mut process, mut conn, name } = start(bot, workdir, &limits, DESCRIBE_TIME, None).await?;

@@ -27,7 +27,7 @@ use protocols::gomoku_console::{Request, field_answer, figure_answer, is_move_sh
 use rules::{AnyPosition, GameKind, Outcome, Side};
 
 use super::{DESCRIBE_TIME, Identity, command, exit_fault, failure_fault, quote, run_once};
-use crate::{Fault, FaultKind, LastMove, ProgramBot, Reply, SeatContext, TurnClock, TurnRequest};
+use crate::{Fault, FaultKind, LastMove, ProgramBot, RefereeError, Reply, SeatContext, StartError, TurnClock, TurnRequest};
 
 /// The longest line read from the bot.
 const LINE_CAP: usize = 1024;
@@ -46,7 +46,7 @@ impl Bot {
         Ok(Bot { command, side: ctx.side, process: None })
     }
 
-    pub async fn turn(&mut self, req: &TurnRequest<'_>) -> Reply {
+    pub async fn turn(&mut self, req: &TurnRequest<'_>) -> Result<Reply, RefereeError> {
         let AnyPosition::Gomoku(pos) = req.pos else {
             unreachable!("a gomoku bot plays gomoku (checked with the manifest)");
         };
@@ -55,11 +55,11 @@ impl Bot {
         let mut deadline = req.clock.deadline_from_now(cpu_before);
         let process = match &mut self.process {
             Some(process) => process,
-            None => match jail::Process::spawn(&self.command) {
+            None => match super::spawn(&self.command) {
                 Ok(process) => self.process.insert(Box::new(process)),
-                Err(err) => {
-                    let detail = format!("cannot start {}: {err}", self.command.program.display());
-                    return Reply::fault(FaultKind::Crash, detail, began.elapsed(), jail::Log::default());
+                Err(StartError::Referee(err)) => return Err(err),
+                Err(StartError::Bot { fault, stderr }) => {
+                    return Ok(Reply { answer: Err(fault), elapsed: began.elapsed(), cpu: Duration::ZERO, stderr });
                 }
             },
         };
@@ -109,7 +109,7 @@ impl Bot {
             process.finish_stderr(Duration::from_millis(100)).await;
         }
         let stderr = process.take_stderr().await;
-        Reply { answer, elapsed, cpu, stderr }
+        Ok(Reply { answer, elapsed, cpu, stderr })
     }
 
     pub async fn finish(&mut self, _outcome: &Outcome) {
@@ -136,15 +136,18 @@ async fn fault_of(process: &mut jail::Process, failure: jail::Failure, clock: &T
 }
 
 /// Runs `PROGRAM INFO` in `workdir` and reads the two lines it prints.
-pub async fn describe(bot: &ProgramBot, workdir: &Path, sandboxed: bool) -> Result<Option<Identity>, Fault> {
-    std::fs::create_dir_all(workdir).map_err(|err| Fault::new(FaultKind::Crash, format!("cannot prepare the working directory: {err}")))?;
+pub async fn describe(bot: &ProgramBot, workdir: &Path, sandboxed: bool) -> Result<Option<Identity>, StartError> {
+    std::fs::create_dir_all(workdir).map_err(|err| RefereeError::new("cannot prepare the working directory", err))?;
     let mut limits = crate::Limits::for_kind(GameKind::Gomoku).with(&bot.manifest.limits);
     limits.sandboxed = sandboxed;
     let command = command(bot, workdir, &limits, &["INFO"]);
     let clock = TurnClock { move_time: Some(DESCRIBE_TIME), ..TurnClock::default() };
-    let output = run_once(&command, b"", &clock).await.output?;
-    let Ok(text) = String::from_utf8(output) else {
-        return Err(Fault::new(FaultKind::ProtocolError, "the INFO answer is not text"));
+    let once = run_once(&command, b"", &clock).await?;
+    let stderr = once.stderr.clone();
+    let output = once.into_output()?;
+    let identity = match String::from_utf8(output) {
+        Ok(text) => super::gomoku_file::identity(&text),
+        Err(_) => Err(Fault::new(FaultKind::ProtocolError, "the INFO answer is not text")),
     };
-    super::gomoku_file::identity(&text).map(Some)
+    identity.map(Some).map_err(|fault| StartError::Bot { fault, stderr })
 }

@@ -28,7 +28,7 @@ use protocols::gomoku_console::is_move_shaped;
 use rules::{AnyPosition, GameKind, Outcome, gomoku};
 
 use super::{DESCRIBE_TIME, Identity, command, quote, run_once};
-use crate::{Fault, FaultKind, ProgramBot, Reply, SeatContext, TurnClock, TurnRequest};
+use crate::{Fault, FaultKind, ProgramBot, RefereeError, Reply, SeatContext, StartError, TurnClock, TurnRequest, is_exhaustion};
 
 /// The field file's name in the bot's working directory.
 pub const FIELD_FILE: &str = "field.txt";
@@ -51,38 +51,44 @@ impl Bot {
         Ok(Bot { command, workdir: ctx.workdir.clone() })
     }
 
-    pub async fn turn(&mut self, req: &TurnRequest<'_>) -> Reply {
+    pub async fn turn(&mut self, req: &TurnRequest<'_>) -> Result<Reply, RefereeError> {
         let AnyPosition::Gomoku(pos) = req.pos else {
             unreachable!("a gomoku bot plays gomoku (checked with the manifest)");
         };
         if let Err(err) = prepare(&self.workdir, &pos.field_text()) {
-            let detail = format!("cannot write {FIELD_FILE} into the working directory: {err}");
-            return Reply::fault(FaultKind::Crash, detail, std::time::Duration::ZERO, jail::Log::default());
+            let what = format!("cannot write {FIELD_FILE} into the working directory");
+            // The bot owns its working directory: what it did there is its fault; the
+            // machine running short is ours.
+            if is_exhaustion(&err) {
+                return Err(RefereeError::new(what, err));
+            }
+            return Ok(Reply::fault(FaultKind::Crash, format!("{what}: {err}"), std::time::Duration::ZERO, jail::Log::default()));
         }
-        let once = run_once(&self.command, b"", &req.clock).await;
+        let once = run_once(&self.command, b"", &req.clock).await?;
         let answer = match &once.output {
             Err(fault) => Err(fault.clone()),
             Ok(_) => read_answer(&self.workdir.join(ANSWER_FILE), ANSWER_CAP).and_then(|text| parse_move_answer(&text)),
         };
-        once.reply(answer)
+        Ok(once.reply(answer))
     }
 
     pub async fn finish(&mut self, _outcome: &Outcome) {}
 }
 
 /// Runs `PROGRAM INFO field.txt answer.txt` in `workdir` and reads the two lines.
-pub async fn describe(bot: &ProgramBot, workdir: &Path, sandboxed: bool) -> Result<Option<Identity>, Fault> {
-    let crash = |err: std::io::Error| Fault::new(FaultKind::Crash, format!("cannot prepare the working directory: {err}"));
-    std::fs::create_dir_all(workdir).map_err(crash)?;
-    prepare(workdir, &gomoku::Position::empty().field_text()).map_err(crash)?;
+pub async fn describe(bot: &ProgramBot, workdir: &Path, sandboxed: bool) -> Result<Option<Identity>, StartError> {
+    let ours = |err: std::io::Error| RefereeError::new("cannot prepare the working directory", err);
+    std::fs::create_dir_all(workdir).map_err(ours)?;
+    prepare(workdir, &gomoku::Position::empty().field_text()).map_err(ours)?;
     let mut limits = crate::Limits::for_kind(GameKind::Gomoku).with(&bot.manifest.limits);
     limits.sandboxed = sandboxed;
     let command = command(bot, workdir, &limits, &["INFO", FIELD_FILE, ANSWER_FILE]);
     let clock = TurnClock { move_time: Some(DESCRIBE_TIME), ..TurnClock::default() };
-    let once = run_once(&command, b"", &clock).await;
-    once.output?;
-    let text = read_answer(&workdir.join(ANSWER_FILE), INFO_CAP)?;
-    identity(&text).map(Some)
+    let once = run_once(&command, b"", &clock).await?;
+    let stderr = once.stderr.clone();
+    once.into_output()?;
+    let text = read_answer(&workdir.join(ANSWER_FILE), INFO_CAP).and_then(|text| identity(&text));
+    text.map(Some).map_err(|fault| StartError::Bot { fault, stderr })
 }
 
 /// The identity in the two lines of an `INFO` answer: the name, then the author.

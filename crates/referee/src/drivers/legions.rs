@@ -14,7 +14,7 @@ use rules::legions::{self, Order};
 use rules::{AnyPosition, Outcome};
 
 use super::{DESCRIBE_TIME, Identity, command, quote, run_once};
-use crate::{Fault, FaultKind, ProgramBot, Reply, SeatContext, TurnClock, TurnRequest};
+use crate::{Fault, FaultKind, ProgramBot, RefereeError, Reply, SeatContext, StartError, TurnClock, TurnRequest};
 
 /// Skipped orders (unreadable, count below 1, over the budget) kept per turn: they do
 /// nothing, so past this many they are dropped rather than bloat the record.
@@ -31,17 +31,17 @@ impl Bot {
         Ok(Bot { command: command(bot, &ctx.workdir, &ctx.limits, &[]) })
     }
 
-    pub async fn turn(&mut self, req: &TurnRequest<'_>) -> Reply {
+    pub async fn turn(&mut self, req: &TurnRequest<'_>) -> Result<Reply, RefereeError> {
         let AnyPosition::Legions(pos) = req.pos else {
             unreachable!("a legions bot plays legions (checked with the manifest)");
         };
         let side = req.pos.to_move().expect("a turn is asked only in an ongoing game");
-        let once = run_once(&self.command, legions::format_input(pos, side).as_bytes(), &req.clock).await;
+        let once = run_once(&self.command, legions::format_input(pos, side).as_bytes(), &req.clock).await?;
         let answer = match &once.output {
             Err(fault) => Err(fault.clone()),
             Ok(output) => Ok(read_orders(output)),
         };
-        once.reply(answer)
+        Ok(once.reply(answer))
     }
 
     pub async fn finish(&mut self, _outcome: &Outcome) {}
@@ -79,16 +79,21 @@ fn read_orders(output: &[u8]) -> String {
 
 /// The bot's name: it is run with empty stdin and prints one line of at most 16
 /// characters.
-pub async fn describe(bot: &ProgramBot, workdir: &Path, sandboxed: bool) -> Result<Option<Identity>, Fault> {
+pub async fn describe(bot: &ProgramBot, workdir: &Path, sandboxed: bool) -> Result<Option<Identity>, StartError> {
     let mut limits = crate::Limits::for_kind(rules::GameKind::Legions).with(&bot.manifest.limits);
     limits.sandboxed = sandboxed;
     let cmd = command(bot, workdir, &limits, &[]);
     let clock = TurnClock { move_time: Some(DESCRIBE_TIME), ..TurnClock::default() };
-    let output = run_once(&cmd, b"", &clock).await.output?;
+    let once = run_once(&cmd, b"", &clock).await?;
+    let stderr = once.stderr.clone();
+    let output = once.into_output()?;
     let text = String::from_utf8_lossy(&output);
     match legions::check_name(&text) {
         Ok(name) => Ok(Some(Identity { name, author: None })),
-        Err(err) => Err(Fault::new(FaultKind::ProtocolError, format!("the name answer {} is refused: {err}", quote(&output)))),
+        Err(err) => {
+            let fault = Fault::new(FaultKind::ProtocolError, format!("the name answer {} is refused: {err}", quote(&output)));
+            Err(StartError::Bot { fault, stderr })
+        }
     }
 }
 

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use rules::Outcome;
 
-use crate::{Fault, FaultKind, ProgramBot, Protocol, Reply, SeatContext, TurnClock, TurnRequest};
+use crate::{Fault, FaultKind, ProgramBot, Protocol, RefereeError, Reply, SeatContext, StartError, TurnClock, TurnRequest};
 
 /// A bot's own account of itself (Gomoku `INFO`, Legions and Nupud empty stdin, the
 /// Connect Four and project protocols' name).
@@ -38,8 +38,8 @@ pub enum Driver {
 
 impl Driver {
     /// Gets the bot ready for a game (per-game processes start here). A bot that cannot
-    /// start returns its fault and loses.
-    pub async fn open(bot: &ProgramBot, ctx: &SeatContext) -> Result<Driver, Fault> {
+    /// start returns its fault (and its stderr) and loses.
+    pub async fn open(bot: &ProgramBot, ctx: &SeatContext) -> Result<Driver, StartError> {
         bot.build_if_needed().map_err(|err| Fault::new(FaultKind::Crash, err.to_string()))?;
         Ok(match bot.manifest.protocol {
             Protocol::GomokuFile => Driver::GomokuFile(gomoku_file::Bot::open(bot, ctx).await?),
@@ -52,16 +52,18 @@ impl Driver {
         })
     }
 
-    /// Asks the bot for its move. Never fails: a misbehaving bot is a fault in the reply.
-    pub async fn turn(&mut self, req: &TurnRequest<'_>) -> Reply {
+    /// Asks the bot for its move. A misbehaving bot is a fault in the reply; an `Err` is
+    /// our own failure (a per-move process that could not be started for want of
+    /// descriptors, say).
+    pub async fn turn(&mut self, req: &TurnRequest<'_>) -> Result<Reply, RefereeError> {
         match self {
             Driver::GomokuFile(bot) => bot.turn(req).await,
             Driver::GomokuConsole(bot) => bot.turn(req).await,
             Driver::Legions(bot) => bot.turn(req).await,
             Driver::Pahtum(bot) => bot.turn(req).await,
             Driver::Nupud(bot) => bot.turn(req).await,
-            Driver::Connect4Tcp(bot) => bot.turn(req).await,
-            Driver::Arbiter(bot) => bot.turn(req).await,
+            Driver::Connect4Tcp(bot) => Ok(bot.turn(req).await),
+            Driver::Arbiter(bot) => Ok(bot.turn(req).await),
         }
     }
 
@@ -81,14 +83,15 @@ impl Driver {
 }
 
 /// Asks a bot for its name and author through its interface, running it in `workdir`;
-/// `None` for an interface without a self-description (Pah-tum).
-pub async fn describe(bot: &ProgramBot, workdir: &Path) -> Result<Option<Identity>, Fault> {
+/// `None` for an interface without a self-description (Pah-tum). A bot that fails says
+/// why, with what it wrote on stderr.
+pub async fn describe(bot: &ProgramBot, workdir: &Path) -> Result<Option<Identity>, StartError> {
     describe_in(bot, workdir, false).await
 }
 
 /// [`describe`], inside the sandbox when `sandboxed` (an untrusted bot's self-description,
 /// as in a sandboxed tournament's entry check).
-pub async fn describe_in(bot: &ProgramBot, workdir: &Path, sandboxed: bool) -> Result<Option<Identity>, Fault> {
+pub async fn describe_in(bot: &ProgramBot, workdir: &Path, sandboxed: bool) -> Result<Option<Identity>, StartError> {
     bot.build_if_needed().map_err(|err| Fault::new(FaultKind::Crash, err.to_string()))?;
     match bot.manifest.protocol {
         Protocol::GomokuFile => gomoku_file::describe(bot, workdir, sandboxed).await,
@@ -147,6 +150,27 @@ fn read_only_paths(bot: &ProgramBot) -> Vec<std::path::PathBuf> {
     paths
 }
 
+/// Starts a bot's process. A program that cannot be run (missing, not executable) is
+/// the bot's fault; anything else (out of descriptors, no sandbox helper) is ours.
+pub fn spawn(cmd: &jail::Command) -> Result<jail::Process, StartError> {
+    jail::Process::spawn(cmd).map_err(|err| {
+        let what = format!("cannot start {}", cmd.program.display());
+        if cmd.blames_program(&err) {
+            StartError::from(Fault::new(FaultKind::Crash, format!("{what}: {err}")))
+        } else {
+            StartError::Referee(RefereeError::new(what, err))
+        }
+    })
+}
+
+/// Kills a bot that is given up (its whole group) and returns everything it wrote on
+/// stderr, waiting briefly for the pipe to close so that nothing it wrote is lost.
+pub async fn give_up(process: &mut jail::Process) -> jail::Log {
+    process.kill().await;
+    process.finish_stderr(Duration::from_millis(100)).await;
+    process.take_stderr().await
+}
+
 /// What one run of a per-move process gave.
 pub struct Once {
     /// Its stdout, or why it could not be had.
@@ -161,24 +185,26 @@ impl Once {
     pub fn reply(self, answer: Result<String, Fault>) -> Reply {
         Reply { answer, elapsed: self.elapsed, cpu: self.cpu, stderr: self.stderr }
     }
+
+    /// What the process wrote on stdout, or its fault with its stderr (for
+    /// self-descriptions).
+    pub fn into_output(self) -> Result<Vec<u8>, StartError> {
+        self.output.map_err(|fault| StartError::Bot { fault, stderr: self.stderr })
+    }
 }
 
 /// Runs a per-move process: starts it, writes `input` to its stdin and closes it,
 /// collects its stdout until it exits, all within the turn's wall limit counted from
 /// before the start; then kills whatever it left running. A
-/// non-zero exit or a death by signal is a crash.
-pub async fn run_once(cmd: &jail::Command, input: &[u8], clock: &TurnClock) -> Once {
+/// non-zero exit or a death by signal is a crash. An `Err` is our own failure to start it.
+pub async fn run_once(cmd: &jail::Command, input: &[u8], clock: &TurnClock) -> Result<Once, RefereeError> {
     let began = Instant::now();
     let deadline = clock.deadline_from_now(Duration::ZERO);
-    let mut process = match jail::Process::spawn(cmd) {
+    let mut process = match spawn(cmd) {
         Ok(process) => process,
-        Err(err) => {
-            return Once {
-                output: Err(Fault::new(FaultKind::Crash, format!("cannot start {}: {err}", cmd.program.display()))),
-                elapsed: began.elapsed(),
-                cpu: Duration::ZERO,
-                stderr: jail::Log::default(),
-            };
+        Err(StartError::Referee(err)) => return Err(err),
+        Err(StartError::Bot { fault, stderr }) => {
+            return Ok(Once { output: Err(fault), elapsed: began.elapsed(), cpu: Duration::ZERO, stderr });
         }
     };
     let result = async {
@@ -203,7 +229,7 @@ pub async fn run_once(cmd: &jail::Command, input: &[u8], clock: &TurnClock) -> O
         },
         Err(failure) => Err(failure_fault(failure, clock)),
     };
-    Once { output, elapsed, cpu, stderr }
+    Ok(Once { output, elapsed, cpu, stderr })
 }
 
 /// The fault of a bot killed for going over its memory cap of `cap` bytes.

@@ -19,7 +19,7 @@ use std::path::Path;
 use rules::{AnyPosition, Game, MoveError, Outcome, nupud};
 
 use super::{DESCRIBE_TIME, Identity, command, quote, run_once};
-use crate::{Fault, FaultKind, ProgramBot, Reply, SeatContext, TurnClock, TurnRequest};
+use crate::{Fault, FaultKind, ProgramBot, RefereeError, Reply, SeatContext, StartError, TurnClock, TurnRequest};
 
 pub struct Bot {
     command: jail::Command,
@@ -30,19 +30,19 @@ impl Bot {
         Ok(Bot { command: command(bot, &ctx.workdir, &ctx.limits, &[]) })
     }
 
-    pub async fn turn(&mut self, req: &TurnRequest<'_>) -> Reply {
+    pub async fn turn(&mut self, req: &TurnRequest<'_>) -> Result<Reply, RefereeError> {
         let AnyPosition::Nupud(pos) = req.pos else {
             unreachable!("a nupud bot plays nupud (checked with the manifest)");
         };
         let side = req.pos.to_move().expect("a turn is asked only in an ongoing game");
         let input = if pos.is_setup_phase() { nupud::format_setup_input(side) } else { nupud::format_move_input(pos, side) };
-        let once = run_once(&self.command, input.as_bytes(), &req.clock).await;
+        let once = run_once(&self.command, input.as_bytes(), &req.clock).await?;
         let answer = match &once.output {
             Err(fault) => Err(fault.clone()),
             Ok(output) if pos.is_setup_phase() => read_setup(pos, output),
             Ok(output) => read_move(pos, output),
         };
-        once.reply(answer)
+        Ok(once.reply(answer))
     }
 
     pub async fn finish(&mut self, _outcome: &Outcome) {}
@@ -90,16 +90,21 @@ fn read_move(pos: &nupud::Position, output: &[u8]) -> Result<String, Fault> {
 
 /// The bot's name: it is run with empty stdin and prints one line of at most 16
 /// characters.
-pub async fn describe(bot: &ProgramBot, workdir: &Path, sandboxed: bool) -> Result<Option<Identity>, Fault> {
+pub async fn describe(bot: &ProgramBot, workdir: &Path, sandboxed: bool) -> Result<Option<Identity>, StartError> {
     let mut limits = crate::Limits::for_kind(rules::GameKind::Nupud).with(&bot.manifest.limits);
     limits.sandboxed = sandboxed;
     let cmd = command(bot, workdir, &limits, &[]);
     let clock = TurnClock { move_time: Some(DESCRIBE_TIME), ..TurnClock::default() };
-    let output = run_once(&cmd, b"", &clock).await.output?;
+    let once = run_once(&cmd, b"", &clock).await?;
+    let stderr = once.stderr.clone();
+    let output = once.into_output()?;
     let text = String::from_utf8_lossy(&output);
     match nupud::parse_name(&text) {
         Ok(name) => Ok(Some(Identity { name, author: None })),
-        Err(_) => Err(protocol_error(format!("the name answer {} is not one line of 1 to 16 characters", quote(&output)))),
+        Err(_) => {
+            let fault = protocol_error(format!("the name answer {} is not one line of 1 to 16 characters", quote(&output)));
+            Err(StartError::Bot { fault, stderr })
+        }
     }
 }
 

@@ -7,7 +7,7 @@ use std::path::Path;
 use rules::{AnyPosition, MoveError, Outcome, pahtum};
 
 use super::{Identity, command, quote, run_once};
-use crate::{Fault, FaultKind, ProgramBot, Reply, SeatContext, TurnRequest};
+use crate::{Fault, FaultKind, ProgramBot, RefereeError, Reply, SeatContext, StartError, TurnRequest};
 
 pub struct Bot {
     command: jail::Command,
@@ -18,16 +18,16 @@ impl Bot {
         Ok(Bot { command: command(bot, &ctx.workdir, &ctx.limits, &[]) })
     }
 
-    pub async fn turn(&mut self, req: &TurnRequest<'_>) -> Reply {
+    pub async fn turn(&mut self, req: &TurnRequest<'_>) -> Result<Reply, RefereeError> {
         let AnyPosition::Pahtum(pos) = req.pos else {
             unreachable!("a pahtum bot plays pahtum (checked with the manifest)");
         };
-        let once = run_once(&self.command, pahtum::format_board(pos).as_bytes(), &req.clock).await;
+        let once = run_once(&self.command, pahtum::format_board(pos).as_bytes(), &req.clock).await?;
         let answer = match &once.output {
             Err(fault) => Err(fault.clone()),
             Ok(output) => read_answer(pos, output),
         };
-        once.reply(answer)
+        Ok(once.reply(answer))
     }
 
     pub async fn finish(&mut self, _outcome: &Outcome) {}
@@ -48,6 +48,6 @@ fn read_answer(pos: &pahtum::Position, output: &[u8]) -> Result<String, Fault> {
     }
 }
 
-pub async fn describe(_bot: &ProgramBot, _workdir: &Path, _sandboxed: bool) -> Result<Option<Identity>, Fault> {
+pub async fn describe(_bot: &ProgramBot, _workdir: &Path, _sandboxed: bool) -> Result<Option<Identity>, StartError> {
     Ok(None)
 }

@@ -59,7 +59,7 @@ pub fn script_bot(dir: &Path, name: &str, script: Script, text: &str) -> BotSpec
 
 /// Plays a game without an observer.
 pub async fn play(setup: &GameSetup, bots: [&BotSpec; 2]) -> GameRecord {
-    play_game(setup, bots, |_, _| {}).await
+    play_game(setup, bots, |_, _| {}).await.expect("the referee plays the game")
 }
 
 /// What a normal game of an interface shows besides its end by the rules and at least
