@@ -1,5 +1,6 @@
 //! `arbiter verify GAME`: checks game records given as JSON lines on stdin and writes
-//! one JSON verdict per line. The contract is in `docs/verify.md`.
+//! one JSON verdict per line. A record that says its game and options (as `play
+//! --record` writes them) is checked under those. The contract is in `docs/verify.md`.
 
 use std::io::{BufRead, Write};
 
@@ -11,7 +12,8 @@ use serde::{Deserialize, Serialize};
 pub struct Args {
     /// The game of the records.
     game: String,
-    /// A game option, e.g. `-o width=20 -o height=20` (repeatable).
+    /// A game option, e.g. `-o width=20 -o height=20` (repeatable), for records that do
+    /// not give their options; a record that does must agree with it.
     #[arg(short = 'o', long = "option", value_name = "KEY=VALUE")]
     options: Vec<String>,
 }
@@ -22,6 +24,12 @@ struct Record {
     moves: Vec<MoveText>,
     #[serde(default)]
     start: Option<String>,
+    /// The game the record says it is of (`play --record` writes it).
+    #[serde(default)]
+    game: Option<String>,
+    /// The options the record says it was played with (the others at their defaults).
+    #[serde(default)]
+    options: Option<Options>,
 }
 
 /// A move as a JSON string, or a number for games whose moves are numbers (a Connect
@@ -68,11 +76,12 @@ pub enum Verdict {
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let kind = GameKind::from_name(&args.game)?;
     let options = super::parse_options(kind, &args.options)?;
+    let given = Given { options, explicit: !args.options.is_empty() };
     let stdin = std::io::stdin().lock();
     let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
     for line in stdin.lines() {
         let line = line.context("cannot read stdin")?;
-        let verdict = verify_line(kind, &options, &line);
+        let verdict = verify_line(kind, &given, &line);
         serde_json::to_writer(&mut stdout, &verdict).context("cannot write stdout")?;
         stdout.write_all(b"\n").context("cannot write stdout")?;
     }
@@ -80,13 +89,28 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The options of the command line, and whether any were given (`-o`).
+pub struct Given {
+    pub options: Options,
+    pub explicit: bool,
+}
+
 /// The verdict on one input line. Never fails: a bad line is a verdict too.
-pub fn verify_line(kind: GameKind, options: &Options, line: &str) -> Verdict {
+pub fn verify_line(kind: GameKind, given: &Given, line: &str) -> Verdict {
     let record: Record = match serde_json::from_str(line) {
         Ok(record) => record,
         Err(err) => return Verdict::Invalid { error: format!("not a record {{\"moves\": [...], \"start\": ...}}: {err}") },
     };
-    let mut pos = match kind.new_position(options, record.start.as_deref()) {
+    if let Some(game) = &record.game
+        && game != kind.name()
+    {
+        return Verdict::Invalid { error: format!("a record of {game}, not of {kind}: verify it with `arbiter verify {game}`") };
+    }
+    let options = match record_options(kind, given, record.options.as_ref()) {
+        Ok(options) => options,
+        Err(error) => return Verdict::Invalid { error },
+    };
+    let mut pos = match kind.new_position(&options, record.start.as_deref()) {
         Ok(pos) => pos,
         Err(err) => return Verdict::Invalid { error: err.to_string() },
     };
@@ -103,4 +127,24 @@ pub fn verify_line(kind: GameKind, options: &Options, line: &str) -> Verdict {
         Some(outcome) => Verdict::Over { winner: outcome.winner.map(|side| side.index()), scores: outcome.scores },
         None => Verdict::Ongoing { winner: None, scores: pos.running_scores(), legal: pos.legal_moves_text() },
     }
+}
+
+/// The options a record is checked under: its own when it gives them (an option of the
+/// command line must then say the same), else the command line's.
+fn record_options(kind: GameKind, given: &Given, own: Option<&Options>) -> Result<Options, String> {
+    let Some(own) = own else { return Ok(given.options.clone()) };
+    if given.explicit {
+        let specs = kind.options();
+        for (name, value) in &given.options {
+            // Unknown names in the record are refused below, when the position is made.
+            if !specs.iter().any(|spec| spec.name == name) {
+                continue;
+            }
+            let recorded = rules::options::get_text(specs, own, name);
+            if recorded.trim() != value.trim() {
+                return Err(format!("the record was played with {name}={recorded}, not {name}={value} as -o says"));
+            }
+        }
+    }
+    Ok(own.clone())
 }
