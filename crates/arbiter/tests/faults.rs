@@ -78,6 +78,15 @@ fn a_syntax_errors_traceback_is_in_the_record_and_shown() {
     let detail = record["result"]["termination"]["detail"].as_str().unwrap();
     assert!(detail.contains("exited with status 1"), "{detail}");
     assert_eq!(record["turns"], Value::Array(Vec::new()));
+    // The same through the Connect Four interface, which waits for a connection.
+    let client = bot(dir.path(), "broken-tcp", "connect4", "connect4-tcp", "[\"python3\", \"./bot.py\"]", ("bot.py", BROKEN_PYTHON));
+    let out = arbiter(&["play", "connect4", "random", client.to_str().unwrap(), "--record", records.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("broken-tcp failed to start; its stderr:"), "{}", text(&out.stdout));
+    let record: Value = serde_json::from_str(&std::fs::read_to_string(records.join("game-0002.json")).unwrap()).unwrap();
+    assert_eq!(record["startup"][0]["side"], 1);
+    assert_eq!(record["startup"][0]["stderr"], python_says(&client.join("bot.py")).as_str());
+    assert_eq!(record["result"]["termination"]["side"], 1);
 
     // `info` shows it too, and fails with one line.
     let out = arbiter(&["info", persistent.to_str().unwrap()]);
@@ -95,7 +104,7 @@ fn a_syntax_errors_traceback_is_in_the_record_and_shown() {
     let expected = python_says(&per_move.join("bot.py"));
     let out = arbiter(&["play", "legions", per_move.to_str().unwrap(), "random", "-o", "size=5", "--record", records.to_str().unwrap()]);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    let record: Value = serde_json::from_str(&std::fs::read_to_string(records.join("game-0002.json")).unwrap()).unwrap();
+    let record: Value = serde_json::from_str(&std::fs::read_to_string(records.join("game-0003.json")).unwrap()).unwrap();
     assert_eq!(record["turns"][0]["stderr"], expected.as_str());
     assert_eq!(record["result"]["termination"]["detail"], "exited with status 1");
     let out = arbiter(&["info", per_move.to_str().unwrap()]);

@@ -216,7 +216,7 @@ async fn start(
         sandbox.connect_port = Some(addr.port());
     }
     let mut process = super::spawn(&cmd)?;
-    match connect(&mut process, listener, wall, cpu).await {
+    match connect(&mut process, listener, addr, wall, cpu).await {
         Ok((conn, name)) => Ok(Started { process, conn, name }),
         Err(StartError::Bot { fault, .. }) => Err(StartError::Bot { fault, stderr: give_up(&mut process).await }),
         Err(err @ StartError::Referee(_)) => {
@@ -226,14 +226,14 @@ async fn start(
     }
 }
 
-/// Waits for a bot just started to connect to `listener` and send its name.
+/// Waits for a bot just started to connect to `listener` (at `addr`) and send its name.
 async fn connect(
     process: &mut jail::Process,
     listener: TcpListener,
+    addr: std::net::SocketAddr,
     wall: Duration,
     cpu: Option<Duration>,
 ) -> Result<(Connection, String), StartError> {
-    let addr = listener.local_addr().map_err(|err| RefereeError::new("cannot open the referee's server", err))?;
     let deadline = jail::Deadline { wall: Some(Instant::now() + wall), cpu };
     let clock = TurnClock { move_time: Some(wall), game_time_left: None, cpu_left: cpu };
     let accept = async { Ok::<_, LinkError>(listener.accept().await) };
