@@ -454,7 +454,7 @@ fn a_killed_runs_folders_go_at_the_next_start_and_live_ones_stay() {
     assert!(!err.contains("removed"), "{err}");
     let (status, err) = finish(live);
     assert!(status.success(), "{err}");
-    assert!(err.contains(&format!("removed {} game folder(s) left in {} by runs that died", left.len(), tmp.display())), "{err}");
+    assert!(err.contains(&format!("game folder(s) left in {} by runs that died", tmp.display())), "{err}");
     assert_eq!(stored(&live_db).len(), 6);
     assert_all_by_the_rules(&live_db);
 

@@ -11,37 +11,65 @@ use std::path::{Path, PathBuf};
 /// The name every game folder starts with.
 pub const PREFIX: &str = "arbiter-game-";
 
+/// The name a game folder has while it is made, before its lock is held.
+const MAKING_PREFIX: &str = "arbiter-making-";
+
+/// The name a game folder has while it is removed, its lock gone or going.
+const REMOVING_PREFIX: &str = "arbiter-removing-";
+
 /// The lock file inside a game folder, locked while its game runs.
 const LOCK: &str = ".lock";
 
 /// A game's folder in the temporary folder, removed when dropped.
 pub struct GameFolder {
-    // Dropped first: the folder is gone before its lock is released.
-    dir: tempfile::TempDir,
+    path: PathBuf,
     _lock: File,
 }
 
 impl GameFolder {
     /// Makes a fresh game folder in the temporary folder (`TMPDIR`) and locks it.
     pub fn create() -> io::Result<GameFolder> {
-        let dir = tempfile::Builder::new().prefix(PREFIX).tempdir()?;
-        // Locked under another name, then renamed: a `.lock` that [`remove_stale`] can
-        // see is always one its owner already holds.
-        let unlocked = dir.path().join(".lock.new");
-        let lock = File::create_new(&unlocked)?;
+        // Made and locked under another name, then renamed: a folder that
+        // [`remove_stale`] can see always holds a lock, taken before it was visible (a
+        // run killed in between leaves an empty `arbiter-making-*` folder, no bot files).
+        let making = tempfile::Builder::new().prefix(MAKING_PREFIX).tempdir()?;
+        let lock = File::create_new(making.path().join(LOCK))?;
         lock.lock()?;
-        std::fs::rename(&unlocked, dir.path().join(LOCK))?;
-        Ok(GameFolder { dir, _lock: lock })
+        let name = making.path().file_name().expect("a temporary folder has a name").to_string_lossy();
+        let path = making.path().with_file_name(format!("{PREFIX}{}", &name[MAKING_PREFIX.len()..]));
+        rustix::fs::renameat_with(rustix::fs::CWD, making.path(), rustix::fs::CWD, &path, rustix::fs::RenameFlags::NOREPLACE)?;
+        // Renamed: from here on it is this folder's to remove.
+        let _ = making.keep();
+        Ok(GameFolder { path, _lock: lock })
     }
 
     pub fn path(&self) -> &Path {
-        self.dir.path()
+        &self.path
+    }
+}
+
+impl Drop for GameFolder {
+    fn drop(&mut self) {
+        let _ = remove(&self.path);
+    }
+}
+
+/// Removes a game folder, first moving it out of sight: a process killed halfway
+/// leaves an `arbiter-removing-*` folder (which [`remove_stale`] removes), never a game
+/// folder without its lock.
+fn remove(path: &Path) -> io::Result<()> {
+    let name = path.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default();
+    let removing = path.with_file_name(format!("{REMOVING_PREFIX}{}", name.strip_prefix(PREFIX).unwrap_or(&name)));
+    match std::fs::rename(path, &removing) {
+        Ok(()) => std::fs::remove_dir_all(&removing),
+        Err(_) => std::fs::remove_dir_all(path),
     }
 }
 
 /// Removes the game folders in the temporary folder whose runs are gone (their lock is
-/// free), and returns them. Folders of live runs, folders of other users, links and
-/// folders without a lock (being made right now) are left alone.
+/// free), and returns them; also removes, without a word, those a process was removing
+/// (it may have died meanwhile). Folders of live runs, folders of other users and links
+/// are left alone.
 pub fn remove_stale() -> io::Result<Vec<PathBuf>> {
     remove_stale_in(&std::env::temp_dir())
 }
@@ -53,7 +81,9 @@ pub fn remove_stale_in(temp: &Path) -> io::Result<Vec<PathBuf>> {
     let mut removed = Vec::new();
     for entry in std::fs::read_dir(temp)? {
         let entry = entry?;
-        if !entry.file_name().to_string_lossy().starts_with(PREFIX) {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let (game, removing) = (name.starts_with(PREFIX), name.starts_with(REMOVING_PREFIX));
+        if !game && !removing {
             continue;
         }
         let path = entry.path();
@@ -62,8 +92,13 @@ pub fn remove_stale_in(temp: &Path) -> io::Result<Vec<PathBuf>> {
         if !meta.is_dir() || meta.uid() != me {
             continue;
         }
+        if removing {
+            // Given up by its game: whoever removes it, a second remover does no harm.
+            let _ = std::fs::remove_dir_all(&path);
+            continue;
+        }
         let Ok(lock) = File::open(path.join(LOCK)) else { continue };
-        if lock.try_lock().is_ok() && std::fs::remove_dir_all(&path).is_ok() {
+        if lock.try_lock().is_ok() && remove(&path).is_ok() {
             removed.push(path);
         }
     }
@@ -73,6 +108,17 @@ pub fn remove_stale_in(temp: &Path) -> io::Result<Vec<PathBuf>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_game_folder_is_locked_while_it_lives() {
+        let folder = GameFolder::create().unwrap();
+        let path = folder.path().to_path_buf();
+        assert!(path.file_name().unwrap().to_string_lossy().starts_with(PREFIX));
+        let other = File::open(path.join(LOCK)).unwrap();
+        assert!(other.try_lock().is_err(), "held while the folder lives");
+        drop(folder);
+        assert!(!path.exists());
+    }
 
     #[test]
     fn only_folders_of_dead_runs_go() {
@@ -87,16 +133,21 @@ mod tests {
         std::fs::create_dir_all(dead.join("side-0")).unwrap();
         std::fs::write(dead.join("side-0/field.txt"), "x").unwrap();
         File::create(dead.join(LOCK)).unwrap();
-        // A folder being made (no lock yet), and another name.
-        let young = temp.path().join(format!("{PREFIX}young"));
+        // A folder being made, and another name.
+        let young = temp.path().join(format!("{MAKING_PREFIX}young"));
         std::fs::create_dir(&young).unwrap();
+        File::create(young.join(LOCK)).unwrap();
         let other = temp.path().join("arbiter-other");
         std::fs::create_dir(&other).unwrap();
         File::create(other.join(LOCK)).unwrap();
+        // A folder whose removal stopped halfway (its lock already gone).
+        let half = temp.path().join(format!("{REMOVING_PREFIX}half"));
+        std::fs::create_dir_all(half.join("side-1")).unwrap();
 
         let removed = remove_stale_in(temp.path()).unwrap();
         assert_eq!(removed, vec![dead.clone()]);
-        assert!(!dead.exists());
+        assert!(!dead.exists() && !half.exists());
+        assert!(!temp.path().join(format!("{REMOVING_PREFIX}dead")).exists());
         assert!(live.join(LOCK).exists() && young.exists() && other.exists());
         drop(held);
         assert_eq!(remove_stale_in(temp.path()).unwrap(), vec![live]);
