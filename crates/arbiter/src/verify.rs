@@ -102,7 +102,7 @@ pub fn verify_line(kind: GameKind, given: &Given, line: &str) -> Verdict {
         Err(err) => return Verdict::Invalid { error: format!("not a record {{\"moves\": [...], \"start\": ...}}: {err}") },
     };
     if let Some(game) = &record.game
-        && game != kind.name()
+        && GameKind::from_name(game).ok() != Some(kind)
     {
         return Verdict::Invalid { error: format!("a record of {game}, not of {kind}: verify it with `arbiter verify {game}`") };
     }
