@@ -98,6 +98,6 @@ fn replay_refuses_what_is_not_a_record() {
     std::fs::write(&path, "{\"moves\": []}").unwrap();
     let (ok, _, err) = arbiter_with_input(&["replay", path.to_str().unwrap()], "");
     assert!(!ok);
-    assert!(err.contains("is not a game record"), "{err}");
+    assert!(err.contains("is neither a game record nor a results database"), "{err}");
     assert_eq!(err.lines().count(), 1);
 }
