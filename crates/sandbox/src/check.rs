@@ -134,11 +134,15 @@ fn probe_all(helper: &Path, scratch: &Scratch) -> Vec<Guarantee> {
     let own_net_ns = std::fs::read_link("/proc/self/ns/net").map(|p| p.display().to_string()).unwrap_or_default();
     let pid_ns = probe(&["ns", "pid"]);
     let net_ns = probe(&["ns", "net"]);
+    let own_mnt_ns = std::fs::read_link("/proc/self/ns/mnt").map(|p| p.display().to_string()).unwrap_or_default();
+    let mnt_ns = probe(&["ns", "mnt"]);
     let shared = [
         ("shares the pid namespace", if pid_ns.ends_with(&own_pid_ns) { pid_ns } else { "refused".into() }),
         ("shares the network namespace", if net_ns.ends_with(&own_net_ns) { net_ns } else { "refused".into() }),
+        ("shares the mount namespace", if mnt_ns.ends_with(&own_mnt_ns) { mnt_ns } else { "refused".into() }),
     ];
     guarantees.push(Guarantee { name: "namespaces", status: judge(true, "", &shared, "run as root (unshare needs CAP_SYS_ADMIN)") });
+    guarantees.push(Guarantee { name: "process-visibility", status: process_visibility(helper, scratch) });
 
     let limits = probe(&["limits"]);
     let wanted =
@@ -163,6 +167,48 @@ fn probe_all(helper: &Path, scratch: &Scratch) -> Vec<Guarantee> {
 
     guarantees.push(Guarantee { name: "lifeline", status: lifeline(helper, scratch) });
     guarantees
+}
+
+/// Starts a marker process outside the sandbox (the helper's sleeping probe, with a
+/// unique word on its command line), and asks a confined probe what it sees in `/proc`:
+/// enforced when the marker is out of sight and the bot's `/proc` is its own (pid 1,
+/// nothing else listed), degraded when Landlock hides the host's `/proc` instead.
+fn process_visibility(helper: &Path, scratch: &Scratch) -> Status {
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
+    let marker = format!("arbiter-check-marker-{}-{nanos}", std::process::id());
+    let mut command = Command::new(helper);
+    command.args(["--probe", "sleep", &marker]).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::null());
+    let mut child = match command.spawn() {
+        Ok(child) => child,
+        Err(err) => return Status::Missing(format!("cannot start a marker process: {err}")),
+    };
+    let mut line = String::new();
+    let stdout = child.stdout.take().expect("stdout is piped");
+    let _ = std::io::BufReader::new(stdout).read_line(&mut line);
+    let seen = if line.trim() == "started" {
+        run_probe(helper, scratch, Net::None, &["procs", &marker, &child.id().to_string()])
+    } else {
+        format!("failed: the marker process did not start: {line:?}")
+    };
+    let _ = child.kill();
+    let _ = child.wait();
+    let Some(fields) = seen.strip_prefix("ok: ") else {
+        return Status::Missing(format!("the probe failed: {seen}"));
+    };
+    let field = |key: &str| fields.split(' ').find_map(|word| word.strip_prefix(key)?.strip_prefix('=')).unwrap_or("");
+    if field("marker") != "hidden" {
+        return Status::Missing(
+            "the bot reads other processes' command lines in /proc; needs a mount and a pid namespace (root) or landlock".to_string(),
+        );
+    }
+    match (field("self"), field("visible")) {
+        ("1", "1") => Status::Enforced,
+        ("1", visible) => Status::Degraded(format!("the bot lists {visible} processes in its /proc")),
+        _ => Status::Degraded(
+            "the bot has the host's /proc, of which landlock lets it read only the machine's description; a /proc of its own needs root (mount and pid namespaces)"
+                .to_string(),
+        ),
+    }
 }
 
 /// Enforced when `wanted` holds and every escape was refused; degraded when some were.

@@ -1,7 +1,9 @@
 //! Landlock, best effort by the kernel's ABI: read and execute under the system's folders
 //! and the policy's read-only paths, everything (but creating devices) under the bot's
 //! own folder, a few devices, no TCP bind or connect (but the allowed port), and no
-//! signals or abstract Unix sockets beyond the sandbox.
+//! signals or abstract Unix sockets beyond the sandbox. `/proc` is readable whole only
+//! when it is the bot's own fresh procfs; on the host's, only a few files that describe
+//! the machine, none of another process.
 
 use std::path::{Path, PathBuf};
 
@@ -10,14 +12,28 @@ use landlock::{
 };
 
 use crate::Net;
-use crate::options::Options;
+use crate::options::{Options, ProcView};
 
 /// The newest ABI this code knows what to ask of; older kernels get what they support.
 const ABI_WANTED: ABI = ABI::V6;
 
 /// Folders every bot may read and execute from (those that exist).
 pub const SYSTEM_READ_ONLY: &[&str] =
-    &["/usr", "/lib", "/lib32", "/lib64", "/libx32", "/bin", "/sbin", "/opt", "/proc", "/sys/devices/system/cpu", "/root/.pyenv"];
+    &["/usr", "/lib", "/lib32", "/lib64", "/libx32", "/bin", "/sbin", "/opt", "/sys/devices/system/cpu", "/root/.pyenv"];
+
+/// What of the host's `/proc` a bot may read when it cannot have a procfs of its own:
+/// the machine's description, nothing of any process (not even its own).
+pub const HOST_PROC_READ_ONLY: &[&str] = &[
+    "/proc/cpuinfo",
+    "/proc/meminfo",
+    "/proc/stat",
+    "/proc/uptime",
+    "/proc/version",
+    "/proc/filesystems",
+    "/proc/sys/vm/overcommit_memory",
+    "/proc/sys/kernel/osrelease",
+    "/proc/sys/kernel/ostype",
+];
 
 /// The parts of /etc programs need to start (loader cache, users, time zone, TLS roots,
 /// interpreters' settings); not all of /etc, which holds secrets readable by root.
@@ -54,7 +70,7 @@ const ETC_PREFIXES: &[&str] = &["python", "java", "perl", "mono", "dotnet", "ghc
 pub const DEVICES: &[&str] = &["/dev/null", "/dev/zero", "/dev/urandom", "/dev/random", "/dev/full"];
 
 /// Applies the ruleset to the calling thread (and so to the children it starts).
-pub fn apply(options: &Options) -> Result<String, String> {
+pub fn apply(options: &Options, proc_view: ProcView) -> Result<String, String> {
     let abi = ABI_WANTED;
     let all = AccessFs::from_all(abi);
     let read = AccessFs::from_read(abi);
@@ -64,6 +80,10 @@ pub fn apply(options: &Options) -> Result<String, String> {
     let mut net: BitFlags<AccessNet> = AccessNet::BindTcp | AccessNet::ConnectTcp;
     net &= AccessNet::from_all(abi);
     let mut read_only: Vec<PathBuf> = SYSTEM_READ_ONLY.iter().map(PathBuf::from).collect();
+    match proc_view {
+        ProcView::Fresh => read_only.push(PathBuf::from("/proc")),
+        ProcView::Host => read_only.extend(HOST_PROC_READ_ONLY.iter().map(PathBuf::from)),
+    }
     read_only.extend(etc_paths());
     read_only.extend(options.read_only.iter().cloned());
     let ruleset = Ruleset::default()
@@ -86,7 +106,13 @@ pub fn apply(options: &Options) -> Result<String, String> {
     }
     let status = ruleset.restrict_self().map_err(|err| format!("cannot restrict itself: {err}"))?;
     match status.ruleset {
-        RulesetStatus::FullyEnforced => Ok(format!("fully enforced (filesystem, tcp, scopes; abi {})", abi as i32)),
+        RulesetStatus::FullyEnforced => {
+            let proc = match proc_view {
+                ProcView::Fresh => "all of its own /proc",
+                ProcView::Host => "of the host's /proc only the machine's description",
+            };
+            Ok(format!("fully enforced (filesystem: {proc}; tcp; scopes; abi {})", abi as i32))
+        }
         RulesetStatus::PartiallyEnforced => Ok(format!("partially enforced: the kernel supports less than abi {}", abi as i32)),
         RulesetStatus::NotEnforced => Err("the kernel does not support landlock".to_string()),
     }

@@ -1,19 +1,22 @@
-//! What `arbiter-sandbox -- PROGRAM ARGS...` does: wait for the referee's go on the
-//! lifeline, confine itself layer by layer, start the bot with a clean environment, wait
-//! for it, and end the way it ended. The helper stays the bot's parent so that it can
-//! kill the whole group when the lifeline breaks (the referee died, even by SIGKILL).
+//! What `arbiter-sandbox -- PROGRAM ARGS...` does, in two stages. The first waits for
+//! the referee's go on the lifeline, enters new namespaces and starts the second, the
+//! helper program again, as pid 1 of the new PID namespace; the second mounts that
+//! namespace's own `/proc`, confines itself layer by layer and becomes the bot with a
+//! clean environment (`exec`). The first stage stays the bot's parent so that it can
+//! kill the whole group when the lifeline breaks (the referee died, even by SIGKILL), and
+//! ends the way the bot ended.
 
 use std::ffi::OsString;
 use std::fs::File;
 use std::io::{self, Read, Write};
-use std::os::unix::process::ExitStatusExt;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus};
 
 use nix::sys::signal::{SigSet, Signal, killpg, raise};
 use nix::unistd::{Pid, getpgrp, getpid, setpgid};
 
-use crate::options::Options;
+use crate::options::{Options, ProcView};
 use crate::{confine, filter, limits, namespaces};
 
 /// The PATH a bot gets.
@@ -63,7 +66,8 @@ impl HelperError {
     }
 }
 
-/// Confines itself, runs the bot and returns its exit status.
+/// The first stage: waits for the go, enters the namespaces, starts the second stage
+/// (which confines itself and becomes the bot), waits for it and returns its status.
 pub fn run(options: &Options) -> Result<ExitStatus, HelperError> {
     // Killing "the group" must never reach the referee's group.
     if getpgrp() != getpid() {
@@ -86,23 +90,58 @@ pub fn run(options: &Options) -> Result<ExitStatus, HelperError> {
         }
         None => layers.push(Layer { name: "lifeline", outcome: Err("no --lifeline given".to_string()) }),
     }
-    layers.push(Layer { name: "namespaces", outcome: namespaces::enter(options.net) });
-    // Open the report now: once confined, the helper cannot create files outside the
-    // bot's folder.
+    let (namespaces, proc_view) = match namespaces::enter(options.net) {
+        Ok((detail, view)) => (Ok(detail), view),
+        Err(reason) => (Err(reason), ProcView::Host),
+    };
+    layers.push(Layer { name: "namespaces", outcome: namespaces });
+    // Create the report now: once confined, the second stage cannot create files outside
+    // the bot's folder (it appends its own lines).
+    if let Some(path) = &options.report {
+        let text: String = layers.iter().map(|l| format!("{l}\n")).collect();
+        std::fs::write(path, text).map_err(|err| HelperError::Report(path.clone(), err))?;
+    }
+    // The second stage is this program again, the first child in the new PID namespace
+    // (its pid 1): only a process inside can mount that namespace's procfs, and only a
+    // fresh program can get there without `unsafe` (no fork hook in safe Rust).
+    let mut command = Command::new("/proc/self/exe");
+    command.arg0("arbiter-sandbox").arg("--inner").arg(proc_view.name()).args(std::env::args_os().skip(1));
+    let mut child = command.spawn().map_err(|err| HelperError::Spawn("the helper's second stage".to_string(), err))?;
+    child.wait().map_err(HelperError::Wait)
+}
+
+/// The second stage: mounts the bot's own `/proc` (or falls back to the host's, mostly
+/// hidden by Landlock), confines itself layer by layer, and becomes the bot (`exec`),
+/// keeping its pid: pid 1 of the bot's PID namespace. Returns only on failure.
+pub fn run_inner(options: &Options, proc_view: ProcView) -> HelperError {
+    let mut layers = Vec::new();
+    let (proc_view, proc) = match proc_view {
+        ProcView::Fresh => match namespaces::mount_fresh_proc() {
+            Ok(detail) => (ProcView::Fresh, Ok(detail)),
+            Err(reason) => (ProcView::Host, Err(format!("{reason}; landlock hides the host's processes instead"))),
+        },
+        ProcView::Host => (ProcView::Host, Err("no mount namespace of its own; landlock hides the host's processes instead".to_string())),
+    };
+    layers.push(Layer { name: "proc", outcome: proc });
     let report = match &options.report {
-        Some(path) => Some((path, File::create(path).map_err(|err| HelperError::Report(path.clone(), err))?)),
+        Some(path) => match File::options().append(true).open(path) {
+            Ok(file) => Some((path, file)),
+            Err(err) => return HelperError::Report(path.clone(), err),
+        },
         None => None,
     };
     let filters = filter::compile(options.net);
     let program = resolve(&options.command[0]);
     layers.push(Layer { name: "rlimits", outcome: limits::set(options) });
     layers.push(Layer { name: "capabilities", outcome: limits::drop_capabilities() });
-    layers.push(Layer { name: "landlock", outcome: confine::apply(options) });
+    layers.push(Layer { name: "landlock", outcome: confine::apply(options, proc_view) });
     layers.push(Layer { name: "seccomp", outcome: filters.and_then(|filters| filter::apply(&filters, options.net)) });
     layers.push(Layer { name: "environment", outcome: Ok(format!("only {}", env_names(options).join(", "))) });
     if let Some((path, mut file)) = report {
         let text: String = layers.iter().map(|l| format!("{l}\n")).collect();
-        file.write_all(text.as_bytes()).map_err(|err| HelperError::Report(path.clone(), err))?;
+        if let Err(err) = file.write_all(text.as_bytes()) {
+            return HelperError::Report(path.clone(), err);
+        }
     }
 
     let mut command = Command::new(&program);
@@ -110,8 +149,8 @@ pub fn run(options: &Options) -> Result<ExitStatus, HelperError> {
     if let Some(workdir) = &options.workdir {
         command.current_dir(workdir);
     }
-    let mut child = command.spawn().map_err(|err| HelperError::Spawn(program.to_string_lossy().into_owned(), err))?;
-    child.wait().map_err(HelperError::Wait)
+    let err = command.exec();
+    HelperError::Spawn(program.to_string_lossy().into_owned(), err)
 }
 
 /// Ends the helper as the bot ended: the same exit code, or death by the same signal

@@ -12,6 +12,12 @@ fn main() {
         }
     };
     match invocation {
+        Invocation::Run(options) if options.inner.is_some() => {
+            let view = options.inner.expect("matched above");
+            let err = sandbox::helper::run_inner(&options, view);
+            eprintln!("arbiter-sandbox: {err}");
+            std::process::exit(err.exit_code());
+        }
         Invocation::Run(options) => match sandbox::helper::run(&options) {
             Ok(status) => sandbox::helper::exit_like(status),
             Err(err) => {

@@ -1,23 +1,41 @@
-//! New network, IPC, UTS and PID namespaces for the helper's children. The bot becomes
-//! pid 1 of its own PID namespace: when it exits, the kernel kills everything it left
-//! behind, even processes that left its process group.
+//! New mount, network, IPC, UTS and PID namespaces for the helper's children, and the
+//! fresh `/proc` of the bot's PID namespace. The bot becomes pid 1 of its own PID
+//! namespace: when it exits, the kernel kills everything it left behind, even processes
+//! that left its process group; and the procfs mounted inside shows only its processes.
 
+use nix::mount::{MsFlags, mount};
 use nix::sched::{CloneFlags, unshare};
 
 use crate::Net;
+use crate::options::ProcView;
 
 /// Unshares the namespaces; with `Net::Connect` the host's network namespace is kept.
-pub fn enter(net: Net) -> Result<String, String> {
-    let mut flags = CloneFlags::CLONE_NEWIPC | CloneFlags::CLONE_NEWUTS | CloneFlags::CLONE_NEWPID;
-    let mut names = vec!["ipc", "uts", "pid"];
+/// The new mount namespace gets private mounts, so that nothing mounted inside (the bot's
+/// `/proc`) shows outside; where they cannot be made private, the bot keeps the host's
+/// `/proc` ([`ProcView::Host`]).
+pub fn enter(net: Net) -> Result<(String, ProcView), String> {
+    let mut flags = CloneFlags::CLONE_NEWNS | CloneFlags::CLONE_NEWIPC | CloneFlags::CLONE_NEWUTS | CloneFlags::CLONE_NEWPID;
+    let mut names = vec!["mount", "ipc", "uts", "pid"];
     if net == Net::None {
         flags |= CloneFlags::CLONE_NEWNET;
-        names.insert(0, "network");
+        names.insert(1, "network");
     }
-    match unshare(flags) {
-        Ok(()) => Ok(format!("new {} namespaces", names.join(", "))),
-        // Without privileges, try again without the network one, which needs them too:
-        // what is left is still worth having only as a whole, so report the failure.
-        Err(err) => Err(format!("unshare failed: {}", err.desc().to_lowercase())),
+    // Without privileges every one of them fails (each needs CAP_SYS_ADMIN): what is
+    // left is still worth having only as a whole, so report the failure.
+    unshare(flags).map_err(|err| format!("unshare failed: {}", err.desc().to_lowercase()))?;
+    let entered = format!("new {} namespaces", names.join(", "));
+    match mount(None::<&str>, "/", None::<&str>, MsFlags::MS_REC | MsFlags::MS_PRIVATE, None::<&str>) {
+        Ok(()) => Ok((entered, ProcView::Fresh)),
+        Err(err) => Ok((format!("{entered}; mounts stay shared ({}): no fresh /proc", err.desc().to_lowercase()), ProcView::Host)),
     }
+}
+
+/// Mounts a fresh procfs over `/proc`. Called by pid 1 of the new PID namespace (the
+/// helper's second stage) inside the new mount namespace: a procfs shows the PID
+/// namespace of the process that mounts it, so the bot sees its own processes only.
+pub fn mount_fresh_proc() -> Result<String, String> {
+    let flags = MsFlags::MS_NOSUID | MsFlags::MS_NODEV | MsFlags::MS_NOEXEC;
+    mount(Some("proc"), "/proc", Some("proc"), flags, None::<&str>)
+        .map(|()| "a fresh procfs of its own pid namespace".to_string())
+        .map_err(|err| format!("cannot mount a fresh procfs: {}", err.desc().to_lowercase()))
 }

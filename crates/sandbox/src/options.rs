@@ -1,6 +1,7 @@
 //! The helper's command line: `arbiter-sandbox [OPTIONS] -- PROGRAM ARGS...`,
-//! `arbiter-sandbox --check [--workdir DIR]`, and the probes `--check` runs inside the
-//! sandbox. Parsed by hand so that [`crate::Policy::to_args`] and [`parse`] are each
+//! `arbiter-sandbox --check [--workdir DIR]`, the probes `--check` runs inside the
+//! sandbox, and `--inner MODE`, which the helper's first stage adds when it starts its
+//! second. Parsed by hand so that [`crate::Policy::to_args`] and [`parse`] are each
 //! other's inverse (tested).
 
 use std::ffi::OsString;
@@ -28,6 +29,25 @@ pub enum Invocation {
     Probe(Vec<OsString>),
 }
 
+/// What the helper's second stage does about `/proc` (see [`crate::helper`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProcView {
+    /// Mount a fresh procfs of the bot's own PID namespace over `/proc` (the first stage
+    /// made a mount namespace of its own).
+    Fresh,
+    /// Keep the host's `/proc`: Landlock lets the bot read only its own process's entry.
+    Host,
+}
+
+impl ProcView {
+    pub fn name(self) -> &'static str {
+        match self {
+            ProcView::Fresh => "fresh-proc",
+            ProcView::Host => "host-proc",
+        }
+    }
+}
+
 /// The options of a run.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Options {
@@ -42,6 +62,8 @@ pub struct Options {
     pub env: Vec<(String, String)>,
     pub lifeline: Option<PathBuf>,
     pub report: Option<PathBuf>,
+    /// Set in the helper's second stage only (`--inner`, given by the first stage).
+    pub inner: Option<ProcView>,
     /// The bot's program and its arguments.
     pub command: Vec<OsString>,
 }
@@ -58,6 +80,8 @@ pub enum OptionsError {
     Net(OsString),
     #[error("option --env: expected KEY=VALUE, got {0:?}")]
     Env(OsString),
+    #[error("option --inner: expected fresh-proc or host-proc, got {0:?}")]
+    Inner(OsString),
     #[error("no program to run after --")]
     NoProgram,
 }
@@ -90,6 +114,14 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Invocation, Opt
             "--open-files" => options.open_files = Some(number(&key, value()?)?),
             "--processes" => options.processes = Some(number(&key, value()?)?),
             "--net" => options.net = net(value()?)?,
+            "--inner" => {
+                let mode = value()?;
+                options.inner = Some(match mode.to_str() {
+                    Some("fresh-proc") => ProcView::Fresh,
+                    Some("host-proc") => ProcView::Host,
+                    _ => return Err(OptionsError::Inner(mode)),
+                });
+            }
             "--env" => {
                 let pair = value()?;
                 let text = pair.to_str().ok_or_else(|| OptionsError::Env(pair.clone()))?;
@@ -166,5 +198,8 @@ mod tests {
         assert_eq!(parse_strs(&["--workdir"]), Err(OptionsError::MissingValue("--workdir".into())));
         assert_eq!(parse_strs(&["--"]), Err(OptionsError::NoProgram));
         assert_eq!(parse_strs(&["--check"]), Ok(Invocation::Check { workdir: None }));
+        assert_eq!(parse_strs(&["--inner", "proc", "--", "x"]), Err(OptionsError::Inner("proc".into())));
+        let Ok(Invocation::Run(options)) = parse_strs(&["--inner", "fresh-proc", "--", "x"]) else { panic!("--inner parses") };
+        assert_eq!(options.inner, Some(ProcView::Fresh));
     }
 }

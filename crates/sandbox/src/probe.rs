@@ -28,6 +28,7 @@ pub fn run(args: &[OsString]) -> String {
         "env" => Ok(std::env::vars().map(|(k, _)| k).collect::<Vec<_>>().join(" ")),
         "status" => status_fields(&["Seccomp", "CapEff", "CapBnd", "NoNewPrivs"]),
         "limits" => std::fs::read_to_string("/proc/self/limits").map(|t| limits(&t)).map_err(text),
+        "procs" => Ok(processes(&arg(1), &arg(2))),
         "ns" => std::fs::read_link(format!("/proc/self/ns/{}", arg(1))).map(|p| p.display().to_string()).map_err(text),
         "sleep" => {
             // The line tells the checker the bot runs (so the lifeline was read).
@@ -58,6 +59,26 @@ fn read(path: &str) -> Result<String, String> {
             std::fs::File::open(path).and_then(|mut f| f.read_to_string(&mut text_read)).map(|n| format!("{n} bytes")).map_err(text)
         }
     }
+}
+
+/// What the bot sees of processes in `/proc`: how many it can list, whether a command
+/// line holding `marker` (a process of the checker's, pid `pid` outside) is readable, and
+/// the bot's own pid as its `/proc` knows it (1 in a procfs of its own PID namespace).
+fn processes(marker: &str, pid: &str) -> String {
+    let listed: Vec<String> = match std::fs::read_dir("/proc") {
+        Ok(entries) => entries
+            .flatten()
+            .filter_map(|entry| entry.file_name().to_str().map(str::to_string))
+            .filter(|name| name.parse::<u32>().is_ok())
+            .collect(),
+        Err(_) => Vec::new(),
+    };
+    let shows_marker =
+        |pid: &str| std::fs::read(format!("/proc/{pid}/cmdline")).is_ok_and(|c| String::from_utf8_lossy(&c).contains(marker));
+    // The probe's own command line holds the marker too.
+    let own = std::fs::read_link("/proc/self").map_or_else(|_| "unknown".to_string(), |p| p.display().to_string());
+    let seen = listed.iter().filter(|p| **p != own).any(|p| shows_marker(p)) || (!pid.is_empty() && pid != own && shows_marker(pid));
+    format!("visible={} marker={} self={own}", listed.len(), if seen { "seen" } else { "hidden" })
 }
 
 fn status_fields(names: &[&str]) -> Result<String, String> {

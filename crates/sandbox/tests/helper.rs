@@ -135,6 +135,65 @@ fn cannot_read_another_bots_folder() {
     assert!(!stdout(&output).contains("secret"));
 }
 
+/// A process of the test's with a unique word on its command line, killed on drop.
+struct Marker {
+    word: String,
+    child: Child,
+}
+
+impl Marker {
+    fn start() -> Marker {
+        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).expect("a clock after 1970").subsec_nanos();
+        // GNU sleep adds its arguments up: the second one is the unique word.
+        let word = format!("0.{}{nanos}", std::process::id());
+        let child = Command::new("sleep").args(["3600", &word]).spawn().expect("start sleep");
+        let marker = Marker { word, child };
+        let until = Instant::now() + Duration::from_secs(60);
+        while !std::fs::read(format!("/proc/{}/cmdline", marker.child.id()))
+            .is_ok_and(|c| String::from_utf8_lossy(&c).contains(&marker.word))
+        {
+            assert!(Instant::now() < until, "the marker process did not start");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        marker
+    }
+}
+
+impl Drop for Marker {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn sees_only_its_own_processes() {
+    let mut fixture = Fixture::new();
+    let marker = Marker::start();
+    // Every command line the bot can read, by listing /proc and by the marker's and the
+    // test's own pids; then how many processes its /proc lists and its own pid there.
+    let script = format!(
+        "for f in /proc/[0-9]*/cmdline /proc/{0}/cmdline /proc/{1}/cmdline; do tr '\\0' ' ' < $f 2>/dev/null; echo; done; \
+         echo listed $(ls -d /proc/[0-9]* | wc -l); echo nspid $(grep NSpid /proc/self/status | cut -f2-)",
+        marker.child.id(),
+        std::process::id()
+    );
+    let output = fixture.sh(&script);
+    let out = stdout(&output);
+    assert!(output.status.success(), "{output:?}");
+    assert!(!out.contains(&marker.word), "the bot sees the test's marker process: {out}");
+    assert!(!out.contains("helper-"), "the bot sees the test binary's command line: {out}");
+    // Its /proc is its own namespace's: a process there has one pid (the host's /proc
+    // would show two, the host's and the namespace's), and all it lists are the shell and
+    // the commands it runs (ls, wc, and the subshell running them).
+    let nspid = out.lines().find_map(|l| l.strip_prefix("nspid ")).expect("the NSpid line");
+    assert_eq!(nspid.split_whitespace().count(), 1, "{out}");
+    let listed: usize = out.lines().find_map(|l| l.strip_prefix("listed ")).and_then(|n| n.trim().parse().ok()).expect("a count");
+    assert!((1..=4).contains(&listed), "the bot lists {listed} processes: {out}");
+    let shown: Vec<&str> = out.lines().filter(|l| !l.trim().is_empty() && !l.starts_with("listed") && !l.starts_with("nspid")).collect();
+    assert!(!shown.is_empty() && shown.iter().all(|l| l.starts_with("/bin/sh -c for f in")), "{shown:?}");
+}
+
 /// Tries TCP, UDP and a Unix socket to the test's listeners; prints one word per try.
 const NET_BOT: &str = r#"
 import socket, sys
@@ -371,7 +430,8 @@ fn check_reports_every_guarantee_enforced() {
     let output = Command::new(HELPER).arg("--check").output().expect("run --check");
     let text = stdout(&output);
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), 7, "{text}");
+    assert_eq!(lines.len(), 8, "{text}");
+    assert!(lines.contains(&"process-visibility: enforced"), "{text}");
     for line in &lines {
         assert!(line.ends_with(": enforced"), "this machine does not enforce it: {line}");
     }
