@@ -55,7 +55,8 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let bots = [super::play::bot(&args.a, kind)?, super::play::bot(&args.b, kind)?];
     let overrides = super::play::parse_limits(&args.limits)?;
     let has_programs = bots.iter().any(|b| matches!(b, referee::BotSpec::Program(_)));
-    let sandbox = super::sandboxing::decide(&args.sandbox, has_programs)?;
+    let sandbox = super::sandboxing::decide(args.sandbox.to_policy(), has_programs)?;
+    super::sandboxing::warn(&sandbox);
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the async runtime")?;
     let mut rng = <rand::rngs::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(1);
     let start_text = kind.random_start(&options, &mut rng)?;

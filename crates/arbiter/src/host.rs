@@ -13,6 +13,8 @@ use rules::GameKind;
 use rules::connect4::Position;
 use tokio::net::TcpListener;
 
+use crate::terminal::printable;
+
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The game; only connect4 has a TCP test environment.
@@ -77,10 +79,10 @@ async fn host(args: &Args, start: &Position, move_time: Duration) -> anyhow::Res
         };
         match Remote::greet(stream, move_time).await {
             Ok(remote) => {
-                println!("client {} from {peer}: {}", clients.len() + 1, remote.name);
+                println!("client {} from {peer}: {}", clients.len() + 1, printable(&remote.name));
                 clients.push(remote);
             }
-            Err(why) => println!("a client from {peer} was turned away: {why}"),
+            Err(why) => println!("a client from {peer} was turned away: {}", printable(&why.to_string())),
         }
     }
     // Nobody else gets in while the games run.
@@ -117,7 +119,7 @@ async fn host(args: &Args, start: &Position, move_time: Duration) -> anyhow::Res
             Termination::Rules => String::new(),
             other => format!(" ({})", other.describe(sides)),
         };
-        println!(
+        let line = format!(
             "game {}/{n_games}: {} (first) vs {}: {verdict} after {} moves{how}; score: {}",
             idx + 1,
             sides[0],
@@ -125,11 +127,12 @@ async fn host(args: &Args, start: &Position, move_time: Duration) -> anyhow::Res
             game.moves.len(),
             score(&names, points)
         );
+        println!("{}", printable(&line));
     }
     for client in &mut clients {
         client.bye(Duration::from_secs(1)).await;
     }
-    println!("final after {played} game(s): {}", score(&names, points));
+    println!("final after {played} game(s): {}", printable(&score(&names, points)));
     Ok(())
 }
 

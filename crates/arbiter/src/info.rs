@@ -6,6 +6,8 @@
 use anyhow::Context;
 use referee::{BotSpec, StartError};
 
+use crate::terminal::printable;
+
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The bot: a bot.toml or its folder (or random, greedy, human).
@@ -15,13 +17,13 @@ pub struct Args {
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let spec = BotSpec::from_arg(&args.bot)?;
     let BotSpec::Program(bot) = &spec else {
-        println!("{}: a built-in player of Arbiter", spec.name());
+        println!("{}: a built-in player of Arbiter", printable(&spec.name()));
         return Ok(());
     };
-    println!("manifest: {}", bot.manifest_path.display());
+    println!("manifest: {}", printable(&bot.manifest_path.display().to_string()));
     println!("game:     {}", bot.game);
     println!("protocol: {}", bot.manifest.protocol.name());
-    println!("command:  {}", bot.command.join(" "));
+    println!("command:  {}", printable(&bot.command.join(" ")));
     if let Some(sha) = bot.fingerprint() {
         println!("sha256:   {sha}");
     }
@@ -29,16 +31,16 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the async runtime")?;
     match runtime.block_on(referee::drivers::describe(bot, workdir.path())) {
         Ok(Some(identity)) => {
-            println!("name:     {}", identity.name);
+            println!("name:     {}", printable(&identity.name));
             if let Some(author) = identity.author {
-                println!("author:   {author}");
+                println!("author:   {}", printable(&author));
             }
             Ok(())
         }
         Ok(None) => {
             println!(
                 "name:     {} (from the manifest: the {} interface has no self-description)",
-                bot.manifest.name,
+                printable(&bot.manifest.name),
                 bot.manifest.protocol.name()
             );
             Ok(())
@@ -47,13 +49,13 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             if !stderr.text.is_empty() {
                 println!("stderr:");
                 for line in stderr.text.lines() {
-                    println!("   | {line}");
+                    println!("   | {}", printable(line));
                 }
                 if stderr.dropped > 0 {
                     println!("   | [... {} more bytes of stderr dropped]", stderr.dropped);
                 }
             }
-            anyhow::bail!("the bot did not describe itself: {}", fault.detail)
+            anyhow::bail!("the bot did not describe itself: {}", printable(&fault.detail))
         }
         Err(StartError::Referee(err)) => Err(anyhow::Error::new(err).context("cannot ask the bot to describe itself")),
     }

@@ -14,6 +14,7 @@ mod replay;
 mod sandboxing;
 mod serve;
 mod standings_cmd;
+mod terminal;
 mod tournament_cmd;
 mod verify;
 

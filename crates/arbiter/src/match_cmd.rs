@@ -125,10 +125,8 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         bail!("a match is between bots; use `arbiter play` to play against one");
     }
     let has_programs = bots.iter().any(|b| matches!(b, BotSpec::Program(_)));
-    let sandbox = super::sandboxing::decide(&args.sandbox, has_programs)?;
-    for line in &sandbox.degraded {
-        eprintln!("warning: sandbox degraded: {line}");
-    }
+    let sandbox = super::sandboxing::decide(args.sandbox.to_policy(), has_programs)?;
+    super::sandboxing::warn(&sandbox);
     let seed = args.seed.unwrap_or_else(fresh_seed);
     let names = if bots[0].name() == bots[1].name() {
         [format!("{}-1", bots[0].name()), format!("{}-2", bots[1].name())]

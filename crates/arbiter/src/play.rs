@@ -12,6 +12,8 @@ use referee::{BotSpec, GameRecord, GameSetup, LimitOverrides, Limits, Terminatio
 use rules::{AnyPosition, GameKind, Options};
 use serde::Serialize;
 
+use crate::terminal::printable;
+
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The game: gomoku, connect4, pahtum, legions, nupud (`arbiter games` lists them).
@@ -100,10 +102,8 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let overrides = parse_limits(&args.limits)?;
     let bots = [bot(&args.a, kind)?, bot(&args.b, kind)?];
     let has_programs = bots.iter().any(|b| matches!(b, BotSpec::Program(_)));
-    let sandbox = super::sandboxing::decide(&args.sandbox, has_programs)?;
-    for line in &sandbox.degraded {
-        eprintln!("warning: sandbox degraded: {line}");
-    }
+    let sandbox = super::sandboxing::decide(args.sandbox.to_policy(), has_programs)?;
+    super::sandboxing::warn(&sandbox);
     let seed = args.seed.unwrap_or_else(fresh_seed);
     let start_file = match &args.start {
         Some(path) => Some(std::fs::read_to_string(path).with_context(|| format!("cannot read start position {}", path.display()))?),
@@ -149,9 +149,9 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             println!(
                 "\ngame {}: {} ({}) vs {} ({})\n{}",
                 idx + 1,
-                names[order[0]],
+                printable(&names[order[0]]),
                 kind.side_names()[0],
-                names[order[1]],
+                printable(&names[order[1]]),
                 kind.side_names()[1],
                 start.picture()
             );
@@ -212,7 +212,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             }
         }
         if !args.json {
-            println!("{}", describe(kind, &report));
+            println!("{}", printable(&describe(kind, &report)));
         }
         reports.push(report);
     }
@@ -230,7 +230,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             let faults = if tally.faults > 0 { format!(", {} lost by faults", tally.faults) } else { String::new() };
             println!(
                 "  {:<width$} {} wins, {} draws, {} losses: {} points ({:.1}%){sums}{faults}",
-                tally.name,
+                printable(&tally.name),
                 tally.wins,
                 tally.draws,
                 tally.losses,
@@ -290,9 +290,10 @@ pub fn side_limits(start: &AnyPosition, bot: &BotSpec, overrides: &LimitOverride
     limits.with(overrides)
 }
 
-fn print_stderr(stderr: &str, dropped: u64) {
+/// A bot's debug output, each line escaped (see [`crate::terminal`]).
+pub fn print_stderr(stderr: &str, dropped: u64) {
     for line in stderr.lines() {
-        println!("   | {line}");
+        println!("   | {}", printable(line));
     }
     if dropped > 0 {
         println!("   | [... {dropped} more bytes of stderr dropped]");

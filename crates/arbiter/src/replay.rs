@@ -10,6 +10,8 @@ use anyhow::{Context, bail};
 use referee::GameRecord;
 use rules::{AnyPosition, GameKind};
 
+use crate::terminal::printable;
+
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// A record written by `arbiter play --record DIR`, or a tournament's results
@@ -142,9 +144,9 @@ fn step(record: &GameRecord, players: Option<[String; 2]>, all: bool) -> anyhow:
     println!(
         "{}: {} ({}) vs {} ({}), {} moves, {}",
         kind,
-        record.players[0].name,
+        printable(&record.players[0].name),
         sides[0],
-        record.players[1].name,
+        printable(&record.players[1].name),
         sides[1],
         record.moves.len(),
         verdict(record, sides)
@@ -201,22 +203,15 @@ fn show(record: &GameRecord, positions: &[AnyPosition], ply: usize) {
     // Turn records include a final faulty turn, after the last accepted move.
     let accepted: Vec<_> = record.turns.iter().filter(|turn| turn.text.is_some()).collect();
     let turn = accepted[ply - 1];
-    println!("\n{ply}. {} plays {} ({} ms)", sides[turn.side], turn.text.as_deref().unwrap_or("?"), turn.ms);
+    println!("\n{ply}. {} plays {} ({} ms)", sides[turn.side], printable(turn.text.as_deref().unwrap_or("?")), turn.ms);
     if let Some(note) = &turn.note {
-        println!("   {note}");
+        println!("   {}", printable(note));
     }
-    for line in turn.stderr.lines() {
-        println!("   | {line}");
-    }
-    if turn.stderr_dropped > 0 {
-        println!("   | [... {} more bytes of stderr dropped]", turn.stderr_dropped);
-    }
+    super::play::print_stderr(&turn.stderr, turn.stderr_dropped);
     println!("{}", positions[ply].picture());
     if ply == positions.len() - 1 {
         if let Some(fault) = record.turns.last().filter(|turn| turn.text.is_none()) {
-            for line in fault.stderr.lines() {
-                println!("   | {line}");
-            }
+            super::play::print_stderr(&fault.stderr, 0);
         }
         println!("{}", verdict(record, sides));
     }
@@ -228,5 +223,5 @@ fn verdict(record: &GameRecord, sides: [&str; 2]) -> String {
         None => "draw".to_string(),
     };
     let scores = record.result.scores.map(|[a, b]| format!(" {a}:{b}")).unwrap_or_default();
-    format!("{result}{scores}, {}", record.result.termination.describe(sides))
+    printable(&format!("{result}{scores}, {}", record.result.termination.describe(sides))).into_owned()
 }

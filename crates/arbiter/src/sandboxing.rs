@@ -4,21 +4,28 @@
 use anyhow::bail;
 use sandbox::{Guarantee, Status};
 
-/// Sandbox flags shared by the commands that run bots.
+/// Sandbox flags of `play`, `match` and `bench-play`: the sandbox is the default, and a
+/// guarantee this machine lacks is a warning (see `docs/security.md` for why).
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct SandboxArgs {
-    /// Run program bots inside the sandbox (namespaces, Landlock, seccomp, rlimits,
-    /// cgroups, a lifeline; see docs/security.md). Every guarantee must hold on this
-    /// machine (see `arbiter sandbox-check`).
+    /// Run program bots without the sandbox (for trusted bots only, such as your own).
     #[arg(long)]
+    pub no_sandbox: bool,
+    /// Refuse to run unless this machine enforces every guarantee of the sandbox (by
+    /// default what is missing is a warning and the bots run with the rest).
+    #[arg(long, conflicts_with = "no_sandbox")]
     pub sandbox: bool,
-    /// With --sandbox: run even when some guarantee is not enforced here (what is
-    /// missing is printed, and recorded with a tournament's results).
-    #[arg(long, requires = "sandbox")]
-    pub allow_degraded_sandbox: bool,
 }
 
-/// Sandbox flags of `arbiter tournament`, where the sandbox is the default.
+impl SandboxArgs {
+    pub fn to_policy(&self) -> Policy {
+        let degraded = if self.sandbox { Degraded::Refuse("leave out --sandbox to run with a warning") } else { Degraded::Warn };
+        Policy { sandboxed: !self.no_sandbox, degraded }
+    }
+}
+
+/// Sandbox flags of `arbiter tournament` and `arbiter serve`, where a missing guarantee
+/// stops the run unless the organiser allows it.
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct TournamentSandboxArgs {
     /// Run program bots without the sandbox (for trusted bots only).
@@ -31,21 +38,39 @@ pub struct TournamentSandboxArgs {
 }
 
 impl TournamentSandboxArgs {
-    pub fn to_args(&self) -> SandboxArgs {
-        SandboxArgs { sandbox: !self.no_sandbox, allow_degraded_sandbox: self.allow_degraded_sandbox }
+    pub fn to_policy(&self) -> Policy {
+        let degraded =
+            if self.allow_degraded_sandbox { Degraded::Warn } else { Degraded::Refuse("pass --allow-degraded-sandbox to run anyway") };
+        Policy { sandboxed: !self.no_sandbox, degraded }
     }
+}
+
+/// What a command asks of the sandbox.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Policy {
+    pub sandboxed: bool,
+    /// What to do when this machine does not enforce every guarantee.
+    pub degraded: Degraded,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Degraded {
+    /// Stop with what is missing, and this hint.
+    Refuse(&'static str),
+    /// Run with what there is; the caller prints what is missing.
+    Warn,
 }
 
 /// What a run does about the sandbox.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Decision {
     pub sandboxed: bool,
-    /// Guarantees that are not fully enforced (accepted with --allow-degraded-sandbox).
+    /// Guarantees that are not fully enforced (accepted by the policy).
     pub degraded: Vec<String>,
 }
 
-/// Every guarantee: the helper's (filesystem, network, syscalls, namespaces, rlimits,
-/// environment, lifeline) and the cgroups' (memory, processes, kill-the-tree, CPU
+/// Every guarantee: the helper's (filesystem, network, syscalls, namespaces, process
+/// visibility, rlimits, environment, lifeline) and the cgroups' (memory, processes, kill-the-tree, CPU
 /// accounting).
 pub fn guarantees() -> Vec<Guarantee> {
     let mut all = match sandbox::helper_path() {
@@ -81,19 +106,32 @@ pub fn guarantees() -> Vec<Guarantee> {
 }
 
 /// Decides whether bots run sandboxed, and refuses to go on with missing guarantees
-/// unless the organiser allowed it.
-pub fn decide(args: &SandboxArgs, has_programs: bool) -> anyhow::Result<Decision> {
-    if !args.sandbox || !has_programs {
-        return Ok(Decision { sandboxed: args.sandbox && has_programs, degraded: Vec::new() });
+/// when the policy says so. Without the helper program nothing can be sandboxed: that is
+/// refused whatever the policy.
+pub fn decide(policy: Policy, has_programs: bool) -> anyhow::Result<Decision> {
+    if !policy.sandboxed || !has_programs {
+        return Ok(Decision { sandboxed: false, degraded: Vec::new() });
+    }
+    if sandbox::helper_path().is_none() {
+        bail!(
+            "the sandbox helper arbiter-sandbox is not next to arbiter: build the workspace (cargo build), or pass --no-sandbox for trusted bots"
+        );
     }
     let degraded: Vec<String> = guarantees().into_iter().filter(|g| g.status != Status::Enforced).map(|g| g.to_string()).collect();
-    if !degraded.is_empty() && !args.allow_degraded_sandbox {
+    if let (false, Degraded::Refuse(hint)) = (degraded.is_empty(), policy.degraded) {
         bail!(
-            "the sandbox cannot enforce every guarantee here ({}); pass --allow-degraded-sandbox to run anyway, or run trusted bots without the sandbox (see arbiter sandbox-check)",
+            "the sandbox cannot enforce every guarantee here ({}); {hint}, or run trusted bots with --no-sandbox (see arbiter sandbox-check)",
             degraded.join("; ")
         );
     }
     Ok(Decision { sandboxed: true, degraded })
+}
+
+/// Prints what the sandbox of this run lacks, one warning per guarantee.
+pub fn warn(decision: &Decision) {
+    for line in &decision.degraded {
+        eprintln!("warning: sandbox degraded: {line}");
+    }
 }
 
 #[derive(clap::Args, Debug)]

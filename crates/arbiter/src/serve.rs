@@ -46,10 +46,8 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     if jobs == 0 {
         bail!("-j must be at least 1");
     }
-    let sandbox = super::sandboxing::decide(&args.sandbox.to_args(), true)?;
-    for line in &sandbox.degraded {
-        eprintln!("warning: sandbox degraded: {line}");
-    }
+    let sandbox = super::sandboxing::decide(args.sandbox.to_policy(), true)?;
+    super::sandboxing::warn(&sandbox);
     let presets = args.presets.is_dir().then(|| args.presets.clone());
     let config =
         web::Config { data: args.data.clone(), dbs: args.db.clone(), token: token.clone(), sandboxed: sandbox.sandboxed, jobs, presets };

@@ -51,7 +51,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the async runtime")?;
     let db = args.db.clone();
     let has_programs = entrants.iter().any(|e| matches!(e.spec, referee::BotSpec::Program(_)));
-    let sandbox = super::sandboxing::decide(&args.sandbox.to_args(), has_programs)?;
+    let sandbox = super::sandboxing::decide(args.sandbox.to_policy(), has_programs)?;
     let options = RunOptions { jobs, config_dir, sandboxed: sandbox.sandboxed, watch: None, wait_for_runner: args.wait };
     println!(
         "{}: {} entrants, {} stage(s), {jobs} game(s) at a time, results in {}",

@@ -138,3 +138,26 @@ fn a_silent_client_loses_on_time_and_a_mute_one_is_turned_away() {
     assert!(games[0].contains("timeout by silent: out of time (2 s per move)"), "{}", games[0]);
     assert!(games[1].contains("crash by silent: disconnected earlier"), "{}", games[1]);
 }
+
+#[test]
+fn a_clients_name_is_shown_escaped() {
+    let mut host = Host::start(&[]);
+    let mut good = host.client(&[&good_client()]);
+    host.until("client 1 from");
+    // A name that would set the window title, clear the screen and start a fake line.
+    let script = format!(
+        "{CONNECT}\nsend('name evil\\x1b]0;pwned\\x07\\x1b[2J\\rfinal after 4 game(s): evil 4')\nfor line in f:\n    if line.startswith('move'):\n        send('left')"
+    );
+    let mut evil = host.client(&["-c", &script]);
+    let mut lines = host.until("client 2 from");
+    let (rest, ok) = host.finish();
+    assert!(ok, "{rest:#?}");
+    lines.extend(rest);
+    let text = lines.join("\n");
+    assert!(!text.contains('\u{1b}') && !text.contains('\u{7}') && !text.contains('\r'), "raw control characters: {text:?}");
+    assert!(lines[0].ends_with(r": evil\x1b]0;pwned\x07\x1b[2J\x0dfinal after 4 game(s): evil 4"), "{}", lines[0]);
+    assert!(lines.last().is_some_and(|l| l.starts_with("final after 4 game(s): random-py 4, evil")), "{text}");
+    assert!(good.wait().expect("wait").success());
+    let _ = evil.kill();
+    let _ = evil.wait();
+}

@@ -4,8 +4,10 @@
 //! never as an `Err`. An `Err` ([`RefereeError`]) is our own failure: the game was not
 //! played and may be tried again.
 
+pub mod build;
 pub mod drivers;
 pub mod folders;
+pub mod folder;
 pub mod human;
 pub mod limits;
 pub mod manifest;
@@ -478,24 +480,8 @@ fn prepare_workdir(dir: &Path, spec: &BotSpec) -> std::io::Result<()> {
         std::fs::remove_dir_all(dir)?;
     }
     std::fs::create_dir_all(dir)?;
-    if let BotSpec::Program(bot) = spec
-        && let Some(template) = &bot.workdir_template
-    {
-        copy_dir(template, dir)?;
-    }
-    Ok(())
-}
-
-fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
-    for entry in std::fs::read_dir(from)? {
-        let entry = entry?;
-        let target = to.join(entry.file_name());
-        if entry.file_type()?.is_dir() {
-            std::fs::create_dir_all(&target)?;
-            copy_dir(&entry.path(), &target)?;
-        } else {
-            std::fs::copy(entry.path(), &target)?;
-        }
+    if let BotSpec::Program(bot) = spec {
+        bot.copy_workdir(dir)?;
     }
     Ok(())
 }

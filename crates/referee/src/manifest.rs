@@ -104,6 +104,54 @@ pub struct Manifest {
     pub limits: LimitOverrides,
 }
 
+/// The longest `name` of a manifest, in characters.
+pub const MAX_NAME_CHARS: usize = 64;
+/// The longest `author` of a manifest, in characters.
+pub const MAX_AUTHOR_CHARS: usize = 200;
+
+impl Manifest {
+    /// Checks what the TOML types cannot: a name and a command, text fields that reach
+    /// files and terminals without control characters, and a `workdir` inside the bot's
+    /// folder. The message is one line, without the file's name.
+    pub fn check(&self) -> Result<(), String> {
+        if self.name.trim().is_empty() {
+            return Err("name is empty".to_string());
+        }
+        check_text("name", &self.name, MAX_NAME_CHARS)?;
+        if let Some(author) = &self.author {
+            check_text("author", author, MAX_AUTHOR_CHARS)?;
+        }
+        if self.command.is_empty() {
+            return Err("command is empty".to_string());
+        }
+        if matches!(&self.build, Some(build) if build.is_empty()) {
+            return Err("build is empty".to_string());
+        }
+        if let Some(dir) = &self.workdir {
+            let path = Path::new(dir);
+            let inside =
+                !dir.is_empty() && path.components().all(|c| matches!(c, std::path::Component::Normal(_) | std::path::Component::CurDir));
+            if !inside {
+                return Err(format!("workdir {dir:?} must be a folder inside the bot's folder (a relative path without ..)"));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A text field: at most `max` characters, none of them a control character (a line
+/// break, an escape sequence) or a bidirectional override.
+fn check_text(field: &str, text: &str, max: usize) -> Result<(), String> {
+    let bidi = |c: char| matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
+    if let Some(c) = text.chars().find(|&c| c.is_control() || bidi(c)) {
+        return Err(format!("{field} holds the control character {:?}: use printable text", c));
+    }
+    if text.chars().count() > max {
+        return Err(format!("{field} is longer than {max} characters"));
+    }
+    Ok(())
+}
+
 /// A bot ready to be started: its manifest with paths resolved.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ProgramBot {
@@ -173,12 +221,7 @@ impl ProgramBot {
         {
             return Err(invalid(format!("protocol {} is for {protocol_game}, not {game}", manifest.protocol.name())));
         }
-        if manifest.command.is_empty() {
-            return Err(invalid("command is empty".to_string()));
-        }
-        if manifest.name.trim().is_empty() {
-            return Err(invalid("name is empty".to_string()));
-        }
+        manifest.check().map_err(invalid)?;
         let folder = path.parent().map(Path::to_path_buf).unwrap_or_default();
         let folder = std::fs::canonicalize(if folder.as_os_str().is_empty() { Path::new(".") } else { &folder })
             .map_err(|source| ManifestError::Read { path: path.to_path_buf(), source })?;
@@ -201,12 +244,10 @@ impl ProgramBot {
                 }
             })
             .collect();
-        let workdir_template = manifest.workdir.as_ref().map(|dir| folder.join(dir));
-        if let Some(dir) = &workdir_template
-            && !dir.is_dir()
-        {
-            return Err(invalid(format!("workdir {} is not a folder", dir.display())));
-        }
+        let workdir_template = match &manifest.workdir {
+            Some(dir) => Some(workdir_inside(&folder, dir).map_err(invalid)?),
+            None => None,
+        };
         let manifest_path = folder.join(path.file_name().expect("a manifest file has a name"));
         Ok(ProgramBot { manifest, manifest_path, game, command, program_file, workdir_template })
     }
@@ -215,49 +256,56 @@ impl ProgramBot {
         self.manifest_path.parent().expect("a manifest path has a folder")
     }
 
-    /// Runs the manifest's build command if the program is missing or older than
-    /// another file of its folder. Several callers may race: a lock file serialises them.
-    pub fn build_if_needed(&self) -> Result<(), ManifestError> {
+    /// Runs the manifest's build command if the program is missing or older than another
+    /// file of its folder: through `jail` like the bot (inside the sandbox when
+    /// `sandboxed`, with the bot's folder the only writable place), under a deadline and
+    /// caps ([`crate::build`]). Several callers, in this process or others, may race: a
+    /// lock file in the folder serialises them. The one entry point for building a bot.
+    pub async fn build_if_needed(&self, sandboxed: bool) -> Result<(), ManifestError> {
         let Some(build) = &self.manifest.build else {
             return Ok(());
         };
         let path = self.manifest_path.clone();
-        let lock_path = self.folder().join(".arbiter-build.lock");
-        let lock = std::fs::File::create(&lock_path).map_err(|source| ManifestError::Read { path: lock_path.clone(), source })?;
-        rustix::fs::flock(&lock, rustix::fs::FlockOperation::LockExclusive)
-            .map_err(|err| ManifestError::Read { path: lock_path.clone(), source: err.into() })?;
-        if !self.is_stale() {
+        let folder = self.folder().to_path_buf();
+        let program = self.program_file.clone();
+        // Waiting for the lock and looking at the folder block: not on a runtime thread.
+        let (lock, stale) = tokio::task::spawn_blocking(move || {
+            let lock = lock_folder(&folder)?;
+            Ok::<_, ManifestError>((lock, is_stale(&folder, program.as_deref())))
+        })
+        .await
+        .expect("the build lock task does not panic")?;
+        if !stale {
             return Ok(());
         }
         let fail = |detail: String| ManifestError::Build { path: path.clone(), command: build.clone(), detail };
-        let output = std::process::Command::new(&build[0])
-            .args(&build[1..])
-            .current_dir(self.folder())
-            .output()
-            .map_err(|err| fail(err.to_string()))?;
-        if !output.status.success() {
-            let stderr = String::from_utf8_lossy(&output.stderr);
-            return Err(fail(format!("{}: {}", output.status, stderr.trim())));
+        let run =
+            crate::build::run(&crate::build::Build { dir: self.folder(), argv: build, program: None, read_only: Vec::new(), sandboxed })
+                .await
+                .map_err(|err| fail(err.to_string()))?;
+        drop(lock);
+        match run.failure {
+            None => Ok(()),
+            Some(failure) => {
+                // The last lines of its output, on the error's one line.
+                let output: Vec<&str> = run.log.lines().skip(1).filter(|l| !l.trim().is_empty() && *l != failure).collect();
+                let tail = output[output.len().saturating_sub(3)..].join(" | ");
+                let detail = if tail.is_empty() { failure } else { format!("{failure}: {tail}") };
+                Err(fail(detail.chars().filter(|c| !c.is_control()).take(600).collect()))
+            }
         }
-        Ok(())
     }
 
-    fn is_stale(&self) -> bool {
-        let Some(program) = &self.program_file else {
-            return false;
+    /// Copies the manifest's `workdir` (if any) into the bot's fresh working directory
+    /// `to`, without following links: a link, a hard link or a special file in it is
+    /// refused, as is a `workdir` that now leads outside the bot's folder.
+    pub fn copy_workdir(&self, to: &Path) -> std::io::Result<()> {
+        let Some(dir) = &self.manifest.workdir else {
+            return Ok(());
         };
-        let Ok(built) = std::fs::metadata(program).and_then(|m| m.modified()) else {
-            return true;
-        };
-        let Ok(entries) = std::fs::read_dir(self.folder()) else {
-            return true;
-        };
-        entries.flatten().any(|entry| {
-            let path = entry.path();
-            path != *program
-                && !entry.file_name().to_string_lossy().starts_with('.')
-                && entry.metadata().is_ok_and(|m| m.is_file() && m.modified().is_ok_and(|t| t > built))
-        })
+        let template =
+            workdir_inside(self.folder(), dir).map_err(|message| std::io::Error::new(std::io::ErrorKind::InvalidInput, message))?;
+        crate::folder::copy_tree(&template, to).map_err(|err| std::io::Error::new(err.kind(), format!("workdir {dir}: {err}")))
     }
 
     /// SHA-256 of the program file, in hex; `None` when there is no such file. Hashes are
@@ -268,6 +316,10 @@ impl ProgramBot {
         static KNOWN: std::sync::Mutex<Vec<(Key, String)>> = std::sync::Mutex::new(Vec::new());
         let path = self.program_file.as_ref()?;
         let meta = std::fs::metadata(path).ok()?;
+        // A link to a device (a build may leave one) would be read forever.
+        if !meta.is_file() {
+            return None;
+        }
         let key: Key = (path.clone(), meta.len(), meta.modified().ok()?);
         if let Some((_, hash)) = KNOWN.lock().expect("fingerprint cache lock").iter().find(|(k, _)| *k == key) {
             return Some(hash.clone());
@@ -279,6 +331,65 @@ impl ProgramBot {
         known.push((key, hash.clone()));
         Some(hash)
     }
+}
+
+/// The folder `dir` of a manifest in `folder` (canonical), checked: a folder, not a link,
+/// inside `folder` even after every link on the way is followed, and holding no link or
+/// special file.
+fn workdir_inside(folder: &Path, dir: &str) -> Result<PathBuf, String> {
+    let path = folder.join(dir);
+    match std::fs::symlink_metadata(&path) {
+        Ok(meta) if meta.file_type().is_symlink() => return Err(format!("workdir {dir} is a link: links are refused")),
+        Ok(meta) if meta.is_dir() => {}
+        _ => return Err(format!("workdir {dir} is not a folder")),
+    }
+    let real = std::fs::canonicalize(&path).map_err(|err| format!("workdir {dir}: {err}"))?;
+    if !real.starts_with(folder) {
+        return Err(format!("workdir {dir} leads outside the bot's folder"));
+    }
+    crate::folder::check_tree(&real).map_err(|err| format!("workdir {dir}: {err}"))?;
+    Ok(real)
+}
+
+/// Takes the build lock of a bot's folder (waiting for it): a file opened without
+/// following links and without truncating it (a bot's build may have put a link there).
+fn lock_folder(folder: &Path) -> Result<std::fs::File, ManifestError> {
+    let lock_path = folder.join(".arbiter-build.lock");
+    let fail = |source: std::io::Error| ManifestError::Read { path: lock_path.clone(), source };
+    let flags = rustix::fs::OFlags::RDONLY
+        | rustix::fs::OFlags::CREATE
+        | rustix::fs::OFlags::NOFOLLOW
+        | rustix::fs::OFlags::NONBLOCK
+        | rustix::fs::OFlags::CLOEXEC;
+    let fd = rustix::fs::open(&lock_path, flags, rustix::fs::Mode::from_raw_mode(0o644)).map_err(|err| match err {
+        rustix::io::Errno::LOOP => fail(std::io::Error::new(std::io::ErrorKind::InvalidInput, "it is a link: links are refused")),
+        other => fail(other.into()),
+    })?;
+    let lock = std::fs::File::from(fd);
+    if !lock.metadata().map_err(fail)?.is_file() {
+        return Err(fail(std::io::Error::new(std::io::ErrorKind::InvalidInput, "it is not a regular file")));
+    }
+    rustix::fs::flock(&lock, rustix::fs::FlockOperation::LockExclusive).map_err(|err| fail(err.into()))?;
+    Ok(lock)
+}
+
+/// Whether the program is missing or older than another (not hidden) file of the folder.
+fn is_stale(folder: &Path, program: Option<&Path>) -> bool {
+    let Some(program) = program else {
+        return false;
+    };
+    let Ok(built) = std::fs::metadata(program).and_then(|m| m.modified()) else {
+        return true;
+    };
+    let Ok(entries) = std::fs::read_dir(folder) else {
+        return true;
+    };
+    entries.flatten().any(|entry| {
+        let path = entry.path();
+        path != program
+            && !entry.file_name().to_string_lossy().starts_with('.')
+            && entry.metadata().is_ok_and(|m| m.is_file() && m.modified().is_ok_and(|t| t > built))
+    })
 }
 
 #[cfg(test)]
@@ -305,6 +416,46 @@ mod tests {
     }
 
     #[test]
+    fn a_workdir_stays_inside_and_holds_no_links() {
+        let dir = tempfile::tempdir().unwrap();
+        let bot = dir.path().join("bot");
+        std::fs::create_dir_all(bot.join("data/sub")).unwrap();
+        std::fs::write(bot.join("data/sub/book"), "e4").unwrap();
+        std::fs::write(dir.path().join("secret"), "outside").unwrap();
+        let manifest = "name = \"r\"\ngame = \"pahtum\"\nprotocol = \"pahtum\"\ncommand = [\"x\"]\nworkdir = \"data\"\n";
+        let path = write(&bot, manifest);
+        let loaded = ProgramBot::load(&path).unwrap();
+        let copy = dir.path().join("copy");
+        std::fs::create_dir(&copy).unwrap();
+        loaded.copy_workdir(&copy).unwrap();
+        assert_eq!(std::fs::read_to_string(copy.join("sub/book")).unwrap(), "e4");
+
+        // A link to a file outside, in the folder: refused when loading, and when copying
+        // (a build may make it after the load).
+        std::os::unix::fs::symlink(dir.path().join("secret"), bot.join("data/sub/key")).unwrap();
+        let err = ProgramBot::load(&path).unwrap_err().to_string();
+        assert!(err.ends_with("workdir data: sub/key is a link: links are refused"), "{err}");
+        let again = dir.path().join("again");
+        std::fs::create_dir(&again).unwrap();
+        let err = loaded.copy_workdir(&again).unwrap_err().to_string();
+        assert_eq!(err, "workdir data: sub/key is a link: links are refused");
+        assert!(!again.join("sub/key").exists());
+        std::fs::remove_file(bot.join("data/sub/key")).unwrap();
+
+        // The workdir itself a link to a folder outside.
+        std::fs::create_dir(dir.path().join("elsewhere")).unwrap();
+        std::os::unix::fs::symlink(dir.path().join("elsewhere"), bot.join("out")).unwrap();
+        let path = write(&bot, &manifest.replace("\"data\"", "\"out\""));
+        assert!(ProgramBot::load(&path).unwrap_err().to_string().ends_with("workdir out is a link: links are refused"));
+        std::os::unix::fs::symlink(dir.path().join("elsewhere"), bot.join("data/up")).unwrap();
+        let path = write(&bot, &manifest.replace("\"data\"", "\"data/up\""));
+        assert!(ProgramBot::load(&path).unwrap_err().to_string().ends_with("workdir data/up is a link: links are refused"));
+        std::fs::create_dir(dir.path().join("elsewhere/inner")).unwrap();
+        let path = write(&bot, &manifest.replace("\"data\"", "\"data/up/inner\""));
+        assert!(ProgramBot::load(&path).unwrap_err().to_string().ends_with("workdir data/up/inner leads outside the bot's folder"));
+    }
+
+    #[test]
     fn clear_errors() {
         let dir = tempfile::tempdir().unwrap();
         let cases = [
@@ -313,6 +464,23 @@ mod tests {
             ("name = \"r\"\ngame = \"gomoku\"\nprotocol = \"telepathy\"\ncommand = [\"x\"]\n", "unknown variant `telepathy`"),
             ("name = \"r\"\ngame = \"gomoku\"\nprotocol = \"arbiter\"\ncommand = []\n", "command is empty"),
             ("name = \"r\"\ngame = \"gomoku\"\nprotocol = \"arbiter\"\ncommand = [\"x\"]\ncolour = 1\n", "unknown field `colour`"),
+            (
+                "name = \"r\\u001b]0;pwned\\u0007\"\ngame = \"gomoku\"\nprotocol = \"arbiter\"\ncommand = [\"x\"]\n",
+                "name holds the control character '\\u{1b}'",
+            ),
+            (
+                "name = \"r\"\nauthor = \"me\\necho pwned\"\ngame = \"gomoku\"\nprotocol = \"arbiter\"\ncommand = [\"x\"]\n",
+                "author holds the control character '\\n'",
+            ),
+            (
+                "name = \"r\"\ngame = \"gomoku\"\nprotocol = \"arbiter\"\ncommand = [\"x\"]\nworkdir = \"../x\"\n",
+                "workdir \"../x\" must be a folder inside",
+            ),
+            (
+                "name = \"r\"\ngame = \"gomoku\"\nprotocol = \"arbiter\"\ncommand = [\"x\"]\nworkdir = \"/etc\"\n",
+                "workdir \"/etc\" must be a folder inside",
+            ),
+            ("name = \"r\"\ngame = \"gomoku\"\nprotocol = \"arbiter\"\ncommand = [\"x\"]\nbuild = []\n", "build is empty"),
         ];
         for (text, message) in cases {
             let err = ProgramBot::load(&write(dir.path(), text)).unwrap_err().to_string();
@@ -320,6 +488,8 @@ mod tests {
             assert!(!err.contains('\n'), "one line: {err}");
         }
         assert!(BotSpec::from_arg("/no/such/bot").unwrap_err().to_string().contains("no such file"));
+        let long = format!("name = \"{}\"\ngame = \"gomoku\"\nprotocol = \"arbiter\"\ncommand = [\"x\"]\n", "n".repeat(65));
+        assert!(ProgramBot::load(&write(dir.path(), &long)).unwrap_err().to_string().contains("name is longer than 64 characters"));
         assert!(matches!(BotSpec::from_arg("greedy"), Ok(BotSpec::Builtin(Builtin::Greedy))));
     }
 }

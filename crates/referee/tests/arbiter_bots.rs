@@ -69,7 +69,7 @@ async fn c_sample_plays_every_game_in_both_seats() {
     let BotSpec::Program(bot) = sample("arbiter", "c") else {
         panic!("a program bot");
     };
-    bot.build_if_needed().expect("the C sample builds");
+    bot.build_if_needed(false).await.expect("the C sample builds");
     let program = path_text(&bots_dir("arbiter").join("c/random"));
     plays_every_game("random-c", &[program]).await;
 }

@@ -1,4 +1,4 @@
-//! New mount, network, IPC, UTS and PID namespaces for the helper's children, and the
+//! New mount, network, IPC, UTS, PID and cgroup namespaces for the helper's children, and the
 //! fresh `/proc` of the bot's PID namespace. The bot becomes pid 1 of its own PID
 //! namespace: when it exits, the kernel kills everything it left behind, even processes
 //! that left its process group; and the procfs mounted inside shows only its processes.
@@ -14,8 +14,14 @@ use crate::options::ProcView;
 /// `/proc`) shows outside; where they cannot be made private, the bot keeps the host's
 /// `/proc` ([`ProcView::Host`]).
 pub fn enter(net: Net) -> Result<(String, ProcView), String> {
-    let mut flags = CloneFlags::CLONE_NEWNS | CloneFlags::CLONE_NEWIPC | CloneFlags::CLONE_NEWUTS | CloneFlags::CLONE_NEWPID;
-    let mut names = vec!["mount", "ipc", "uts", "pid"];
+    // The cgroup namespace roots the bot's view of cgroups at its own (the referee put the
+    // helper there before the go), so `/proc/self/cgroup` shows no host layout.
+    let mut flags = CloneFlags::CLONE_NEWNS
+        | CloneFlags::CLONE_NEWIPC
+        | CloneFlags::CLONE_NEWUTS
+        | CloneFlags::CLONE_NEWPID
+        | CloneFlags::CLONE_NEWCGROUP;
+    let mut names = vec!["mount", "ipc", "uts", "pid", "cgroup"];
     if net == Net::None {
         flags |= CloneFlags::CLONE_NEWNET;
         names.insert(1, "network");

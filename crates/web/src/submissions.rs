@@ -7,7 +7,9 @@
 //! Layout on disk, under the root folder given to [`Submissions::open`]:
 //!
 //! ```text
-//! <root>/.tmp/upload-XXXX/        an upload being compiled (removed when done)
+//! <root>/.tmp/upload-XXXX/        an upload being compiled (removed when done): the
+//!                                 build's folder, where it may leave anything
+//! <root>/.tmp/version-XXXX/       a version being made by the server alone
 //! <root>/<game>/<name>/v<N>/      one version, N = 1, 2, ...; appears whole (a rename)
 //!     bot.toml                    the manifest the referee reads (no `build`, no `[limits]`)
 //!     main.c | main.py | ...      the source, or the uploaded files
@@ -16,12 +18,13 @@
 //! ```
 //!
 //! Untrusted input only ever runs through `jail::Command` (the sandbox when asked): the
-//! compilers, a manifest's `build` command, and the bot itself in the entry check.
+//! compilers and a manifest's `build` command (`referee::build`), and the bot itself in
+//! the entry check. After a build the server never writes into the build's folder: it
+//! copies the regular files found there, opened without following links, into a folder
+//! of its own, and writes `bot.toml` and `meta.json` only there, as new files.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
-use std::time::Duration;
 
 use referee::{BotSpec, Manifest, ProgramBot, Protocol};
 use rules::{GameKind, Options};
@@ -34,13 +37,7 @@ pub const MAX_UPLOAD_BYTES: usize = 4 * 1024 * 1024;
 /// The most files in a manifest upload.
 pub const MAX_FILES: usize = 64;
 /// The most bytes of compiler output kept (the rest is cut and marked).
-pub const MAX_LOG_BYTES: usize = 64 * 1024;
-/// Wall-clock limit of one compile or build.
-pub const COMPILE_TIME: Duration = Duration::from_secs(60);
-/// Memory cap of one compile or build (the compiler and everything it starts).
-pub const COMPILE_MEMORY: u64 = 2 * 1024 * 1024 * 1024;
-/// Most processes and threads of one compile (gcc runs cc1, as, collect2, ld).
-pub const COMPILE_PROCESSES: u64 = 128;
+pub const MAX_LOG_BYTES: usize = referee::build::BUILD_LOG_BYTES;
 /// The longest bot name.
 pub const MAX_NAME_CHARS: usize = 32;
 /// The bot every new version must beat in the entry check.
@@ -435,15 +432,11 @@ impl Plan {
         check_name(&name)?;
         check_protocol(manifest.protocol, game)?;
         check_options(game, &upload.options)?;
-        if manifest.command.is_empty() {
-            return Err(bad("command is empty".to_string()));
-        }
         if manifest.workdir.is_some() {
             return Err(bad("workdir is not supported in uploads (files are flat): leave it out".to_string()));
         }
-        if matches!(&manifest.build, Some(build) if build.is_empty()) {
-            return Err(bad("build is empty".to_string()));
-        }
+        // An uploaded name replaces the manifest's, which must still be good text.
+        manifest.check().map_err(bad)?;
         if upload.files.len() > MAX_FILES {
             return Err(SubmitError::TooManyFiles(MAX_FILES));
         }
@@ -530,34 +523,42 @@ impl Submissions {
     /// frozen by a running stage.
     pub async fn submit(&self, upload: Upload, sandboxed: bool) -> Result<SubmitOutcome, SubmitError> {
         let plan = Plan::from_upload(upload)?;
-        let build_dir = tempfile::Builder::new()
-            .prefix("upload-")
-            .tempdir_in(self.root.join(".tmp"))
-            .map_err(io_error("cannot make a build folder"))?;
-        let dir = build_dir.path();
-        for (file, bytes) in &plan.files {
-            std::fs::write(dir.join(file), bytes).map_err(io_error(format!("cannot write {file}")))?;
-        }
+        let tmp = self.root.join(".tmp");
+        // The build's folder: the bot's ground, where its build may leave anything.
+        let build_dir = tempfile::Builder::new().prefix("upload-").tempdir_in(&tmp).map_err(io_error("cannot make a build folder"))?;
+        let files = plan.files.clone();
+        let dir = build_dir.path().to_path_buf();
+        blocking(move || {
+            for (file, bytes) in &files {
+                let mut out = referee::folder::create_new(&dir.join(file), 0o644).map_err(io_error(format!("cannot write {file}")))?;
+                std::io::Write::write_all(&mut out, bytes).map_err(io_error(format!("cannot write {file}")))?;
+            }
+            Ok(())
+        })
+        .await?;
         let mut compile_log = String::new();
         if let Some(build) = &plan.build {
-            let run = run_build(dir, build, sandboxed).await?;
+            let run = run_build(build_dir.path(), build, sandboxed).await?;
             compile_log = run.log;
-            if !run.success {
+            if run.failure.is_some() {
                 return Ok(SubmitOutcome::CompileFailed { log: compile_log });
             }
-            // Python's syntax check leaves a cache nobody needs.
-            let _ = std::fs::remove_dir_all(dir.join("__pycache__"));
         }
-        if let Some(file) = &plan.program {
-            let path = dir.join(file);
-            if !path.is_file() {
-                return Err(SubmitError::BadManifest(format!("the build did not make the command's program ./{file}")));
-            }
-            use std::os::unix::fs::PermissionsExt;
-            let mode = if plan.language == Some(Language::Python) { 0o644 } else { 0o755 };
-            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode))
-                .map_err(io_error(format!("cannot set the mode of {file}")))?;
+        // The version's folder: made and filled by the server alone, from the regular
+        // files the build left (read without following links); the build never had it.
+        let version_dir = tempfile::Builder::new().prefix("version-").tempdir_in(&tmp).map_err(io_error("cannot make a version folder"))?;
+        let (from, to, python, program) = (
+            build_dir.path().to_path_buf(),
+            version_dir.path().to_path_buf(),
+            plan.language == Some(Language::Python),
+            plan.program.clone(),
+        );
+        if let Err(refusal) = blocking(move || Ok(take_built_files(&from, &to, program.as_deref(), python))).await? {
+            compile_log.push_str(&format!("\n{refusal}"));
+            return Ok(SubmitOutcome::CompileFailed { log: compile_log });
         }
+        drop(build_dir);
+        let dir = version_dir.path();
         let stored = StoredManifest {
             name: &plan.name,
             game: plan.game.name(),
@@ -566,7 +567,8 @@ impl Submissions {
             author: plan.author.as_deref(),
         };
         let manifest_text = toml::to_string(&stored).map_err(|err| SubmitError::BadManifest(err.to_string()))?;
-        std::fs::write(dir.join("bot.toml"), manifest_text).map_err(io_error("cannot write bot.toml"))?;
+        let mut manifest_file = referee::folder::create_new(&dir.join("bot.toml"), 0o644).map_err(io_error("cannot write bot.toml"))?;
+        std::io::Write::write_all(&mut manifest_file, manifest_text.as_bytes()).map_err(io_error("cannot write bot.toml"))?;
         let bot = ProgramBot::load(&dir.join("bot.toml")).map_err(|err| SubmitError::BadManifest(err.to_string()))?;
         let uploaded_ms = now_ms();
         let mut version = Version {
@@ -597,7 +599,7 @@ impl Submissions {
             match std::fs::rename(dir, &target) {
                 Ok(()) => {
                     // The folder is the version now: the temporary handle must not remove it.
-                    let _ = build_dir.keep();
+                    let _ = version_dir.keep();
                     version.path = target;
                     break;
                 }
@@ -713,126 +715,108 @@ fn read_meta(dir: &Path) -> Result<Version, SubmitError> {
     Ok(version)
 }
 
-/// Writes `meta.json` whole or not at all (a temporary file, then a rename).
+/// Writes `meta.json` whole or not at all: a new temporary file (whatever a crash left
+/// under its name is removed first, never written through), then a rename.
 fn write_meta(dir: &Path, version: &Version) -> Result<(), SubmitError> {
     let json = serde_json::to_string_pretty(version).expect("a version serialises");
     let tmp = dir.join(".meta.json.tmp");
-    std::fs::write(&tmp, json).map_err(io_error(format!("cannot write {}", tmp.display())))?;
+    let context = || format!("cannot write {}", tmp.display());
+    match std::fs::remove_file(&tmp) {
+        Err(err) if err.kind() != std::io::ErrorKind::NotFound => return Err(io_error(context())(err)),
+        _ => {}
+    }
+    let mut file = referee::folder::create_new(&tmp, 0o644).map_err(io_error(context()))?;
+    std::io::Write::write_all(&mut file, json.as_bytes()).map_err(io_error(context()))?;
     std::fs::rename(&tmp, dir.join("meta.json")).map_err(io_error(format!("cannot write meta.json in {}", dir.display())))
 }
 
-/// What a compile or build gave.
-struct BuildRun {
-    success: bool,
-    /// The command line, then its stderr and stdout, bounded.
-    log: String,
-}
+/// The most files a version keeps from its build folder.
+pub const MAX_BUILT_FILES: usize = 128;
+/// The most bytes a version keeps from its build folder, all files together.
+pub const MAX_BUILT_BYTES: u64 = 64 * 1024 * 1024;
 
-/// Runs a compile or build command in `dir` through `jail` (inside the sandbox when
-/// `sandboxed`): `dir` is the only writable folder; memory, time and processes are
-/// capped. `rustc` is the toolchain's own, whose folder the sandbox may read.
-async fn run_build(dir: &Path, argv: &[String], sandboxed: bool) -> Result<BuildRun, SubmitError> {
-    let mut read_only = Vec::new();
-    let mut program = PathBuf::from(&argv[0]);
-    if argv[0] == "rustc"
-        && let Some(sysroot) = rust_sysroot()
+/// Copies what a build left in `from` into the version's folder `to` (the server's):
+/// every regular file at the top whose name an upload could have (not hidden, not
+/// `bot.toml` or `meta.json`); folders and other names are left behind. A link, a second
+/// hard link or a special file under such a name, a missing program, or more than the
+/// caps refuse the upload (`Err` is the line for the log). The program gets mode 0755
+/// (0644 for a Python script), other files keep their executable bits.
+fn take_built_files(from: &Path, to: &Path, program: Option<&str>, python: bool) -> Result<(), String> {
+    let entries = std::fs::read_dir(from).map_err(|err| format!("cannot read the build folder: {err}"))?;
+    let mut names: Vec<String> = entries
+        .flatten()
+        .filter_map(|entry| entry.file_name().to_str().map(str::to_string))
+        .filter(|name| check_file_name(name).is_ok())
+        .collect();
+    names.sort();
+    let mut total = 0u64;
+    let mut kept = 0;
+    for name in &names {
+        let path = from.join(name);
+        let meta = std::fs::symlink_metadata(&path).map_err(|err| format!("cannot read {name}: {err}"))?;
+        if meta.is_dir() {
+            continue;
+        }
+        if meta.file_type().is_symlink() || !meta.is_file() {
+            return Err(format!("the build left ./{name}, which is not a regular file: links and special files are refused"));
+        }
+        kept += 1;
+        if kept > MAX_BUILT_FILES {
+            return Err(format!("the build left more than {MAX_BUILT_FILES} files"));
+        }
+        let mode = if Some(name.as_str()) == program {
+            if python { 0o644 } else { 0o755 }
+        } else {
+            use std::os::unix::fs::PermissionsExt;
+            if meta.permissions().mode() & 0o111 != 0 { 0o755 } else { 0o644 }
+        };
+        let copied = referee::folder::copy_file(&path, &to.join(name), mode, MAX_BUILT_BYTES - total)
+            .map_err(|err| format!("cannot keep ./{name}: {err}"))?;
+        total += copied;
+    }
+    if let Some(file) = program
+        && !to.join(file).is_file()
     {
-        program = sysroot.join("bin").join("rustc");
-        read_only.push(sysroot.clone());
+        return Err(format!("the build did not make the command's program ./{file}"));
     }
-    let sandbox = if sandboxed {
-        Some(jail::Sandbox {
-            helper: sandbox::helper_path().ok_or(SubmitError::NoSandbox)?,
-            read_only,
-            connect_port: None,
-            processes: Some(COMPILE_PROCESSES),
-            file_size: None,
-            open_files: None,
-            cgroups: true,
-        })
-    } else {
-        None
-    };
-    let command = jail::Command {
-        program,
-        args: argv[1..].iter().map(Into::into).collect(),
-        cwd: dir.to_path_buf(),
-        env: Vec::new(),
-        limits: jail::Limits {
-            memory: Some(COMPILE_MEMORY),
-            output_cap: MAX_LOG_BYTES,
-            stderr_cap: MAX_LOG_BYTES,
-            ..jail::Limits::default()
-        },
-        sandbox,
-    };
-    let mut log = format!("$ {}\n", argv.join(" "));
-    let mut process = match jail::Process::spawn(&command) {
-        Ok(process) => process,
-        Err(err) if command.sandbox.is_none() => {
-            log.push_str(&format!("cannot start {}: {err}\n", argv[0]));
-            return Ok(BuildRun { success: false, log });
-        }
-        Err(err) => return Err(io_error("cannot start the sandbox")(err)),
-    };
-    process.close_stdin();
-    let result = process.run_to_exit(jail::Deadline::wall_in(COMPILE_TIME)).await;
-    let over_memory = process.memory_exceeded();
-    process.kill().await;
-    process.finish_stderr(Duration::from_millis(200)).await;
-    let stderr = process.take_stderr().await;
-    log.push_str(&stderr.text);
-    let success = match result {
-        Ok((status, stdout)) => {
-            log.push_str(&String::from_utf8_lossy(&stdout));
-            if !status.success() {
-                log.push_str(&format!("\n{} failed: {status}", argv[0]));
-            }
-            status.success() && !over_memory
-        }
-        Err(jail::Failure::Timeout(_)) => {
-            log.push_str(&format!("\n{} ran out of time ({} s)", argv[0], COMPILE_TIME.as_secs()));
-            false
-        }
-        Err(failure) => {
-            log.push_str(&format!("\n{}: {failure}", argv[0]));
-            false
-        }
-    };
-    if over_memory {
-        log.push_str(&format!("\n{} exceeded its memory cap of {} MB", argv[0], COMPILE_MEMORY / (1024 * 1024)));
-    }
-    if stderr.dropped > 0 {
-        log.push_str(&format!("\n[{} more bytes of output cut]", stderr.dropped));
-    }
-    Ok(BuildRun { success, log: bounded(log) })
+    Ok(())
 }
 
-/// Cuts a log to [`MAX_LOG_BYTES`] on a character boundary.
-fn bounded(mut log: String) -> String {
-    if log.len() > MAX_LOG_BYTES {
-        let mut end = MAX_LOG_BYTES;
-        while !log.is_char_boundary(end) {
-            end -= 1;
-        }
-        log.truncate(end);
-        log.push_str("\n[cut]");
+/// Runs blocking file work off the async runtime's threads.
+async fn blocking<T: Send + 'static>(work: impl FnOnce() -> Result<T, SubmitError> + Send + 'static) -> Result<T, SubmitError> {
+    tokio::task::spawn_blocking(work).await.expect("blocking file work does not panic")
+}
+
+/// Runs a compile or build command in `dir` through `referee::build` (inside the sandbox
+/// when `sandboxed`): `dir` is the only writable folder; memory, time and processes are
+/// capped. `rustc` is the toolchain's own, whose folder the sandbox may read.
+async fn run_build(dir: &Path, argv: &[String], sandboxed: bool) -> Result<referee::build::BuildRun, SubmitError> {
+    let mut build = referee::build::Build { dir, argv, program: None, read_only: Vec::new(), sandboxed };
+    if argv[0] == "rustc"
+        && let Some(sysroot) = rust_sysroot().await
+    {
+        build.program = Some(sysroot.join("bin").join("rustc"));
+        build.read_only.push(sysroot);
     }
-    log
+    referee::build::run(&build).await.map_err(|err| match err {
+        referee::build::BuildError::NoSandbox => SubmitError::NoSandbox,
+        referee::build::BuildError::Sandbox(source) => SubmitError::Io { context: "cannot start the sandbox".to_string(), source },
+    })
 }
 
 /// The Rust toolchain's folder (`rustc --print sysroot` run once, outside the sandbox:
 /// the rustup proxy cannot work inside it, the toolchain's own `rustc` can).
-fn rust_sysroot() -> Option<&'static PathBuf> {
-    static SYSROOT: OnceLock<Option<PathBuf>> = OnceLock::new();
+async fn rust_sysroot() -> Option<PathBuf> {
+    static SYSROOT: tokio::sync::OnceCell<Option<PathBuf>> = tokio::sync::OnceCell::const_new();
     SYSROOT
-        .get_or_init(|| {
-            let output = std::process::Command::new("rustc").args(["--print", "sysroot"]).output().ok()?;
+        .get_or_init(|| async {
+            let output = tokio::process::Command::new("rustc").args(["--print", "sysroot"]).output().await.ok()?;
             let text = String::from_utf8(output.stdout).ok()?;
             let path = PathBuf::from(text.trim());
             (output.status.success() && path.join("bin").join("rustc").is_file()).then_some(path)
         })
-        .as_ref()
+        .await
+        .clone()
 }
 
 /// Runs the tournaments' entry check for one version: a one-stage tournament

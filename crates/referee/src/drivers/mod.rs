@@ -40,7 +40,7 @@ impl Driver {
     /// Gets the bot ready for a game (per-game processes start here). A bot that cannot
     /// start returns its fault (and its stderr) and loses.
     pub async fn open(bot: &ProgramBot, ctx: &SeatContext) -> Result<Driver, StartError> {
-        bot.build_if_needed().map_err(|err| Fault::new(FaultKind::Crash, err.to_string()))?;
+        bot.build_if_needed(ctx.limits.sandboxed).await.map_err(|err| Fault::new(FaultKind::Crash, err.to_string()))?;
         Ok(match bot.manifest.protocol {
             Protocol::GomokuFile => Driver::GomokuFile(gomoku_file::Bot::open(bot, ctx).await?),
             Protocol::GomokuConsole => Driver::GomokuConsole(gomoku_console::Bot::open(bot, ctx).await?),
@@ -92,7 +92,7 @@ pub async fn describe(bot: &ProgramBot, workdir: &Path) -> Result<Option<Identit
 /// [`describe`], inside the sandbox when `sandboxed` (an untrusted bot's self-description,
 /// as in a sandboxed tournament's entry check).
 pub async fn describe_in(bot: &ProgramBot, workdir: &Path, sandboxed: bool) -> Result<Option<Identity>, StartError> {
-    bot.build_if_needed().map_err(|err| Fault::new(FaultKind::Crash, err.to_string()))?;
+    bot.build_if_needed(sandboxed).await.map_err(|err| Fault::new(FaultKind::Crash, err.to_string()))?;
     match bot.manifest.protocol {
         Protocol::GomokuFile => gomoku_file::describe(bot, workdir, sandboxed).await,
         Protocol::GomokuConsole => gomoku_console::describe(bot, workdir, sandboxed).await,

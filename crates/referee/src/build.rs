@@ -1,0 +1,142 @@
+//! Building a bot: a manifest's `build` command, or the compiler of an upload, run
+//! through `jail` like the bot itself (inside the sandbox when asked) with a deadline,
+//! a memory cap and a process cap. The bot's folder is the build's working directory and,
+//! in the sandbox, the only place it may write; nothing of a build runs outside.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// Wall-clock limit of one build.
+pub const BUILD_TIME: Duration = Duration::from_secs(60);
+/// Memory cap of one build (the compiler and everything it starts).
+pub const BUILD_MEMORY: u64 = 2 * 1024 * 1024 * 1024;
+/// Most processes and threads of one build at once (gcc runs cc1, as, collect2, ld).
+pub const BUILD_PROCESSES: u64 = 128;
+/// The most bytes of a build's output kept in its log (the rest is cut and marked).
+pub const BUILD_LOG_BYTES: usize = 64 * 1024;
+
+/// One build to run.
+#[derive(Clone, Debug)]
+pub struct Build<'a> {
+    /// The bot's folder: the build's working directory, the only place it may write.
+    pub dir: &'a Path,
+    /// The command and its arguments, as the manifest (or the upload's language) says.
+    pub argv: &'a [String],
+    /// The program to start instead of `argv[0]` (a toolchain's own compiler).
+    pub program: Option<PathBuf>,
+    /// Folders the build may read besides the system's (a toolchain).
+    pub read_only: Vec<PathBuf>,
+    /// Inside the sandbox (untrusted bots), or as it is (trusted ones).
+    pub sandboxed: bool,
+}
+
+/// What a build gave.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BuildRun {
+    /// Why it failed, on one line ("exit status: 1", "ran out of time (60 s)"); `None`
+    /// when it succeeded.
+    pub failure: Option<String>,
+    /// The command line, then its stderr and stdout, bounded by [`BUILD_LOG_BYTES`].
+    pub log: String,
+}
+
+impl BuildRun {
+    pub fn success(&self) -> bool {
+        self.failure.is_none()
+    }
+}
+
+/// Our own failure to run a build (not the build's).
+#[derive(Debug, thiserror::Error)]
+pub enum BuildError {
+    #[error("the sandbox helper arbiter-sandbox is not built (cargo build --workspace)")]
+    NoSandbox,
+    #[error("cannot start the sandbox: {0}")]
+    Sandbox(std::io::Error),
+}
+
+/// Runs a build to its end (or its deadline) and kills whatever it left running.
+pub async fn run(build: &Build<'_>) -> Result<BuildRun, BuildError> {
+    let argv = build.argv;
+    let sandbox = if build.sandboxed {
+        let mut read_only = build.read_only.clone();
+        let program = build.program.clone().unwrap_or_else(|| PathBuf::from(&argv[0]));
+        if program.is_absolute()
+            && let Some(parent) = program.parent()
+        {
+            read_only.push(parent.to_path_buf());
+        }
+        Some(jail::Sandbox {
+            helper: sandbox::helper_path().ok_or(BuildError::NoSandbox)?,
+            read_only,
+            connect_port: None,
+            processes: Some(BUILD_PROCESSES),
+            file_size: None,
+            open_files: None,
+            cgroups: true,
+        })
+    } else {
+        None
+    };
+    let command = jail::Command {
+        program: build.program.clone().unwrap_or_else(|| PathBuf::from(&argv[0])),
+        args: argv[1..].iter().map(Into::into).collect(),
+        cwd: build.dir.to_path_buf(),
+        env: Vec::new(),
+        limits: jail::Limits {
+            memory: Some(BUILD_MEMORY),
+            output_cap: BUILD_LOG_BYTES,
+            stderr_cap: BUILD_LOG_BYTES,
+            ..jail::Limits::default()
+        },
+        sandbox,
+    };
+    let mut log = format!("$ {}\n", argv.join(" "));
+    let mut process = match jail::Process::spawn(&command) {
+        Ok(process) => process,
+        Err(err) if command.sandbox.is_none() => {
+            let failure = format!("cannot start {}: {err}", argv[0]);
+            log.push_str(&failure);
+            return Ok(BuildRun { failure: Some(failure), log });
+        }
+        Err(err) => return Err(BuildError::Sandbox(err)),
+    };
+    process.close_stdin();
+    let result = process.run_to_exit(jail::Deadline::wall_in(BUILD_TIME)).await;
+    let over_memory = process.memory_exceeded();
+    process.kill().await;
+    process.finish_stderr(Duration::from_millis(200)).await;
+    let stderr = process.take_stderr().await;
+    log.push_str(&stderr.text);
+    let mut failure = match result {
+        Ok((status, stdout)) => {
+            log.push_str(&String::from_utf8_lossy(&stdout));
+            (!status.success()).then(|| format!("{} failed: {status}", argv[0]))
+        }
+        Err(jail::Failure::Timeout(_)) => Some(format!("{} ran out of time ({} s)", argv[0], BUILD_TIME.as_secs())),
+        Err(failure) => Some(format!("{}: {failure}", argv[0])),
+    };
+    if over_memory {
+        failure = Some(format!("{} exceeded its memory cap of {} MB", argv[0], BUILD_MEMORY / (1024 * 1024)));
+    }
+    if let Some(failure) = &failure {
+        log.push_str(&format!("\n{failure}"));
+    }
+    if stderr.dropped > 0 {
+        log.push_str(&format!("\n[{} more bytes of output cut]", stderr.dropped));
+    }
+    Ok(BuildRun { failure, log: bounded(log) })
+}
+
+/// Cuts a log to [`BUILD_LOG_BYTES`] on a character boundary.
+fn bounded(mut log: String) -> String {
+    if log.len() > BUILD_LOG_BYTES {
+        let mut end = BUILD_LOG_BYTES;
+        while !log.is_char_boundary(end) {
+            end -= 1;
+        }
+        log.truncate(end);
+        log.push_str("\n[cut]");
+    }
+    log
+}
