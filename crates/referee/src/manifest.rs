@@ -288,7 +288,9 @@ impl ProgramBot {
             None => Ok(()),
             Some(failure) => {
                 // The last lines of its output, on the error's one line.
-                let output: Vec<&str> = run.log.lines().skip(1).filter(|l| !l.trim().is_empty() && *l != failure).collect();
+                let header = format!("$ {}\n", build.join(" "));
+                let output = run.log.strip_prefix(&header).unwrap_or(&run.log);
+                let output: Vec<&str> = output.lines().filter(|l| !l.trim().is_empty() && *l != failure).collect();
                 let tail = output[output.len().saturating_sub(3)..].join(" | ");
                 let detail = if tail.is_empty() { failure } else { format!("{failure}: {tail}") };
                 Err(fail(detail.chars().filter(|c| !c.is_control()).take(600).collect()))

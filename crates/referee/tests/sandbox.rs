@@ -91,6 +91,94 @@ async fn files_outside_the_working_directory_cannot_be_read_or_written() {
     next_game_is_normal(dir.path()).await;
 }
 
+/// A process of the test's with a unique word on its command line (GNU sleep adds its
+/// arguments up), killed on drop.
+struct Marker {
+    word: String,
+    child: std::process::Child,
+}
+
+impl Marker {
+    async fn start() -> Marker {
+        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().subsec_nanos();
+        let word = format!("0.{}{nanos}", std::process::id());
+        let child = std::process::Command::new("sleep").args(["3600", &word]).spawn().unwrap();
+        let marker = Marker { word, child };
+        let until = std::time::Instant::now() + Duration::from_secs(60);
+        while !std::fs::read(format!("/proc/{}/cmdline", marker.child.id()))
+            .is_ok_and(|c| String::from_utf8_lossy(&c).contains(&marker.word))
+        {
+            assert!(std::time::Instant::now() < until, "the marker process did not start");
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        marker
+    }
+}
+
+impl Drop for Marker {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Shell lines that print every command line the bot can read in /proc (by listing it,
+/// and by the pids of `marker` and of this test) to stderr, then how many processes it
+/// lists.
+fn proc_scan(marker: &Marker) -> String {
+    format!(
+        "for f in /proc/[0-9]*/cmdline /proc/{}/cmdline /proc/{}/cmdline; do tr '\\0' ' ' < $f 2>/dev/null; echo; done >&2\n\
+         echo listed $(ls -d /proc/[0-9]* | wc -l) >&2",
+        marker.child.id(),
+        std::process::id()
+    )
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_bot_sees_no_process_outside_its_sandbox() {
+    let dir = tempfile::tempdir().unwrap();
+    let marker = Marker::start().await;
+    let own_command = String::from_utf8_lossy(&std::fs::read("/proc/self/cmdline").unwrap()).split('\0').next().unwrap().to_string();
+    let bot = pahtum_bot(dir.path(), "snoop", &format!("{}\n{GOOD}", proc_scan(&marker)));
+    let record = game(&bot, 3000).await;
+    assert_eq!(record.result.termination, Termination::Rules, "{:?}", record.result);
+    let first = &record.turns.iter().find(|t| t.side == 0).unwrap().stderr;
+    // The scan ran: it read the bot's own command line.
+    assert!(first.contains("bot.sh"), "{first}");
+    assert!(!first.contains(&marker.word), "the bot sees the test's marker process: {first}");
+    assert!(!first.contains(&own_command), "the bot sees the referee's command line: {first}");
+    assert!(!first.contains("arbiter-sandbox"), "the bot sees the sandbox helper: {first}");
+    let listed: usize = first.lines().find_map(|l| l.strip_prefix("listed ")).and_then(|n| n.trim().parse().ok()).unwrap();
+    assert!((1..=6).contains(&listed), "the bot lists {listed} processes: {first}");
+    next_game_is_normal(dir.path()).await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_manifest_build_runs_inside_the_sandbox() {
+    let dir = tempfile::tempdir().unwrap();
+    let marker = Marker::start().await;
+    let outside = dir.path().join("outside");
+    // The build looks around in /proc (writing what it sees into its own folder), writes
+    // outside its folder, and fails: its last lines come back in the fault.
+    let build = format!("({}) 2> scan.txt\necho pwned > {} && echo WROTE-OUTSIDE >&2\nexit 3", proc_scan(&marker), outside.display());
+    let folder = dir.path().join("builder");
+    common::bot_in(&folder, "builder", Script::sh("pahtum", "pahtum"), GOOD);
+    let manifest = std::fs::read_to_string(folder.join("bot.toml")).unwrap();
+    std::fs::write(folder.join("bot.toml"), format!("{manifest}build = [\"sh\", \"-c\", {build:?}]\n")).unwrap();
+    let bot = BotSpec::from_arg(folder.to_str().unwrap()).unwrap();
+    let record = game(&bot, 3000).await;
+    let Termination::Crash { side: 0, detail } = &record.result.termination else {
+        panic!("a failed build is the bot's crash: {:?}", record.result);
+    };
+    let (_, output) = detail.split_once("] failed: ").unwrap_or_else(|| panic!("the build command failed: {detail}"));
+    assert!(output.starts_with("sh failed: exit status: 3"), "{detail}");
+    assert!(output.contains("cannot create") && !output.contains("WROTE-OUTSIDE"), "{detail}");
+    assert!(!outside.exists(), "the build wrote outside its folder");
+    let scan = std::fs::read_to_string(folder.join("scan.txt")).unwrap();
+    assert!(scan.contains("sh -c") && scan.contains("listed "), "{scan}");
+    assert!(!scan.contains(&marker.word), "the build sees the test's marker process: {scan}");
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn the_network_is_closed_and_the_listener_accepts_nothing() {
     let dir = tempfile::tempdir().unwrap();

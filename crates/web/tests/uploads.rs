@@ -311,3 +311,77 @@ async fn wait_finished(addr: std::net::SocketAddr, id: &str) -> Value {
     }
     panic!("game {id} did not finish within a minute");
 }
+
+/// Files of the organiser's outside the data folder that a hostile build aims at: each
+/// holds "keep" with mode 0600.
+fn victims(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::create_dir_all(dir).unwrap();
+    ["program", "manifest", "meta"]
+        .iter()
+        .map(|name| {
+            let path = dir.join(name);
+            std::fs::write(&path, "keep\n").unwrap();
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+            path
+        })
+        .collect()
+}
+
+fn assert_untouched(victims: &[std::path::PathBuf]) {
+    use std::os::unix::fs::PermissionsExt;
+    for path in victims {
+        assert_eq!(std::fs::read_to_string(path).unwrap(), "keep\n", "{} was written", path.display());
+        let mode = std::fs::metadata(path).unwrap().permissions().mode() & 0o7777;
+        assert_eq!(mode, 0o600, "{} was chmod'ed", path.display());
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_uploads_build_cannot_make_the_server_write_or_chmod_outside() {
+    common::ensure_helper();
+    let dir = tempfile::tempdir().unwrap();
+    let data_dir = dir.path().join("data");
+    let server = common::start_with(sandboxed_config(&data_dir)).await;
+    let addr = server.addr;
+    let victims = victims(&dir.path().join("victims"));
+    let [program, manifest_victim, meta_victim] = [&victims[0], &victims[1], &victims[2]].map(|p| p.display().to_string());
+    let bot = data("greedy_pahtum.py");
+    let manifest = |name: &str, command: &str, build: &str| {
+        format!("name = \"{name}\"\ngame = \"pahtum\"\nprotocol = \"pahtum\"\ncommand = {command}\nbuild = [\"sh\", \"-c\", {build:?}]\n")
+    };
+
+    // The program a link to a file outside: the server would have chmod'ed it 0755.
+    let text = manifest("linker", "[\"./prog\"]", &format!("ln -sf {program} prog"));
+    let (status, body) =
+        upload(addr, Some(TOKEN), &form(&[Part("manifest", Some("bot.toml"), &text), Part("files", Some("bot.py"), &bot)])).await;
+    assert_eq!(status, 422, "{body}");
+    let log = body["log"].as_str().unwrap();
+    assert!(log.ends_with("the build left ./prog, which is not a regular file: links and special files are refused"), "{log}");
+    assert!(!data_dir.join("bots/pahtum/linker").exists(), "nothing is stored");
+
+    // The server's own files prepared as links to files outside: it writes its own.
+    let build =
+        format!("cp bot.py prog; ln -s {manifest_victim} bot.toml; ln -s {meta_victim} .meta.json.tmp; ln -s {meta_victim} meta.json");
+    let text = manifest("planter", "[\"python3\", \"./prog\"]", &build);
+    let (status, body) =
+        upload(addr, Some(TOKEN), &form(&[Part("manifest", Some("bot.toml"), &text), Part("files", Some("bot.py"), &bot)])).await;
+    assert_eq!(status, 201, "{body}");
+    let version = data_dir.join("bots/pahtum/planter/v1");
+    for file in ["bot.toml", "meta.json", "prog", "bot.py"] {
+        let meta = std::fs::symlink_metadata(version.join(file)).unwrap();
+        assert!(meta.is_file(), "{file} is a regular file of the server's");
+    }
+    assert!(!version.join(".meta.json.tmp").exists());
+    assert!(std::fs::read_to_string(version.join("bot.toml")).unwrap().contains("name = \"planter\""));
+    assert_eq!(get_json(addr, "/api/submissions/pahtum/planter").await.1[0]["version"], 1);
+
+    // A line of the attacker's through the author field.
+    let text = "name = \"author\"\nauthor = \"me\\necho pwned\"\ngame = \"pahtum\"\nprotocol = \"pahtum\"\ncommand = [\"python3\", \"./bot.py\"]\n";
+    let (status, body) =
+        upload(addr, Some(TOKEN), &form(&[Part("manifest", Some("bot.toml"), text), Part("files", Some("bot.py"), &bot)])).await;
+    assert_eq!(status, 422, "{body}");
+    assert!(body["error"].as_str().unwrap().contains("author holds the control character '\\n'"), "{body}");
+
+    assert_untouched(&victims);
+}
