@@ -315,6 +315,83 @@ report("kill-referee", libc.kill(int(os.environ["REFEREE"]), 0))
 }
 
 #[test]
+fn every_call_of_the_filter_is_refused() {
+    use nix::libc;
+    let mut fixture = Fixture::new();
+    // Each call with zero arguments: refused it is EPERM; let through, the kernel would
+    // answer something else (EFAULT, EINVAL, EBADF, or success).
+    let mut calls: Vec<(&str, i64)> = vec![
+        ("keyctl", libc::SYS_keyctl),
+        ("add_key", libc::SYS_add_key),
+        ("request_key", libc::SYS_request_key),
+        ("bpf", libc::SYS_bpf),
+        ("perf_event_open", libc::SYS_perf_event_open),
+        ("userfaultfd", libc::SYS_userfaultfd),
+        ("process_vm_readv", libc::SYS_process_vm_readv),
+        ("process_vm_writev", libc::SYS_process_vm_writev),
+        ("init_module", libc::SYS_init_module),
+        ("finit_module", libc::SYS_finit_module),
+        ("delete_module", libc::SYS_delete_module),
+        ("swapon", libc::SYS_swapon),
+        ("swapoff", libc::SYS_swapoff),
+        ("syslog", libc::SYS_syslog),
+        ("settimeofday", libc::SYS_settimeofday),
+        ("clock_settime", libc::SYS_clock_settime),
+        ("clock_adjtime", libc::SYS_clock_adjtime),
+        ("adjtimex", libc::SYS_adjtimex),
+        ("chroot", libc::SYS_chroot),
+        ("pivot_root", libc::SYS_pivot_root),
+        ("umount2", libc::SYS_umount2),
+        ("setns", libc::SYS_setns),
+        ("open_by_handle_at", libc::SYS_open_by_handle_at),
+        ("name_to_handle_at", libc::SYS_name_to_handle_at),
+        ("fsopen", libc::SYS_fsopen),
+        ("fsmount", libc::SYS_fsmount),
+        ("fspick", libc::SYS_fspick),
+        ("move_mount", libc::SYS_move_mount),
+        ("open_tree", libc::SYS_open_tree),
+        ("mount_setattr", libc::SYS_mount_setattr),
+        ("quotactl", libc::SYS_quotactl),
+        ("io_uring_enter", libc::SYS_io_uring_enter),
+        ("io_uring_register", libc::SYS_io_uring_register),
+    ];
+    #[cfg(target_arch = "x86_64")]
+    calls.extend([("iopl", libc::SYS_iopl), ("ioperm", libc::SYS_ioperm)]);
+    let script = r#"
+import ctypes, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall.restype = ctypes.c_long
+for arg in sys.argv[1:]:
+    name, nr = arg.split("=")
+    ctypes.set_errno(0)
+    r = libc.syscall(int(nr), 0, 0, 0, 0, 0, 0)
+    print(name, "refused" if r == -1 and ctypes.get_errno() == 1 else "let through: %d %s" % (r, os.strerror(ctypes.get_errno())))
+# clone into a new user namespace (needs no privilege): refused; let through, the
+# child leaves at once.
+r = libc.syscall(int(os.environ["CLONE"]), 0x10000000 | 17, 0, 0, 0, 0)
+if r == 0:
+    os._exit(0)
+print("clone-newuser", "refused" if r == -1 and ctypes.get_errno() == 1 else "let through: %d" % r)
+r = libc.syscall(int(os.environ["CLONE3"]), 0, 0)
+print("clone3", "enosys" if r == -1 and ctypes.get_errno() == 38 else "let through: %d" % r)
+"#;
+    let args: Vec<String> = calls.iter().map(|(name, nr)| format!("{name}={nr}")).collect();
+    let mut policy = fixture.policy();
+    policy.env.push(("CLONE".into(), libc::SYS_clone.to_string()));
+    policy.env.push(("CLONE3".into(), libc::SYS_clone3.to_string()));
+    let mut program = vec!["python3", "-c", script];
+    program.extend(args.iter().map(String::as_str));
+    let output = fixture.run(&policy, &program);
+    let out = stdout(&output);
+    assert!(output.status.success(), "{output:?}");
+    for (name, _) in &calls {
+        assert!(out.lines().any(|l| l == format!("{name} refused")), "{name}: {out}");
+    }
+    assert!(out.lines().any(|l| l == "clone-newuser refused"), "{out}");
+    assert!(out.lines().any(|l| l == "clone3 enosys"), "{out}");
+}
+
+#[test]
 fn environment_holds_only_the_allow_list() {
     let mut fixture = Fixture::new();
     let mut policy = fixture.policy();
