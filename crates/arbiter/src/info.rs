@@ -1,7 +1,8 @@
 //! `arbiter info BOT`: what a bot says about itself through its own interface (Gomoku
 //! `INFO`, Legions and Nupud on empty stdin, the Connect Four and project protocols'
 //! name), beside what its manifest says. A bot that fails shows what it wrote on stderr
-//! (a traceback, say).
+//! (a traceback, say). The bot runs inside the sandbox unless `--no-sandbox`, as in
+//! `play`.
 
 use anyhow::Context;
 use referee::{BotSpec, StartError};
@@ -12,6 +13,8 @@ use crate::terminal::printable;
 pub struct Args {
     /// The bot: a bot.toml or its folder (or random, greedy, human).
     bot: String,
+    #[command(flatten)]
+    sandbox: super::sandboxing::SandboxArgs,
 }
 
 pub fn run(args: &Args) -> anyhow::Result<()> {
@@ -27,9 +30,12 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     if let Some(sha) = bot.fingerprint() {
         println!("sha256:   {sha}");
     }
+    // Asking is running the bot (and its build): inside the sandbox, as `play` does.
+    let sandbox = super::sandboxing::decide(args.sandbox.to_policy(), true)?;
+    super::sandboxing::warn(&sandbox);
     let workdir = tempfile::Builder::new().prefix("arbiter-info-").tempdir().context("cannot make a working directory")?;
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the async runtime")?;
-    match runtime.block_on(referee::drivers::describe(bot, workdir.path())) {
+    match runtime.block_on(referee::drivers::describe_in(bot, workdir.path(), sandbox.sandboxed)) {
         Ok(Some(identity)) => {
             println!("name:     {}", printable(&identity.name));
             if let Some(author) = identity.author {
