@@ -87,18 +87,21 @@ fn upload(addr: &str, token: &str, manifest: &str, file: (&str, &str)) -> (u16, 
     request(addr, "POST", "/api/submissions", &[("Content-Type", &content_type), ("Authorization", &auth)], &body)
 }
 
-/// Python that writes every command line it can read in /proc (listing it, and by the
-/// server's pid) to stderr.
+/// Shell lines that write every command line they can read in /proc (listing it, and by
+/// the server's pid) to stderr, then how many processes they list.
 fn scan(server_pid: u32) -> String {
     format!(
-        "import os, sys\n\
-         seen = []\n\
-         for pid in [p for p in os.listdir('/proc') if p.isdigit()] + ['{server_pid}']:\n    \
-             try:\n        seen.append(open('/proc/%s/cmdline' % pid, 'rb').read().replace(b'\\0', b' ').decode())\n    \
-             except OSError:\n        pass\n\
-         print('listed', len(os.listdir('/proc')), *seen, sep='\\n', file=sys.stderr)\n"
+        "for f in /proc/[0-9]*/cmdline /proc/{server_pid}/cmdline; do tr '\\0' ' ' < $f 2>/dev/null; echo; done >&2\n\
+         echo listed $(ls -d /proc/[0-9]* | wc -l) >&2\n"
     )
 }
+
+/// A Pah-tum bot in sh: puts its letter on the first empty square.
+const PLAY: &str = r#"board=$(cat; echo .); board=${board%.}
+x=$(printf '%s' "$board" | tr -cd X | wc -c); o=$(printf '%s' "$board" | tr -cd O | wc -c)
+if [ "$x" -eq "$o" ]; then me=X; else me=O; fi
+printf '%s' "$board" | sed "0,/-/s//$me/" | head -c 56
+"#;
 
 #[test]
 fn no_bot_reads_the_organisers_token() {
@@ -110,20 +113,18 @@ fn no_bot_reads_the_organisers_token() {
     let scan = scan(pid);
 
     // A build that scans /proc and fails: its output is the answer's log.
-    let manifest = "name = \"builder\"\ngame = \"pahtum\"\nprotocol = \"pahtum\"\ncommand = [\"python3\", \"./scan.py\"]\n\
-                    build = [\"sh\", \"-c\", \"python3 scan.py; exit 1\"]\n";
-    let (status, body) = upload(&server.addr, &token, manifest, ("scan.py", &scan));
+    let manifest = "name = \"builder\"\ngame = \"pahtum\"\nprotocol = \"pahtum\"\ncommand = [\"sh\", \"./scan.sh\"]\n\
+                    build = [\"sh\", \"-c\", \"sh scan.sh; exit 1\"]\n";
+    let (status, body) = upload(&server.addr, &token, manifest, ("scan.sh", &scan));
     assert_eq!(status, 422, "{body}");
     let log = body["log"].as_str().unwrap();
-    assert!(log.contains("listed") && log.contains("python3 scan.py"), "the scan ran: {log}");
+    assert!(log.contains("listed") && log.contains("sh scan.sh"), "the scan ran: {log}");
     assert!(!log.contains(&token) && !log.contains("--admin-token"), "the build read the server's command line: {log}");
 
     // A bot that scans /proc on every move, then plays its letter on the first empty square.
-    let bot = format!(
-        "{scan}board = sys.stdin.read()\nme = 'X' if board.count('X') == board.count('O') else 'O'\nsys.stdout.write(board.replace('-', me, 1)[:56])\n"
-    );
-    let manifest = "name = \"snoop\"\ngame = \"pahtum\"\nprotocol = \"pahtum\"\ncommand = [\"python3\", \"./snoop.py\"]\n";
-    let (status, body) = upload(&server.addr, &token, manifest, ("snoop.py", &bot));
+    let bot = format!("{scan}{PLAY}");
+    let manifest = "name = \"snoop\"\ngame = \"pahtum\"\nprotocol = \"pahtum\"\ncommand = [\"sh\", \"./snoop.sh\"]\n";
+    let (status, body) = upload(&server.addr, &token, manifest, ("snoop.sh", &bot));
     assert_eq!(status, 201, "{body}");
     let (status, started) = request(
         &server.addr,
@@ -146,7 +147,7 @@ fn no_bot_reads_the_organisers_token() {
     };
     let stderr: Vec<&str> =
         game["turns"].as_array().unwrap().iter().filter(|t| t["side"] == 0).filter_map(|t| t["stderr"].as_str()).collect();
-    assert!(stderr.iter().any(|s| s.contains("listed") && s.contains("snoop.py")), "the bot scanned: {game}");
+    assert!(stderr.iter().any(|s| s.contains("listed") && s.contains("snoop.sh")), "the bot scanned: {game}");
     let text = game.to_string();
     assert!(!text.contains(&token) && !text.contains("--admin-token"), "the bot read the server's command line: {text}");
 }
