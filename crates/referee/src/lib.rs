@@ -336,10 +336,16 @@ pub async fn play_game(
             workdir: root.join(format!("side-{}", side.index())),
             seed: setup.seed,
         };
-        prepare_workdir(&ctx.workdir, bots[side.index()])
-            .map_err(|err| RefereeError::new(format!("cannot prepare the working folder of side {}", side.index()), err))?;
         let opening = Instant::now();
-        match Seat::open(bots[side.index()], &ctx).await {
+        let opened = match prepare_workdir(&ctx.workdir, bots[side.index()]).await {
+            Ok(()) => Seat::open(bots[side.index()], &ctx).await,
+            // A link or a special file in the bot's `workdir`, refused, is the bot's doing.
+            Err(err) if err.kind() == std::io::ErrorKind::InvalidInput => {
+                Err(Fault::new(FaultKind::Crash, format!("cannot prepare the working directory: {err}")).into())
+            }
+            Err(err) => Err(StartError::Referee(RefereeError::new(format!("cannot prepare the working folder of side {}", side.index()), err))),
+        };
+        match opened {
             Ok(seat) => seats.push(seat),
             Err(StartError::Bot { fault, stderr }) => {
                 startup.push(StartupRecord {
@@ -474,14 +480,23 @@ fn player_record(spec: &BotSpec, limits: &Limits) -> PlayerRecord {
     }
 }
 
-/// Makes the bot's fresh working directory and copies its manifest's `workdir` files in.
-fn prepare_workdir(dir: &Path, spec: &BotSpec) -> std::io::Result<()> {
-    if dir.exists() {
-        std::fs::remove_dir_all(dir)?;
-    }
-    std::fs::create_dir_all(dir)?;
-    if let BotSpec::Program(bot) = spec {
-        bot.copy_workdir(dir)?;
-    }
-    Ok(())
+/// Makes the bot's fresh working directory and copies its manifest's `workdir` files in
+/// (without following links, off the runtime's threads).
+async fn prepare_workdir(dir: &Path, spec: &BotSpec) -> std::io::Result<()> {
+    let (dir, bot) = match spec {
+        BotSpec::Program(bot) => (dir.to_path_buf(), Some(bot.clone())),
+        _ => (dir.to_path_buf(), None),
+    };
+    tokio::task::spawn_blocking(move || {
+        if dir.exists() {
+            std::fs::remove_dir_all(&dir)?;
+        }
+        std::fs::create_dir_all(&dir)?;
+        if let Some(bot) = bot {
+            bot.copy_workdir(&dir)?;
+        }
+        Ok(())
+    })
+    .await
+    .expect("preparing a working directory does not panic")
 }

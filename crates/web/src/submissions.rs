@@ -536,28 +536,47 @@ impl Submissions {
             Ok(())
         })
         .await?;
-        let mut compile_log = String::new();
-        if let Some(build) = &plan.build {
-            let run = run_build(build_dir.path(), build, sandboxed).await?;
-            compile_log = run.log;
-            if run.failure.is_some() {
-                return Ok(SubmitOutcome::CompileFailed { log: compile_log });
-            }
-        }
-        // The version's folder: made and filled by the server alone, from the regular
-        // files the build left (read without following links); the build never had it.
+        // The build, then what it left copied into the version's folder: made and filled
+        // by the server alone, from the regular files there (read without following
+        // links); the build never had it.
         let version_dir = tempfile::Builder::new().prefix("version-").tempdir_in(&tmp).map_err(io_error("cannot make a version folder"))?;
-        let (from, to, python, program) = (
-            build_dir.path().to_path_buf(),
-            version_dir.path().to_path_buf(),
-            plan.language == Some(Language::Python),
-            plan.program.clone(),
-        );
-        if let Err(refusal) = blocking(move || Ok(take_built_files(&from, &to, program.as_deref(), python))).await? {
-            compile_log.push_str(&format!("\n{refusal}"));
+        let built = async {
+            let mut compile_log = String::new();
+            if let Some(build) = &plan.build {
+                let run = run_build(build_dir.path(), build, sandboxed).await?;
+                compile_log = run.log;
+                if run.failure.is_some() {
+                    return Ok((compile_log, false));
+                }
+            }
+            let (from, to, python, program) = (
+                build_dir.path().to_path_buf(),
+                version_dir.path().to_path_buf(),
+                plan.language == Some(Language::Python),
+                plan.program.clone(),
+            );
+            if let Err(refusal) = blocking(move || Ok(take_built_files(&from, &to, program.as_deref(), python))).await? {
+                compile_log.push_str(&format!("\n{refusal}"));
+                return Ok((compile_log, false));
+            }
+            Ok::<_, SubmitError>((compile_log, true))
+        }
+        .await;
+        // A build may leave a great many files: removed off the runtime's threads.
+        blocking(move || {
+            drop(build_dir);
+            Ok(())
+        })
+        .await?;
+        let (compile_log, taken) = built?;
+        if !taken {
+            blocking(move || {
+                drop(version_dir);
+                Ok(())
+            })
+            .await?;
             return Ok(SubmitOutcome::CompileFailed { log: compile_log });
         }
-        drop(build_dir);
         let dir = version_dir.path();
         let stored = StoredManifest {
             name: &plan.name,
