@@ -223,7 +223,7 @@ pub async fn run_tournament(
             // Programs matter only while the stage has games to play: a decided stage is
             // not held against a bot changed since.
             if !checked && (started.is_empty() || matches!(next, Next::Play(_))) {
-                for (id, reason) in build_programs(&stage_participants, &specs).await {
+                for (id, reason) in build_programs(&stage_participants, &specs, options.sandboxed).await {
                     let text = format!("{} could not be built for {}: {reason}", all[id].name, stage.name);
                     note(store, &mut stored_notes, idx, Some(id), &text, &mut on_event).await?;
                 }
@@ -355,20 +355,17 @@ fn leader(stage: &StageConfig, participants: &[EntrantId], all: &[Entrant], resu
     table.rows.first().map(|row| all[row.entrant].name.clone())
 }
 
-/// Builds the participants' programs that need it ([`referee::ProgramBot::build_if_needed`]),
-/// so that a stage fingerprints what its games will run: a program built later (by the
-/// first game's driver) would look changed. Returns the programs that failed to build and
-/// why (their games record the failure as the bot's).
-async fn build_programs(participants: &[EntrantId], specs: &[BotSpec]) -> Vec<(EntrantId, String)> {
+/// Builds the participants' programs that need it ([`referee::ProgramBot::build_if_needed`],
+/// inside the sandbox when the games are), so that a stage fingerprints what its games
+/// will run: a program built later (by the first game's driver) would look changed.
+/// Returns the programs that failed to build and why (their games record the failure as
+/// the bot's).
+async fn build_programs(participants: &[EntrantId], specs: &[BotSpec], sandboxed: bool) -> Vec<(EntrantId, String)> {
     let mut failed = Vec::new();
     for &id in participants {
         let BotSpec::Program(bot) = &specs[id] else { continue };
-        let bot = bot.clone();
-        let built = tokio::task::spawn_blocking(move || bot.build_if_needed()).await;
-        match built {
-            Ok(Ok(())) => {}
-            Ok(Err(err)) => failed.push((id, err.to_string())),
-            Err(err) => failed.push((id, format!("the build task failed: {err}"))),
+        if let Err(err) = bot.build_if_needed(sandboxed).await {
+            failed.push((id, err.to_string()));
         }
     }
     failed
