@@ -51,8 +51,9 @@ impl BuildRun {
 pub enum BuildError {
     #[error("the sandbox helper arbiter-sandbox is not built (cargo build --workspace)")]
     NoSandbox,
-    #[error("cannot start the sandbox: {0}")]
-    Sandbox(std::io::Error),
+    /// The machine could not start it (descriptors, processes, memory; the helper).
+    #[error("cannot start the build: {0}")]
+    Start(std::io::Error),
 }
 
 /// Runs a build to its end (or its deadline) and kills whatever it left running.
@@ -94,12 +95,13 @@ pub async fn run(build: &Build<'_>) -> Result<BuildRun, BuildError> {
     let mut log = format!("$ {}\n", argv.join(" "));
     let mut process = match jail::Process::spawn(&command) {
         Ok(process) => process,
-        Err(err) if command.sandbox.is_none() => {
+        // Outside the sandbox a program that is not there is the build's own fault.
+        Err(err) if command.sandbox.is_none() && !crate::is_exhaustion(&err) => {
             let failure = format!("cannot start {}: {err}", argv[0]);
             log.push_str(&failure);
             return Ok(BuildRun { failure: Some(failure), log });
         }
-        Err(err) => return Err(BuildError::Sandbox(err)),
+        Err(err) => return Err(BuildError::Start(err)),
     };
     process.close_stdin();
     let result = process.run_to_exit(jail::Deadline::wall_in(BUILD_TIME)).await;

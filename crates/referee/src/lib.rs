@@ -7,10 +7,10 @@
 pub mod build;
 pub mod drivers;
 pub mod folders;
-pub mod folder;
 pub mod human;
 pub mod limits;
 pub mod manifest;
+pub mod nofollow;
 pub mod record;
 
 use std::path::{Path, PathBuf};
@@ -343,7 +343,9 @@ pub async fn play_game(
             Err(err) if err.kind() == std::io::ErrorKind::InvalidInput => {
                 Err(Fault::new(FaultKind::Crash, format!("cannot prepare the working directory: {err}")).into())
             }
-            Err(err) => Err(StartError::Referee(RefereeError::new(format!("cannot prepare the working folder of side {}", side.index()), err))),
+            Err(err) => {
+                Err(StartError::Referee(RefereeError::new(format!("cannot prepare the working folder of side {}", side.index()), err)))
+            }
         };
         match opened {
             Ok(seat) => seats.push(seat),

@@ -80,6 +80,22 @@ pub enum ManifestError {
     Invalid { path: PathBuf, message: String },
     #[error("{path}: the build command {command:?} failed: {detail}")]
     Build { path: PathBuf, command: Vec<String>, detail: String },
+    /// Our own failure: the build could not be run at all.
+    #[error("{path}: the build command {command:?} could not be run: {source}")]
+    BuildNotRun { path: PathBuf, command: Vec<String>, source: crate::build::BuildError },
+}
+
+impl ManifestError {
+    /// Whether this is the referee's own failure (the machine, the helper), not anything
+    /// the bot or its build did: a build that could not be run, or a build lock that could
+    /// not be taken for another reason than a link or special file where it goes.
+    pub fn is_ours(&self) -> bool {
+        match self {
+            ManifestError::BuildNotRun { .. } => true,
+            ManifestError::Read { source, .. } => source.kind() != std::io::ErrorKind::InvalidInput,
+            _ => false,
+        }
+    }
 }
 
 /// The contents of a `bot.toml`.
@@ -282,7 +298,7 @@ impl ProgramBot {
         let run =
             crate::build::run(&crate::build::Build { dir: self.folder(), argv: build, program: None, read_only: Vec::new(), sandboxed })
                 .await
-                .map_err(|err| fail(err.to_string()))?;
+                .map_err(|source| ManifestError::BuildNotRun { path: path.clone(), command: build.clone(), source })?;
         drop(lock);
         match run.failure {
             None => Ok(()),
@@ -307,7 +323,7 @@ impl ProgramBot {
         };
         let template =
             workdir_inside(self.folder(), dir).map_err(|message| std::io::Error::new(std::io::ErrorKind::InvalidInput, message))?;
-        crate::folder::copy_tree(&template, to).map_err(|err| std::io::Error::new(err.kind(), format!("workdir {dir}: {err}")))
+        crate::nofollow::copy_tree(&template, to).map_err(|err| std::io::Error::new(err.kind(), format!("workdir {dir}: {err}")))
     }
 
     /// SHA-256 of the program file, in hex; `None` when there is no such file. Hashes are
@@ -349,7 +365,7 @@ fn workdir_inside(folder: &Path, dir: &str) -> Result<PathBuf, String> {
     if !real.starts_with(folder) {
         return Err(format!("workdir {dir} leads outside the bot's folder"));
     }
-    crate::folder::check_tree(&real).map_err(|err| format!("workdir {dir}: {err}"))?;
+    crate::nofollow::check_tree(&real).map_err(|err| format!("workdir {dir}: {err}"))?;
     Ok(real)
 }
 

@@ -530,7 +530,7 @@ impl Submissions {
         let dir = build_dir.path().to_path_buf();
         blocking(move || {
             for (file, bytes) in &files {
-                let mut out = referee::folder::create_new(&dir.join(file), 0o644).map_err(io_error(format!("cannot write {file}")))?;
+                let mut out = referee::nofollow::create_new(&dir.join(file), 0o644).map_err(io_error(format!("cannot write {file}")))?;
                 std::io::Write::write_all(&mut out, bytes).map_err(io_error(format!("cannot write {file}")))?;
             }
             Ok(())
@@ -586,7 +586,7 @@ impl Submissions {
             author: plan.author.as_deref(),
         };
         let manifest_text = toml::to_string(&stored).map_err(|err| SubmitError::BadManifest(err.to_string()))?;
-        let mut manifest_file = referee::folder::create_new(&dir.join("bot.toml"), 0o644).map_err(io_error("cannot write bot.toml"))?;
+        let mut manifest_file = referee::nofollow::create_new(&dir.join("bot.toml"), 0o644).map_err(io_error("cannot write bot.toml"))?;
         std::io::Write::write_all(&mut manifest_file, manifest_text.as_bytes()).map_err(io_error("cannot write bot.toml"))?;
         let bot = ProgramBot::load(&dir.join("bot.toml")).map_err(|err| SubmitError::BadManifest(err.to_string()))?;
         let uploaded_ms = now_ms();
@@ -744,7 +744,7 @@ fn write_meta(dir: &Path, version: &Version) -> Result<(), SubmitError> {
         Err(err) if err.kind() != std::io::ErrorKind::NotFound => return Err(io_error(context())(err)),
         _ => {}
     }
-    let mut file = referee::folder::create_new(&tmp, 0o644).map_err(io_error(context()))?;
+    let mut file = referee::nofollow::create_new(&tmp, 0o644).map_err(io_error(context()))?;
     std::io::Write::write_all(&mut file, json.as_bytes()).map_err(io_error(context()))?;
     std::fs::rename(&tmp, dir.join("meta.json")).map_err(io_error(format!("cannot write meta.json in {}", dir.display())))
 }
@@ -789,7 +789,7 @@ fn take_built_files(from: &Path, to: &Path, program: Option<&str>, python: bool)
             use std::os::unix::fs::PermissionsExt;
             if meta.permissions().mode() & 0o111 != 0 { 0o755 } else { 0o644 }
         };
-        let copied = referee::folder::copy_file(&path, &to.join(name), mode, MAX_BUILT_BYTES - total)
+        let copied = referee::nofollow::copy_file(&path, &to.join(name), mode, MAX_BUILT_BYTES - total)
             .map_err(|err| format!("cannot keep ./{name}: {err}"))?;
         total += copied;
     }
@@ -819,7 +819,7 @@ async fn run_build(dir: &Path, argv: &[String], sandboxed: bool) -> Result<refer
     }
     referee::build::run(&build).await.map_err(|err| match err {
         referee::build::BuildError::NoSandbox => SubmitError::NoSandbox,
-        referee::build::BuildError::Sandbox(source) => SubmitError::Io { context: "cannot start the sandbox".to_string(), source },
+        referee::build::BuildError::Start(source) => SubmitError::Io { context: "cannot start the build".to_string(), source },
     })
 }
 

@@ -40,7 +40,7 @@ impl Driver {
     /// Gets the bot ready for a game (per-game processes start here). A bot that cannot
     /// start returns its fault (and its stderr) and loses.
     pub async fn open(bot: &ProgramBot, ctx: &SeatContext) -> Result<Driver, StartError> {
-        bot.build_if_needed(ctx.limits.sandboxed).await.map_err(|err| Fault::new(FaultKind::Crash, err.to_string()))?;
+        build(bot, ctx.limits.sandboxed).await?;
         Ok(match bot.manifest.protocol {
             Protocol::GomokuFile => Driver::GomokuFile(gomoku_file::Bot::open(bot, ctx).await?),
             Protocol::GomokuConsole => Driver::GomokuConsole(gomoku_console::Bot::open(bot, ctx).await?),
@@ -92,7 +92,7 @@ pub async fn describe(bot: &ProgramBot, workdir: &Path) -> Result<Option<Identit
 /// [`describe`], inside the sandbox when `sandboxed` (an untrusted bot's self-description,
 /// as in a sandboxed tournament's entry check).
 pub async fn describe_in(bot: &ProgramBot, workdir: &Path, sandboxed: bool) -> Result<Option<Identity>, StartError> {
-    bot.build_if_needed(sandboxed).await.map_err(|err| Fault::new(FaultKind::Crash, err.to_string()))?;
+    build(bot, sandboxed).await?;
     match bot.manifest.protocol {
         Protocol::GomokuFile => gomoku_file::describe(bot, workdir, sandboxed).await,
         Protocol::GomokuConsole => gomoku_console::describe(bot, workdir, sandboxed).await,
@@ -102,6 +102,18 @@ pub async fn describe_in(bot: &ProgramBot, workdir: &Path, sandboxed: bool) -> R
         Protocol::Connect4Tcp => connect4_tcp::describe(bot, workdir, sandboxed).await,
         Protocol::Arbiter => arbiter::describe(bot, workdir, sandboxed).await,
     }
+}
+
+/// Builds the bot if it needs it: a build that fails (or a link where its build lock goes)
+/// is the bot's fault, a build that could not be run is ours.
+async fn build(bot: &ProgramBot, sandboxed: bool) -> Result<(), StartError> {
+    bot.build_if_needed(sandboxed).await.map_err(|err| {
+        if err.is_ours() {
+            StartError::Referee(crate::RefereeError::new("cannot build the bot", std::io::Error::other(err.to_string())))
+        } else {
+            Fault::new(FaultKind::Crash, err.to_string()).into()
+        }
+    })
 }
 
 /// How long `describe` waits for a bot's answer.
