@@ -18,6 +18,11 @@ pub struct Args {
     /// The address to listen on.
     #[arg(long, default_value = "127.0.0.1:8080")]
     addr: String,
+    /// A host name the server answers to (repeatable), e.g. the name people type to
+    /// reach it; `localhost`, IP addresses and the `--addr` host are always accepted,
+    /// any other `Host` is refused (against DNS rebinding).
+    #[arg(long, value_name = "NAME")]
+    public_host: Vec<String>,
     /// The organiser's token (default: a random one, printed at start).
     #[arg(long, value_name = "TOKEN")]
     admin_token: Option<String>,
@@ -49,8 +54,30 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let sandbox = super::sandboxing::decide(args.sandbox.to_policy(), true)?;
     super::sandboxing::warn(&sandbox);
     let presets = args.presets.is_dir().then(|| args.presets.clone());
-    let config =
-        web::Config { data: args.data.clone(), dbs: args.db.clone(), token: token.clone(), sandboxed: sandbox.sandboxed, jobs, presets };
+    let mut hosts = args.public_host.clone();
+    for name in &hosts {
+        if name.is_empty() || name.contains(['/', ':', ' ']) {
+            bail!("--public-host {name:?}: give a host name without scheme, port or path, e.g. `--public-host arena.example.org`");
+        }
+    }
+    // The `--addr` host, when it is a name (`myhost:8080`); addresses are always allowed.
+    if let Some((host, _)) = args.addr.rsplit_once(':') {
+        hosts.push(host.to_string());
+    }
+    // Descriptors: up to the hard limit, and connections capped at a quarter of them so
+    // that clients can never take those the tournaments need.
+    web::http::raise_descriptor_limit();
+    let limits = web::http::Limits::default();
+    let config = web::Config {
+        data: args.data.clone(),
+        dbs: args.db.clone(),
+        token: token.clone(),
+        sandboxed: sandbox.sandboxed,
+        jobs,
+        presets,
+        hosts,
+        limits,
+    };
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the async runtime")?;
     runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind(&args.addr).await.with_context(|| format!("cannot listen on {}", args.addr))?;

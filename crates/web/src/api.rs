@@ -23,6 +23,7 @@ use crate::auth::Organiser;
 use crate::error::{ApiError, ApiJson, ApiResult};
 use crate::games::{self, MoveRequest, PlayRequest, TestRequest};
 use crate::live::{GameJson, Origin, Update};
+use crate::quota::Client;
 
 type AppState = State<Arc<App>>;
 
@@ -127,11 +128,30 @@ async fn tournaments(State(app): AppState) -> Json<Value> {
     for t in app.tournaments.all() {
         list.push(serde_json::to_value(t.summary().await).unwrap_or(Value::Null));
     }
+    // Files skipped at start, for the organiser to see.
+    for bad in app.unreadable.lock().unwrap_or_else(|p| p.into_inner()).iter() {
+        list.push(json!({
+            "id": unreadable_id(&bad.file), "name": bad.file, "game": "", "status": format!("unreadable: {}", bad.error),
+            "games": 0, "file": bad.file,
+        }));
+    }
     Json(Value::Array(list))
 }
 
+/// The id under which a skipped file is listed.
+fn unreadable_id(file: &str) -> String {
+    crate::tournaments::slug(file.strip_suffix(".db").unwrap_or(file))
+}
+
 fn find_tournament(app: &App, id: &str) -> ApiResult<Arc<crate::tournaments::Tournament>> {
-    app.tournaments.get(id).ok_or_else(|| ApiError::not_found(format!("no tournament {id:?} (GET /api/tournaments lists them)")))
+    if let Some(t) = app.tournaments.get(id) {
+        return Ok(t);
+    }
+    let unreadable = app.unreadable.lock().unwrap_or_else(|p| p.into_inner());
+    match unreadable.iter().find(|bad| unreadable_id(&bad.file) == id) {
+        Some(bad) => Err(ApiError::not_found(format!("tournament file {} could not be read at start: {}", bad.file, bad.error))),
+        None => Err(ApiError::not_found(format!("no tournament {id:?} (GET /api/tournaments lists them)"))),
+    }
 }
 
 async fn tournament(State(app): AppState, UrlPath(id): UrlPath<String>) -> ApiResult<Response> {
@@ -240,12 +260,12 @@ async fn human_move(State(app): AppState, UrlPath(id): UrlPath<String>, ApiJson(
     Ok(Json(json!({ "accepted": accepted })))
 }
 
-async fn test(State(app): AppState, ApiJson(req): ApiJson<TestRequest>) -> ApiResult<(StatusCode, Json<games::Started>)> {
-    Ok((StatusCode::CREATED, Json(games::start_match(&app, req)?)))
+async fn test(State(app): AppState, client: Client, ApiJson(req): ApiJson<TestRequest>) -> ApiResult<(StatusCode, Json<games::Started>)> {
+    Ok((StatusCode::CREATED, Json(games::start_match(&app, client, req)?)))
 }
 
-async fn play(State(app): AppState, ApiJson(req): ApiJson<PlayRequest>) -> ApiResult<(StatusCode, Json<games::Started>)> {
-    Ok((StatusCode::CREATED, Json(games::start_human(&app, req)?)))
+async fn play(State(app): AppState, client: Client, ApiJson(req): ApiJson<PlayRequest>) -> ApiResult<(StatusCode, Json<games::Started>)> {
+    Ok((StatusCode::CREATED, Json(games::start_human(&app, client, req)?)))
 }
 
 fn submit_error(err: crate::submissions::SubmitError) -> ApiError {
@@ -514,12 +534,26 @@ pub async fn resume_managed(app: &Arc<App>) -> Result<(), String> {
         .collect();
     files.sort();
     for path in files {
-        let store = store::Store::open(&path).await.map_err(|err| err.to_string())?;
+        // A file that is not one of our tournaments (corrupt, foreign, unreadable) is
+        // skipped with a warning, never a reason not to start.
+        let read = async {
+            let store = store::Store::open(&path).await?;
+            let Some(row) = store.tournament().await? else { return Ok(None) };
+            let decided = store.stage_results().await?.len();
+            Ok::<_, store::StoreError>(Some((store, row, decided)))
+        };
+        let (store, row, decided) = match read.await {
+            Ok(Some(read)) => read,
+            Ok(None) => continue,
+            Err(err) => {
+                app.skip_unreadable(&path, &err.to_string());
+                continue;
+            }
+        };
         let id = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-        let Some(row) = store.tournament().await.map_err(|err| err.to_string())? else { continue };
-        let decided = store.stage_results().await.map_err(|err| err.to_string())?.len();
+        let file = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         let t = app.tournaments.add(&id, path.clone(), store, true);
-        let config = match TournamentConfig::parse(&row.config_text, &path.display().to_string()) {
+        let config = match TournamentConfig::parse(&row.config_text, &file) {
             Ok(config) => config,
             Err(err) => {
                 t.fail(err.to_string());
@@ -544,7 +578,7 @@ pub async fn resume_managed(app: &Arc<App>) -> Result<(), String> {
                 t.mark_running(&entrants);
                 tokio::spawn(Arc::clone(&t).run(config, row.config_text, entrants, options, Arc::clone(&app.registry)));
             }
-            Err(err) => t.fail(format!("cannot resume: {err}")),
+            Err(err) => t.fail(crate::hide_paths(&format!("cannot resume: {err}"))),
         }
     }
     Ok(())

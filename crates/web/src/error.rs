@@ -81,7 +81,8 @@ where
 fn json_rejection(rejection: JsonRejection) -> ApiError {
     let status = match rejection {
         JsonRejection::MissingJsonContentType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-        JsonRejection::BytesRejection(_) => StatusCode::PAYLOAD_TOO_LARGE,
+        // Too large (413), or cut off or stalled past the body timeout (400).
+        JsonRejection::BytesRejection(ref bytes) => bytes.status(),
         _ => StatusCode::BAD_REQUEST,
     };
     ApiError::new(status, format!("bad request body: {}", rejection.body_text()))

@@ -13,11 +13,17 @@ use serde::{Deserialize, Serialize};
 use crate::App;
 use crate::error::{ApiError, ApiResult};
 use crate::live::{HumanSeat, LiveGame, Origin};
+use crate::quota::Client;
 
 /// Most testing-ground matches played at once (each plays one game at a time).
 pub const MAX_MATCHES: usize = 4;
+/// Most testing-ground matches one client plays at once (half: the rest stay free for
+/// the others).
+pub const MAX_MATCHES_PER_CLIENT: usize = 2;
 /// Most human games open at once.
 pub const MAX_HUMAN_GAMES: usize = 32;
+/// Most human games one client has open at once.
+pub const MAX_HUMAN_GAMES_PER_CLIENT: usize = 4;
 /// Most games in one testing-ground match.
 pub const MAX_MATCH_GAMES: usize = 20;
 /// How long a person may think over one move before the game is lost on time.
@@ -119,8 +125,9 @@ fn seed_or_clock(seed: Option<u64>) -> u64 {
     seed.unwrap_or_else(crate::live::now_us)
 }
 
-/// Starts a testing-ground match; its games are played one after the other.
-pub fn start_match(app: &Arc<App>, req: TestRequest) -> ApiResult<Started> {
+/// Starts a testing-ground match for `client`; its games are played one after the
+/// other.
+pub fn start_match(app: &Arc<App>, client: Client, req: TestRequest) -> ApiResult<Started> {
     let kind = parse_game(&req.game)?;
     let count = req.games.unwrap_or(1);
     if count == 0 || count > MAX_MATCH_GAMES {
@@ -132,13 +139,7 @@ pub fn start_match(app: &Arc<App>, req: TestRequest) -> ApiResult<Started> {
         (0..count).map(|n| start_position(kind, &req.options, seed.wrapping_add((n / 2) as u64))).collect::<ApiResult<_>>()?;
     let bots = [resolve_bot(app, kind, &req.bots[0])?, resolve_bot(app, kind, &req.bots[1])?];
     let names = [req.bots[0].clone(), req.bots[1].clone()];
-    let running = app.matches_running();
-    if running >= MAX_MATCHES {
-        return Err(ApiError::new(
-            axum::http::StatusCode::TOO_MANY_REQUESTS,
-            format!("the testing ground is busy ({running} matches running); try again when one ends"),
-        ));
-    }
+    let slot = app.matches.take(client)?;
     let match_id = format!("m{}", app.registry.new_id());
     let ids: Vec<String> = (0..count).map(|_| app.registry.new_id()).collect();
     let mut games = Vec::new();
@@ -151,19 +152,18 @@ pub fn start_match(app: &Arc<App>, req: TestRequest) -> ApiResult<Started> {
         games.push((game, swap));
     }
     let app = Arc::clone(app);
-    app.match_started();
     tokio::spawn(async move {
         for (n, (game, swap)) in games.into_iter().enumerate() {
             let seats = if swap { [&bots[1], &bots[0]] } else { [&bots[0], &bots[1]] };
             play_live(&app, &game, seats, seed.wrapping_add(n as u64)).await;
         }
-        app.match_ended();
+        drop(slot);
     });
     Ok(Started { games: ids, secret: None })
 }
 
-/// Starts a game between the person and a bot.
-pub fn start_human(app: &Arc<App>, req: PlayRequest) -> ApiResult<Started> {
+/// Starts a game between the person (`client`) and a bot.
+pub fn start_human(app: &Arc<App>, client: Client, req: PlayRequest) -> ApiResult<Started> {
     let kind = parse_game(&req.game)?;
     if req.side > 1 {
         return Err(ApiError::bad_request(format!("side must be 0 (move first) or 1, not {}", req.side)));
@@ -171,13 +171,7 @@ pub fn start_human(app: &Arc<App>, req: PlayRequest) -> ApiResult<Started> {
     let seed = seed_or_clock(req.seed);
     let start = start_position(kind, &req.options, seed)?;
     let bot = resolve_bot(app, kind, &req.bot)?;
-    let open = app.registry.running().iter().filter(|g| g.human.is_some()).count();
-    if open >= MAX_HUMAN_GAMES {
-        return Err(ApiError::new(
-            axum::http::StatusCode::TOO_MANY_REQUESTS,
-            format!("{open} human games are open, the most this server allows; finish one first"),
-        ));
-    }
+    let slot = app.human_games.take(client)?;
     let (remote, moves) = referee::human::Remote::new("you");
     let secret = crate::auth::random_token();
     let human = HumanSeat { side: req.side, secret: secret.clone(), moves, sent_at: Mutex::new(None) };
@@ -191,6 +185,7 @@ pub fn start_human(app: &Arc<App>, req: PlayRequest) -> ApiResult<Started> {
     tokio::spawn(async move {
         let seats = if req.side == 0 { [&person, &bot] } else { [&bot, &person] };
         play_live(&app, &game, seats, seed).await;
+        drop(slot);
     });
     Ok(Started { games: vec![id], secret: Some(secret) })
 }

@@ -6,15 +6,17 @@ pub mod api;
 pub mod auth;
 pub mod error;
 pub mod games;
+pub mod http;
 pub mod live;
 pub mod pages;
+pub mod quota;
 pub mod submissions;
 pub mod tournaments;
 pub mod view;
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 
 use rules::GameKind;
 
@@ -38,6 +40,11 @@ pub struct Config {
     pub jobs: usize,
     /// Where the ready tournament presets are (`presets/` of the project).
     pub presets: Option<PathBuf>,
+    /// Host names the server answers to besides `localhost` and IP addresses (the
+    /// `--addr` host and every `--public-host`); other `Host` headers are refused.
+    pub hosts: Vec<String>,
+    /// Connection caps and timeouts.
+    pub limits: http::Limits,
 }
 
 /// The server's state, shared by every request.
@@ -46,7 +53,13 @@ pub struct App {
     pub registry: Arc<Registry>,
     pub submissions: submissions::Submissions,
     pub tournaments: Tournaments,
-    matches: AtomicUsize,
+    /// Testing-ground matches running, overall and per client.
+    pub matches: Arc<quota::Quota>,
+    /// Human games open, overall and per client.
+    pub human_games: Arc<quota::Quota>,
+    /// Files of the data folder's `tournaments/` that could not be read at start: the
+    /// file's name and why. Skipped, and listed to the organiser.
+    pub unreadable: Mutex<Vec<Unreadable>>,
     frozen: AtomicBool,
     /// Held while a new tournament picks its file, so two never pick the same.
     pub(crate) starting: tokio::sync::Mutex<()>,
@@ -56,6 +69,14 @@ impl auth::HasToken for Arc<App> {
     fn token(&self) -> &str {
         &self.config.token
     }
+}
+
+/// A tournament file that could not be read at start.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Unreadable {
+    /// The file's name (no folder: the API shows no server paths).
+    pub file: String,
+    pub error: String,
 }
 
 /// Why the server could not start.
@@ -85,18 +106,39 @@ impl App {
             registry,
             submissions,
             tournaments: Tournaments::default(),
-            matches: AtomicUsize::new(0),
+            matches: quota::Quota::new(("match", "matches", "running"), games::MAX_MATCHES, games::MAX_MATCHES_PER_CLIENT),
+            human_games: quota::Quota::new(
+                ("human game", "human games", "open"),
+                games::MAX_HUMAN_GAMES,
+                games::MAX_HUMAN_GAMES_PER_CLIENT,
+            ),
+            unreadable: Mutex::new(Vec::new()),
             frozen: AtomicBool::new(false),
             starting: tokio::sync::Mutex::new(()),
             config,
         });
         for db in app.config.dbs.clone() {
-            let store = store::Store::open(&db).await?;
+            let store = match store::Store::open(&db).await {
+                Ok(store) => store,
+                Err(err) => {
+                    app.skip_unreadable(&db, &err.to_string());
+                    continue;
+                }
+            };
             let base = db.file_stem().map(|s| tournaments::slug(&s.to_string_lossy())).unwrap_or_else(|| "tournament".to_string());
             app.tournaments.add(&base, db.clone(), store, false);
         }
         api::resume_managed(&app).await.map_err(StartError::Resume)?;
         Ok(app)
+    }
+
+    /// A tournament file that cannot be read: a warning on stderr (with its path), and
+    /// an entry in the organiser's list (with its name only); the server goes on.
+    pub(crate) fn skip_unreadable(&self, path: &Path, error: &str) {
+        eprintln!("warning: skipped {}: {error}", path.display());
+        let file = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let error = hide_paths(&error.replace(&path.display().to_string(), &file));
+        self.unreadable.lock().unwrap_or_else(|p| p.into_inner()).push(Unreadable { file, error });
     }
 
     /// The folder of a registered bot's current version, if the bot exists.
@@ -130,18 +172,6 @@ impl App {
         self.config.sandboxed
     }
 
-    fn matches_running(&self) -> usize {
-        self.matches.load(Ordering::SeqCst)
-    }
-
-    fn match_started(&self) {
-        self.matches.fetch_add(1, Ordering::SeqCst);
-    }
-
-    fn match_ended(&self) {
-        self.matches.fetch_sub(1, Ordering::SeqCst);
-    }
-
     pub fn frozen(&self) -> bool {
         self.frozen.load(Ordering::SeqCst)
     }
@@ -160,12 +190,60 @@ impl App {
     }
 }
 
-/// The whole router: pages, assets and the API.
+/// The whole router: pages, assets and the API, behind the front door's checks
+/// (`http::protect`).
 pub fn router(app: Arc<App>) -> axum::Router {
-    pages::routes().merge(api::routes()).with_state(app)
+    let (hosts, limits) = (app.config.hosts.clone(), app.config.limits.clone());
+    http::protect(pages::routes().merge(api::routes()).with_state(app), &hosts, &limits)
 }
 
-/// Serves until the listener fails.
+/// Serves until the listener fails, within the connection caps and timeouts of the
+/// config.
 pub async fn serve(app: Arc<App>, listener: tokio::net::TcpListener) -> std::io::Result<()> {
-    axum::serve(listener, router(app)).await
+    let limits = app.config.limits.clone();
+    http::serve(router(app), listener, limits).await
+}
+
+/// A message for the API: every absolute path in it (a word starting with `/` of two or
+/// more parts) shortened to its last part, since the API shows no server paths.
+pub fn hide_paths(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find('/') {
+        let starts_word = rest[..start].chars().next_back().is_none_or(|c| c.is_whitespace() || "\"'(=[{,".contains(c));
+        let len = rest[start..]
+            .char_indices()
+            .find(|&(i, c)| {
+                c.is_whitespace()
+                    || "\"'),]}".contains(c)
+                    || (c == ':' && rest[start + i + 1..].chars().next().is_none_or(char::is_whitespace))
+            })
+            .map_or(rest.len() - start, |(i, _)| i);
+        let word = &rest[start..start + len];
+        out.push_str(&rest[..start]);
+        if starts_word && word.trim_end_matches('/').matches('/').count() >= 2 {
+            out.push_str(word.trim_end_matches('/').rsplit('/').next().unwrap_or(""));
+        } else {
+            out.push_str(word);
+        }
+        rest = &rest[start + len..];
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn absolute_paths_are_shortened_to_their_last_part() {
+        let hide = super::hide_paths;
+        assert_eq!(
+            hide("cannot open /srv/arena/data/tournaments/x.db: file is not a database"),
+            "cannot open x.db: file is not a database"
+        );
+        assert_eq!(hide("entrant a: \"/home/org/bots/a/bot.toml\" (no such file)"), "entrant a: \"bot.toml\" (no such file)");
+        assert_eq!(hide("program=/a/b/c, then /d/e/"), "program=c, then e");
+        assert_eq!(hide("a score of 3/4 and /one level"), "a score of 3/4 and /one level");
+        assert_eq!(hide("no paths here"), "no paths here");
+    }
 }

@@ -1,6 +1,14 @@
 //! Games being played (testing ground, human play, tournament games in progress) and
 //! finished games of this server that are not in a tournament: their state move by move,
 //! and a broadcast of each change for the pages that follow them.
+//!
+//! What the rules hide stays hidden in every channel: while the last move is hidden
+//! (Nupud's set-up of White until Black's is in), the game document leaves it out of
+//! `moves`, and its turn, in the document and in the `turn` event, carries no text, no
+//! stderr and no note (a bot's debug log may print its set-up); the board views show
+//! it as hidden. The move that ends the hiding is followed by a fresh `snapshot` event
+//! with everything. Nobody is told more than a side may know, whoever asks: spectators,
+//! the person playing and the tournament's viewers alike.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -182,24 +190,40 @@ impl LiveGame {
     pub fn turn(&self, position: &AnyPosition, turn: &TurnRecord) {
         let board = view(position);
         let mut state = self.lock();
+        let was_hiding = hiding(&state);
         state.position = position.clone();
         if let Some(text) = &turn.text {
             state.moves.push(text.clone());
         }
         state.turns.push(turn.clone());
         state.views.push(board.clone());
-        let data = json!({ "index": state.views.len() - 1, "move": turn.text, "turn": turn, "view": board, "sent_us": now_us() });
+        let shown = if hiding(&state) { redacted(turn) } else { turn.clone() };
+        let data = json!({ "index": state.views.len() - 1, "move": shown.text, "turn": shown, "view": board, "sent_us": now_us() });
         let _ = self.updates.send(("turn", Arc::from(data.to_string())));
+        if was_hiding && !hiding(&state) {
+            self.send_snapshot(&state);
+        }
+    }
+
+    /// Sends the whole game document again (after a hidden move is revealed).
+    fn send_snapshot(&self, state: &State) {
+        let snapshot = serde_json::to_string(&self.json_locked(state)).unwrap_or_default();
+        let _ = self.updates.send(("snapshot", Arc::from(snapshot)));
     }
 
     /// The game ended with this record.
     pub fn finish(&self, record: &GameRecord) {
         let mut state = self.lock();
+        let was_hiding = hiding(&state);
         // The record's turns include the faulty last one, which `turn` never saw.
         state.turns = record.turns.clone();
         state.startup = record.startup.clone();
         state.result = Some(record.result.clone());
         state.started = true;
+        if was_hiding {
+            // Over during the hidden set-up: the game document now shows everything.
+            self.send_snapshot(&state);
+        }
         let result = ResultJson::of(&record.result, &self.names);
         let data = json!({ "result": result, "turns": record.turns, "startup": record.startup, "sent_us": now_us() });
         let _ = self.updates.send(("end", Arc::from(data.to_string())));
@@ -235,6 +259,13 @@ impl LiveGame {
     }
 
     fn json_locked(&self, state: &State) -> GameJson {
+        let (mut moves, mut turns) = (state.moves.clone(), state.turns.clone());
+        if hiding(state) {
+            moves.pop();
+            if let Some(last) = turns.iter_mut().rev().find(|t| t.text.is_some()) {
+                *last = redacted(last);
+            }
+        }
         GameJson {
             id: self.id.clone(),
             game: self.kind.name().to_string(),
@@ -246,14 +277,29 @@ impl LiveGame {
             origin: Some(self.origin.clone()),
             live: state.result.is_none(),
             started: state.started,
-            moves: state.moves.clone(),
-            turns: state.turns.clone(),
+            moves,
+            turns,
             startup: state.startup.clone(),
             views: state.views.clone(),
             result: state.result.as_ref().map(|r| ResultJson::of(r, &self.names)),
             human_side: self.human.as_ref().map(|h| h.side),
         }
     }
+}
+
+/// Whether the game's last move is hidden from the sides now (and so from everyone).
+fn hiding(state: &State) -> bool {
+    state.result.is_none() && state.position.hides_last_move()
+}
+
+/// A turn as it may be shown while its move is hidden: its side and time only.
+fn redacted(turn: &TurnRecord) -> TurnRecord {
+    let mut shown = turn.clone();
+    shown.text = None;
+    shown.stderr = String::new();
+    shown.stderr_dropped = 0;
+    shown.note = None;
+    shown
 }
 
 /// All the games this server plays or played, by id.

@@ -74,6 +74,7 @@ pub struct Summary {
     pub game: String,
     pub status: String,
     pub games: u64,
+    /// The database's file name.
     pub file: String,
 }
 
@@ -150,7 +151,7 @@ impl Tournament {
 
     fn status(&self, state: &RunState) -> String {
         match (&state.error, state.running, state.finished) {
-            (Some(error), _, _) => format!("stopped: {error}"),
+            (Some(error), _, _) => format!("stopped: {}", crate::hide_paths(error)),
             (None, true, _) if state.waiting.is_some() => {
                 format!("waiting: {} runs it", state.waiting.as_deref().unwrap_or_default())
             }
@@ -173,8 +174,13 @@ impl Tournament {
             game,
             status: self.status(&self.state()),
             games: self.store.game_count().await.unwrap_or(0),
-            file: self.path.display().to_string(),
+            file: self.file_name(),
         }
+    }
+
+    /// The database's file name (the API shows no server paths).
+    fn file_name(&self) -> String {
+        self.path.file_name().map_or_else(|| self.id.clone(), |n| n.to_string_lossy().into_owned())
     }
 
     /// The finished games, newest first, with the entrants' names.
@@ -188,7 +194,7 @@ impl Tournament {
         // `finished` message always carries every game.
         let state = self.state();
         // The entrants and games are read once, for the report and the list alike.
-        let file = self.path.display().to_string();
+        let file = self.file_name();
         let read = async {
             let entrants = self.store.entrants().await?;
             let games = self.store.games().await?;

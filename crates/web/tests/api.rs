@@ -435,7 +435,8 @@ async fn a_move_out_of_turn_is_refused_with_a_conflict() {
     let server = common::start(data.path(), vec![]).await;
     let req =
         web::games::PlayRequest { game: "connect4".into(), options: Default::default(), bot: "greedy".into(), side: 1, seed: Some(3) };
-    let started = web::games::start_human(&server.app, req).expect("the game starts");
+    let client = web::quota::Client::of(std::net::Ipv4Addr::LOCALHOST.into());
+    let started = web::games::start_human(&server.app, client, req).expect("the game starts");
     let secret = started.secret.expect("a secret");
     let refusal = web::games::human_move(&server.app, &started.games[0], web::games::MoveRequest { text: "d".into(), secret })
         .expect_err("not the person's turn");

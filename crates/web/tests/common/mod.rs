@@ -65,6 +65,8 @@ pub fn config(data: &Path, dbs: Vec<PathBuf>) -> web::Config {
         sandboxed: false,
         jobs: 2,
         presets: Some(repo_root().join("presets")),
+        hosts: vec![],
+        limits: web::http::Limits::default(),
     }
 }
 
