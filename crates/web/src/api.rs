@@ -537,7 +537,7 @@ pub async fn resume_managed(app: &Arc<App>) -> Result<(), String> {
         // A file that is not one of our tournaments (corrupt, foreign, unreadable) is
         // skipped with a warning, never a reason not to start.
         let read = async {
-            let store = store::Store::open(&path).await?;
+            let store = crate::open_tournament_file(&path).await?;
             let Some(row) = store.tournament().await? else { return Ok(None) };
             let decided = store.stage_results().await?.len();
             Ok::<_, store::StoreError>(Some((store, row, decided)))

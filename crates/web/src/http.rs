@@ -202,9 +202,15 @@ fn normalise(name: &str) -> String {
 }
 
 async fn check_host(State(hosts): State<Arc<Hosts>>, request: Request, next: Next) -> Response {
-    let host = request.headers().get(header::HOST).map(|h| h.to_str().unwrap_or("?")).or_else(|| request.uri().host());
-    match host {
-        Some(host) if hosts.allows(host) => next.run(request).await,
+    if request.headers().get_all(header::HOST).iter().count() > 1 {
+        return ApiError::bad_request("the request has more than one Host header").into_response();
+    }
+    // The Host header, and the host of an absolute-form target (`GET http://name/`),
+    // which a server must prefer: both must be ours.
+    let header = request.headers().get(header::HOST).map(|h| h.to_str().unwrap_or("?"));
+    let names: Vec<&str> = header.into_iter().chain(request.uri().host()).collect();
+    match names.iter().find(|name| !hosts.allows(name)) {
+        None if !names.is_empty() => next.run(request).await,
         Some(host) => ApiError::new(
             StatusCode::MISDIRECTED_REQUEST,
             format!(
@@ -232,10 +238,8 @@ async fn json_refusals(request: Request, next: Next) -> Response {
     let text = axum::body::to_bytes(body, 16 * 1024).await.map(|b| String::from_utf8_lossy(&b).trim().to_string()).unwrap_or_default();
     let message = match status {
         StatusCode::NOT_FOUND if text.is_empty() => format!("no page or API endpoint {path} (GET /api lists the endpoints)"),
-        StatusCode::METHOD_NOT_ALLOWED => {
-            let allowed = parts.headers.get(header::ALLOW).and_then(|v| v.to_str().ok()).unwrap_or("").to_string();
-            format!("{method} is not allowed on {path} (allowed: {allowed})")
-        }
+        // The router adds the `Allow` header after this layer.
+        StatusCode::METHOD_NOT_ALLOWED => format!("{method} is not allowed on {path} (the Allow header says what is)"),
         _ if !text.is_empty() => text,
         _ => status.canonical_reason().unwrap_or("refused").to_lowercase(),
     };

@@ -118,7 +118,7 @@ impl App {
             config,
         });
         for db in app.config.dbs.clone() {
-            let store = match store::Store::open(&db).await {
+            let store = match open_tournament_file(&db).await {
                 Ok(store) => store,
                 Err(err) => {
                     app.skip_unreadable(&db, &err.to_string());
@@ -202,6 +202,19 @@ pub fn router(app: Arc<App>) -> axum::Router {
 pub async fn serve(app: Arc<App>, listener: tokio::net::TcpListener) -> std::io::Result<()> {
     let limits = app.config.limits.clone();
     http::serve(router(app), listener, limits).await
+}
+
+/// Opens a tournament database that is already there. It is probed read-only first, so
+/// that a corrupt or foreign file is refused without being written to (the normal open
+/// sets the journal mode and adds the schema).
+pub(crate) async fn open_tournament_file(path: &Path) -> Result<store::Store, store::StoreError> {
+    match store::Store::open_read_only(path).await {
+        Ok(probe) => probe.close().await,
+        // An older schema of ours: the open below brings it up to date.
+        Err(store::StoreError::Older { .. }) => {}
+        Err(err) => return Err(err),
+    }
+    store::Store::open(path).await
 }
 
 /// A message for the API: every absolute path in it (a word starting with `/` of two or

@@ -105,9 +105,46 @@ pub async fn request(addr: SocketAddr, method: &str, path: &str, headers: &[(&st
         .unwrap_or_else(|_| panic!("{method} {path}: no answer within {SAFETY:?}"))
 }
 
+/// One request on a fresh connection from the local address `source` (any of
+/// 127.0.0.0/8 on Linux): a client of its own to the server.
+pub async fn request_from(
+    source: std::net::Ipv4Addr,
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: Option<&str>,
+) -> Response {
+    let exchange = async { request_on(connect_from(source, addr).await, addr, method, path, headers, body).await };
+    tokio::time::timeout(SAFETY, exchange).await.unwrap_or_else(|_| panic!("{method} {path} from {source}: no answer within {SAFETY:?}"))
+}
+
+/// A connection to `addr` from the local address `source`.
+pub async fn connect_from(source: std::net::Ipv4Addr, addr: SocketAddr) -> TcpStream {
+    let socket = tokio::net::TcpSocket::new_v4().expect("a socket");
+    socket.bind(SocketAddr::from((source, 0))).unwrap_or_else(|err| panic!("bind to {source}: {err}"));
+    socket.connect(addr).await.unwrap_or_else(|err| panic!("connect from {source} to {addr}: {err}"))
+}
+
 async fn request_unbounded(addr: SocketAddr, method: &str, path: &str, headers: &[(&str, &str)], body: Option<&str>) -> Response {
-    let mut stream = TcpStream::connect(addr).await.expect("connect to the server");
-    let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
+    let stream = TcpStream::connect(addr).await.expect("connect to the server");
+    request_on(stream, addr, method, path, headers, body).await
+}
+
+/// Sends a request on `stream` (with `Host: addr` unless `headers` name the host) and
+/// reads the response to the end of the connection.
+async fn request_on(
+    mut stream: TcpStream,
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: Option<&str>,
+) -> Response {
+    let mut head = format!("{method} {path} HTTP/1.1\r\nConnection: close\r\n");
+    if !headers.iter().any(|(name, _)| name.eq_ignore_ascii_case("host")) {
+        head.push_str(&format!("Host: {addr}\r\n"));
+    }
     for (name, value) in headers {
         head.push_str(&format!("{name}: {value}\r\n"));
     }
@@ -116,9 +153,10 @@ async fn request_unbounded(addr: SocketAddr, method: &str, path: &str, headers: 
     }
     head.push_str("\r\n");
     head.push_str(body.unwrap_or(""));
-    stream.write_all(head.as_bytes()).await.expect("send the request");
-    let mut raw = Vec::new();
-    stream.read_to_end(&mut raw).await.expect("read the response");
+    // A server that refuses a connection outright may close it before reading the
+    // request (then the write fails, or a reset follows the answer): what it sent counts.
+    let _ = stream.write_all(head.as_bytes()).await;
+    let raw = read_all(&mut stream).await;
     let end =
         find(&raw, b"\r\n\r\n").unwrap_or_else(|| panic!("{method} {path}: no end of headers in {:?}", String::from_utf8_lossy(&raw)));
     let (status, headers) = parse_head(&raw[..end]);
@@ -137,6 +175,25 @@ async fn request_unbounded(addr: SocketAddr, method: &str, path: &str, headers: 
         }
     };
     Response { status, headers, body: String::from_utf8(body).expect("a UTF-8 body") }
+}
+
+/// Everything the server sends until it closes the connection (or resets it).
+pub async fn read_all(stream: &mut TcpStream) -> Vec<u8> {
+    let mut raw = Vec::new();
+    let mut buf = [0u8; 16384];
+    loop {
+        match stream.read(&mut buf).await {
+            Ok(0) | Err(_) => return raw,
+            Ok(n) => raw.extend_from_slice(&buf[..n]),
+        }
+    }
+}
+
+/// A raw response as [`Response`] (`None` if it has no complete head).
+pub fn parse_response(raw: &[u8]) -> Option<Response> {
+    let end = find(raw, b"\r\n\r\n")?;
+    let (status, headers) = parse_head(&raw[..end]);
+    Some(Response { status, headers, body: String::from_utf8_lossy(&raw[end + 4..]).into_owned() })
 }
 
 fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
