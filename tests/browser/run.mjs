@@ -366,6 +366,10 @@ try {
     const page = await context.newPage();
     const errors = [];
     page.on("pageerror", error => errors.push(error.message));
+    // What the Content-Security-Policy blocks shows as a console error, not a page error.
+    page.on("console", message => {
+      if (message.type() === "error" && message.text().includes("Content Security Policy")) errors.push(message.text());
+    });
     const began = Date.now();
     try {
       await fn({ page, base: server.base });
