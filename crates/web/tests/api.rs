@@ -372,9 +372,12 @@ async fn a_person_plays_pahtum_against_a_bot_to_the_end() {
     let mut moves: Vec<String> = serde_json::from_value(game["moves"].clone()).expect("moves");
     let mut views = game["views"].as_array().expect("views").len();
     let mut refusals_checked = false;
+    // The ply at which the person last moved: an event that is not a turn (`started`
+    // may come after the snapshot) must not make it move twice.
+    let mut moved_at = None;
     let result = loop {
         let pos = position_of(&game, &moves);
-        if pos.to_move().map(|s| s.index()) == Some(0) {
+        if pos.to_move().map(|s| s.index()) == Some(0) && moved_at != Some(moves.len()) {
             let legal = pos.legal_moves_text().expect("pahtum lists its moves");
             if !refusals_checked {
                 let (status, body) = send(legal[0].clone(), "not-the-secret".into()).await;
@@ -393,6 +396,7 @@ async fn a_person_plays_pahtum_against_a_bot_to_the_end() {
             }
             let (status, body) = send(legal[0].clone(), secret.clone()).await;
             assert_eq!((status, &body), (200, &json!({ "accepted": legal[0] })));
+            moved_at = Some(moves.len());
         }
         // Wait for the move (ours or the bot's), or the end.
         let event = events.expect_next("a turn or the end").await;

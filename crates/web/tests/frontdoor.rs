@@ -189,7 +189,7 @@ async fn a_client_over_its_quota_of_matches_is_refused_while_another_still_gets_
     for _ in 0..web::games::MAX_MATCHES_PER_CLIENT {
         web::games::start_match(&server.app, one, request()).expect("within the client's share");
     }
-    let refused = web::games::start_match(&server.app, one, request()).err().expect("over the client's share");
+    let refused = web::games::start_match(&server.app, one, request()).expect_err("over the client's share");
     assert_eq!(refused.status, 429);
     assert!(refused.message.starts_with("you have 2 matches running"), "{}", refused.message);
     web::games::start_match(&server.app, two, request()).expect("another client still gets a match");
@@ -293,7 +293,9 @@ async fn every_refusal_is_json_with_a_4xx_status() {
     let addr = server.addr;
     let json = ("Content-Type", "application/json");
     let big = format!(r#"{{"game":"connect4","bots":["random","random"],"pad":"{}"}}"#, "x".repeat(3 << 20));
-    let cases: Vec<(&str, &str, Vec<(&str, &str)>, Option<&str>, u16, &str)> = vec![
+    // Method, path, headers, body, status, a piece of the message.
+    type Case<'a> = (&'a str, &'a str, Vec<(&'a str, &'a str)>, Option<&'a str>, u16, &'a str);
+    let cases: Vec<Case> = vec![
         ("GET", "/nope", vec![], None, 404, "no page or API endpoint GET /nope"),
         ("GET", "/assets/nope.js", vec![], None, 404, "no asset nope.js"),
         ("GET", "/api/nope", vec![], None, 404, "no API endpoint /api/nope"),
