@@ -313,7 +313,10 @@ pub async fn play_game(
         None => Some(folders::GameFolder::create().map_err(|err| RefereeError::new("cannot make the game's working folder", err))?),
     };
     let root: PathBuf = match (&setup.workdir_root, &folder) {
-        (Some(root), _) => root.clone(),
+        (Some(root), _) => {
+            tokio::fs::create_dir_all(root).await.map_err(|err| RefereeError::new("cannot make the games' working folder", err))?;
+            root.clone()
+        }
         (None, Some(folder)) => folder.path().to_path_buf(),
         (None, None) => unreachable!("a game folder is made when no root is given"),
     };
@@ -493,7 +496,9 @@ async fn prepare_workdir(dir: &Path, spec: &BotSpec) -> std::io::Result<()> {
         if dir.exists() {
             std::fs::remove_dir_all(&dir)?;
         }
-        std::fs::create_dir_all(&dir)?;
+        // Never its parents: this may finish after its game was dropped (a blocking task
+        // runs to its end) and must not make the removed game folder anew.
+        std::fs::create_dir(&dir)?;
         if let Some(bot) = bot {
             bot.copy_workdir(&dir)?;
         }
