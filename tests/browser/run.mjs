@@ -98,8 +98,10 @@ test("a live tournament's standings change as games finish", async ({ page, base
   await page.click("#start-button");
   await page.waitForURL(/\/tournaments\//);
   await page.waitForSelector("table.standings");
-  const first = Number(await page.getAttribute("body", "data-games"));
-  const firstTable = await page.textContent("table.standings");
+  // The count and the table from one render (two reads could straddle an update and
+  // pair the count before a game with the table after it).
+  const [first, firstTable] = await page.evaluate(() =>
+    [Number(document.body.dataset.games), document.querySelector("table.standings").textContent]);
   await until("two more finished games on the page", async () => Number(await page.getAttribute("body", "data-games")) >= first + 2, 120000);
   const later = await page.textContent("table.standings");
   assert.notEqual(later, firstTable, "the standings table changed");
