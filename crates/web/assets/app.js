@@ -53,6 +53,10 @@ export function nav(here) {
 
 /** The organiser's token as typed once in this browser. */
 export function savedToken() { return localStorage.getItem("arbiter-token") || ""; }
+/** Puts the saved token into the token field, unless something was typed there already:
+ *  call it before the page's first `await`, so that it never overwrites what a person
+ *  typed while the page was still loading its data. */
+export function restoreToken(input) { if (!input.value) input.value = savedToken(); }
 export function saveToken(token) { localStorage.setItem("arbiter-token", token); }
 
 /** Fills a <select> with options [value, label]. */
