@@ -114,7 +114,12 @@ fn a_program_edited_during_its_stage_stops_the_run() {
     let before_edit = wait_for_games(&mut child, &db, 4);
     let mut text = std::fs::read_to_string(&program).unwrap();
     text.push_str("# edited while its stage runs\n");
-    std::fs::write(&program, text).unwrap();
+    // Written beside it and renamed over it: the program is being started all the time,
+    // and writing into a file while it is executed fails (ETXTBSY).
+    let replacement = folder.join("bot.sh.new");
+    std::fs::write(&replacement, text).unwrap();
+    Command::new("chmod").args(["+x", replacement.to_str().unwrap()]).status().unwrap();
+    std::fs::rename(&replacement, &program).unwrap();
     let edited = sha256(&program);
 
     let (success, stderr) = wait_for_end(child);

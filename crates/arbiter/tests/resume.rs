@@ -167,10 +167,14 @@ fn a_bot_changed_during_a_stage_is_refused() {
     }
     child.kill().unwrap();
     child.wait().unwrap();
-    // The program changes; the resumed run must refuse it.
+    // The program changes; the resumed run must refuse it. Written beside it and renamed
+    // over it: a sandbox helper the killed run had started may still be executing the old
+    // file for a moment, and writing into a file being executed fails (ETXTBSY).
     let mut program = std::fs::read_to_string(script.join("bot.sh")).unwrap();
     program.push_str("# a change\n");
-    std::fs::write(script.join("bot.sh"), program).unwrap();
+    std::fs::write(script.join("bot.sh.new"), program).unwrap();
+    std::process::Command::new("chmod").args(["+x", script.join("bot.sh.new").to_str().unwrap()]).status().unwrap();
+    std::fs::rename(script.join("bot.sh.new"), script.join("bot.sh")).unwrap();
     let out = tournament(&config, &db).output().unwrap();
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);

@@ -82,7 +82,7 @@ pub fn run(options: &Options) -> Result<ExitStatus, HelperError> {
     let mut layers = Vec::new();
     match &options.lifeline {
         Some(path) => {
-            let mut fifo = File::open(path).map_err(|err| HelperError::Lifeline(path.clone(), err))?;
+            let mut fifo = open_lifeline(path).map_err(|err| HelperError::Lifeline(path.clone(), err))?;
             await_go(&mut fifo)?;
             layers.push(Layer { name: "lifeline", outcome: Ok(format!("watching {}", path.display())) });
             // Before the PID namespace: the kernel refuses new threads after it.
@@ -166,6 +166,18 @@ pub fn exit_like(status: ExitStatus) -> ! {
         std::process::exit(128 + signal as i32);
     }
     std::process::exit(status.code().unwrap_or(125))
+}
+
+/// Opens the lifeline without waiting for a writer: the referee holds its end open from
+/// before it starts the helper, so no writer means the referee is gone, and the first
+/// read then sees the end of the file (a plain open would wait for a writer forever).
+/// Reads block again after the open.
+fn open_lifeline(path: &std::path::Path) -> io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let fifo = std::fs::OpenOptions::new().read(true).custom_flags(rustix::fs::OFlags::NONBLOCK.bits() as i32).open(path)?;
+    let flags = rustix::fs::fcntl_getfl(&fifo)?;
+    rustix::fs::fcntl_setfl(&fifo, flags - rustix::fs::OFlags::NONBLOCK)?;
+    Ok(fifo)
 }
 
 /// Blocks until the referee's go (one byte) arrives on the lifeline.

@@ -525,3 +525,37 @@ fn helper_path_finds_the_built_helper() {
     let found = sandbox::helper_path().expect("arbiter-sandbox next to target/*/deps/");
     assert_eq!(found.canonicalize().ok(), Path::new(HELPER).canonicalize().ok());
 }
+
+/// A referee that died before the helper opened the lifeline (no writer on the FIFO):
+/// the helper sees the lifeline closed and ends at once, without starting the bot, instead
+/// of waiting in `open` for a writer that never comes.
+#[test]
+fn a_lifeline_without_its_referee_ends_the_helper_at_once() {
+    let mut fixture = Fixture::new();
+    // The referee's end is closed before the helper starts: nobody will ever write.
+    fixture.fifo = None;
+    let policy = fixture.policy();
+    let mut child = Command::new(HELPER)
+        .args(policy.to_args())
+        .args(["/bin/sh", "-c", "echo started > started"])
+        .current_dir(&policy.workdir)
+        .process_group(0)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start the helper");
+    let began = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait for the helper") {
+            break status;
+        }
+        if began.elapsed() > Duration::from_secs(30) {
+            let _ = child.kill();
+            panic!("the helper still waits for its lifeline after 30 s");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(!status.success(), "a helper without its referee does not report success");
+    assert!(!fixture.path("bot/started").exists(), "the bot was not started");
+}
