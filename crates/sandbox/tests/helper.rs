@@ -15,6 +15,21 @@ use sandbox::{Net, Policy, Status};
 
 const HELPER: &str = env!("CARGO_BIN_EXE_arbiter-sandbox");
 
+/// Starts the helper around `program args` in its own process group (the go, if any, is
+/// the caller's to write).
+fn start_helper(policy: &Policy, program: &[&str]) -> Child {
+    Command::new(HELPER)
+        .args(policy.to_args())
+        .args(program)
+        .current_dir(&policy.workdir)
+        .process_group(0)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start the helper")
+}
+
 /// A bot's folder, a sibling "other bot" folder with a secret, and the lifeline FIFO the
 /// test holds open read-write like the referee.
 struct Fixture {
@@ -48,16 +63,7 @@ impl Fixture {
     /// already on the lifeline.
     fn spawn(&mut self, policy: &Policy, program: &[&str]) -> Child {
         self.fifo.as_mut().expect("the lifeline is held").write_all(b"g").expect("write the go");
-        Command::new(HELPER)
-            .args(policy.to_args())
-            .args(program)
-            .current_dir(&policy.workdir)
-            .process_group(0)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("start the helper")
+        start_helper(policy, program)
     }
 
     fn run(&mut self, policy: &Policy, program: &[&str]) -> Output {
@@ -535,16 +541,7 @@ fn a_lifeline_without_its_referee_ends_the_helper_at_once() {
     // The referee's end is closed before the helper starts: nobody will ever write.
     fixture.fifo = None;
     let policy = fixture.policy();
-    let mut child = Command::new(HELPER)
-        .args(policy.to_args())
-        .args(["/bin/sh", "-c", "echo started > started"])
-        .current_dir(&policy.workdir)
-        .process_group(0)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start the helper");
+    let mut child = start_helper(&policy, &["/bin/sh", "-c", "echo started > started"]);
     let began = Instant::now();
     let status = loop {
         if let Some(status) = child.try_wait().expect("wait for the helper") {
