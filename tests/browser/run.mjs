@@ -3,7 +3,7 @@
 // page into docs/screenshots/. Run by crates/arbiter/tests/browser.rs (ARBITER_BIN is
 // the binary under test); `node run.mjs` alone works too after `cargo build --workspace`.
 
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -69,6 +69,12 @@ async function until(what, check, ms = 60000) {
 
 const tests = [];
 const test = (name, fn) => tests.push({ name, fn });
+
+// Every game the binary knows (`arbiter games --json`), so that a game added to the
+// registry is drawn, replayed and played here without a change to this file.
+const games = JSON.parse(execFileSync(bin, ["games", "--json"], { encoding: "utf8" }));
+// Options that keep a game short where its default board is large.
+const quick = { legions: { size: "9" } };
 
 // ---------------------------------------------------------------------------------------
 
@@ -147,9 +153,9 @@ test("a groups stage shows one table per group and a double elimination its brac
   await page.screenshot({ path: join(shots, "tournament-bracket.png"), fullPage: true });
 });
 
-for (const game of ["gomoku", "connect4", "pahtum", "legions", "nupud"]) {
+for (const game of games.map(g => g.name)) {
   test(`a ${game} game replays and steps`, async ({ page, base }) => {
-    const started = await post(base, "/api/test", { game, bots: ["greedy", "random"], games: 1, seed: 7, options: game === "legions" ? { size: "9" } : {} });
+    const started = await post(base, "/api/test", { game, bots: ["greedy", "random"], games: 1, seed: 7, options: quick[game] || {} });
     assert.equal(started.status, 201, JSON.stringify(started.body));
     const id = started.body.games[0];
     await until(`${game} game to end`, async () => !(await json(base, `/api/games/${id}`)).body.live);
@@ -249,6 +255,45 @@ async function startHumanGame(page, base, game, options = {}) {
 async function myTurn(page) {
   await until("my turn or the end", async () => /Your move|over/.test(await page.textContent("#turn-hint")), 30000);
   return !/over/.test(await page.textContent("#turn-hint"));
+}
+
+
+// Every game played by clicking cells or columns, against the random player to its end:
+// the person clicks a square the view marks as open when it marks some (Reversi), else
+// the first empty one (the first open column), and the Pass button when passing is the
+// only move. The games with tests of their own (Gomoku above; Legions' orders and Nupud's
+// set-up below) are left out.
+const ownTests = new Set(["gomoku", "legions", "nupud"]);
+for (const game of games.map(g => g.name).filter(name => !ownTests.has(name))) {
+  test(`a person plays ${game} to its end by clicking`, async ({ page, base }) => {
+    const id = await startHumanGame(page, base, game, quick[game] || {});
+    const first = (await json(base, `/api/games/${id}`)).body.views[0];
+    assert.ok(["cell", "column", "pass"].includes(first.input), `${game}: click mode ${first.input} needs a test of its own`);
+    let moves = 0;
+    while (await myTurn(page)) {
+      const view = (await json(base, `/api/games/${id}`)).body.views.at(-1);
+      const before = await page.textContent("#ply-label");
+      if (view.input === "pass") {
+        await page.waitForSelector("#pass-box:not([hidden])");
+        await page.screenshot({ path: join(shots, `play-${game}-pass.png`), fullPage: true });
+        await page.click("#send-pass");
+      } else {
+        const open = (c, i) => view.input === "column" ? i < view.width && c.owner === null : c.owner === null && !c.blocked;
+        let index = view.cells.findIndex(c => c.hint);
+        if (index < 0) index = view.cells.findIndex(open);
+        assert.ok(index >= 0, `${game}: no square to click`);
+        await page.click(`svg g.cell[data-x="${index % view.width}"][data-y="${Math.floor(index / view.width)}"]`);
+      }
+      moves += 1;
+      await until("the move to be played", async () =>
+        (await page.textContent("#ply-label")) !== before || /Refused/.test(await page.textContent("#message")), 30000);
+      assert.doesNotMatch(await page.textContent("#message"), /Refused/, `${game}: a click on an open square was refused`);
+      if (moves === 4) await page.screenshot({ path: join(shots, `play-${game}.png`), fullPage: true });
+    }
+    await page.waitForSelector("#result:not([hidden])", { timeout: 30000 });
+    assert.match(await page.textContent("#result"), /win|draw/i);
+    assert.ok(moves > 0, `${game}: the person never moved`);
+  });
 }
 
 test("a person plays Legions by clicking provinces into orders", async ({ page, base }) => {

@@ -12,7 +12,7 @@ use serde::Serialize;
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Configurations to measure, as GAME or GAME:key=value,key=value (e.g.
-    /// connect4:width=20,height=20). Default: every game at the seeds' sizes.
+    /// connect4:width=20,height=20). Default: every game (the seeds' at their sizes).
     configs: Vec<String>,
     /// Seconds to measure each configuration.
     #[arg(long, default_value_t = 3.0)]
@@ -44,7 +44,15 @@ struct Figure {
 
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let configs: Vec<(String, Option<f64>)> = if args.configs.is_empty() {
-        DEFAULTS.iter().map(|(config, target)| (config.to_string(), Some(*target))).collect()
+        // The seeds' games at their sizes with their targets, then every other game of
+        // the registry at its default options.
+        let mut configs: Vec<(String, Option<f64>)> = DEFAULTS.iter().map(|(config, target)| (config.to_string(), Some(*target))).collect();
+        for kind in GameKind::ALL {
+            if !DEFAULTS.iter().any(|(config, _)| config.split(':').next() == Some(kind.name())) {
+                configs.push((kind.name().to_string(), None));
+            }
+        }
+        configs
     } else {
         args.configs.iter().map(|config| (config.clone(), None)).collect()
     };
@@ -77,8 +85,9 @@ fn measure(config: &str, secs: f64, target: Option<f64>) -> anyhow::Result<Figur
     let budget = Duration::from_secs_f64(secs);
     let began = Instant::now();
     let (mut games, mut plies) = (0u64, 0u64);
-    // Check the clock once per batch so that reading it costs nothing measurable.
-    let batch = if kind == GameKind::Legions { 10 } else { 1000 };
+    // Check the clock once per batch so that reading it costs nothing measurable; games
+    // that cannot list their moves (Legions) have long, slow playouts.
+    let batch = if kind.is_enumerable() { 1000 } else { 10 };
     while began.elapsed() < budget {
         for _ in 0..batch {
             let mut pos = start.clone();

@@ -67,7 +67,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     for idx in 0..args.games {
         let order = if idx % 2 == 0 { [0, 1] } else { [1, 0] };
         let mut setup = GameSetup::new(start.clone(), options.clone(), u64::from(idx));
-        setup.limits = order.map(|player| super::play::side_limits(&start, &bots[player], &overrides));
+        setup.limits = order.map(|player| super::play::side_limits(setup.limits[0], &bots[player], &overrides));
         for limits in &mut setup.limits {
             limits.sandboxed = sandbox.sandboxed;
         }

@@ -46,8 +46,9 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let stdin = std::io::stdin();
     let mut out = std::io::stdout().lock();
+    // Until the `game` message names the game, the registry's first stands in.
     let mut game =
-        Game { kind: GameKind::Gomoku, options: Options::new(), side: Side::First, pos: None, line: String::new(), guessed: false };
+        Game { kind: GameKind::ALL[0], options: Options::new(), side: Side::First, pos: None, line: String::new(), guessed: false };
     for line in stdin.lock().lines() {
         let line = line.context("cannot read stdin")?;
         match ToBot::parse(&line) {

@@ -41,7 +41,7 @@ pub struct Args {
 
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let kind = GameKind::from_name(&args.game)?;
-    if kind != GameKind::Connect4 {
+    if kind != <Position as rules::Registered>::KIND {
         bail!("arbiter host plays connect4 only: {kind} bots are programs that `arbiter play` runs");
     }
     let start = Position::empty(args.width, args.height).context("board size")?;

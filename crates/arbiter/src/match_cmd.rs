@@ -243,7 +243,7 @@ async fn play_pair(shared: &Match, pair: u32) -> anyhow::Result<PairResult> {
         // In the first game A (player 0) is side 0; in the second B is.
         let order = if idx % 2 == 0 { [0, 1] } else { [1, 0] };
         let mut setup = GameSetup::new(start.clone(), shared.options.clone(), derive(shared.seed, u64::from(idx)));
-        setup.limits = order.map(|player| side_limits(&start, &shared.bots[player], &shared.overrides));
+        setup.limits = order.map(|player| side_limits(setup.limits[0], &shared.bots[player], &shared.overrides));
         for limits in &mut setup.limits {
             limits.sandboxed = shared.sandboxed;
         }

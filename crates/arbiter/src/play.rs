@@ -141,7 +141,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         let order = if idx % 2 == 0 { [0, 1] } else { [1, 0] };
         let game_seed = derive(seed, u64::from(idx));
         let mut setup = GameSetup::new(start.clone(), options.clone(), game_seed);
-        setup.limits = order.map(|player| side_limits(&start, &bots[player], &overrides));
+        setup.limits = order.map(|player| side_limits(setup.limits[0], &bots[player], &overrides));
         for limits in &mut setup.limits {
             limits.sandboxed = sandbox.sandboxed;
         }
@@ -281,9 +281,9 @@ pub fn parse_limits(pairs: &[String]) -> anyhow::Result<LimitOverrides> {
     Ok(overrides)
 }
 
-/// A side's limits: the game's, then the bot's manifest, then the command line.
-pub fn side_limits(start: &AnyPosition, bot: &BotSpec, overrides: &LimitOverrides) -> Limits {
-    let mut limits = Limits::for_game(start);
+/// A side's limits: the game's (`base`), then the bot's manifest, then the command line.
+pub fn side_limits(base: Limits, bot: &BotSpec, overrides: &LimitOverrides) -> Limits {
+    let mut limits = base;
     if let BotSpec::Program(program) = bot {
         limits = limits.with(&program.manifest.limits);
     }

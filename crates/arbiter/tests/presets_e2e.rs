@@ -350,9 +350,10 @@ fn nupud_1995_resumes_and_shows_its_double_round_robin() {
     assert_eq!(report["stages"][0]["games"], 12);
 }
 
-/// Every preset in `presets/` is run by a test of this file.
+/// Every preset in `presets/` runs: those above with checks of their own, every other one
+/// (a game's preset, added with the game) here, with the checks every preset gets.
 #[test]
-fn every_preset_is_covered() {
+fn every_other_preset_resumes() {
     let mut presets: Vec<String> = std::fs::read_dir(repo().join("presets"))
         .unwrap()
         .flatten()
@@ -361,6 +362,10 @@ fn every_preset_is_covered() {
     presets.sort();
     let this = include_str!("presets_e2e.rs");
     for preset in presets {
-        assert!(this.contains(&format!("interrupted_and_resumed(\"{preset}\")")), "presets/{preset}.toml has no end-to-end test");
+        if this.contains(&format!("interrupted_and_resumed(\"{preset}\")")) {
+            continue;
+        }
+        let (_dir, _db, report) = interrupted_and_resumed(&preset);
+        assert!(report["stages"].as_array().is_some_and(|stages| !stages.is_empty()), "{preset}: no stages in its standings");
     }
 }

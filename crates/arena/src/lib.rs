@@ -17,7 +17,7 @@ use rules::{AnyPosition, GameKind, Options};
 use serde::{Deserialize, Serialize};
 use tokio::sync::Semaphore;
 use tokio::task::JoinSet;
-use tournament::config::{Format, LimitsConfig, StageConfig};
+use tournament::config::{Format, StageConfig};
 use tournament::schedule::{self, Next, StageContext};
 use tournament::{Entrant, EntrantId, GameOutcome, GameSpec, TournamentConfig};
 
@@ -203,7 +203,7 @@ pub async fn run_tournament(
 
         let openings = stage_openings(config, stage, idx, &stage_options, &options.config_dir)?;
         let starts = Arc::new(Starts::new(config.game, &stage_options, &openings, config.seed, &stage.name)?);
-        let limits = stage_limits(&config.limits, &stage.limits);
+        let limits = config.limits.overridden_by(stage.limits);
 
         let stage_done: usize = finished.iter().filter(|o| o.spec.stage == idx).count();
         on_event(Event::StageStarted { stage: idx, name: stage.name.clone(), finished: stage_done });
@@ -528,17 +528,6 @@ impl Starts {
     }
 }
 
-fn stage_limits(tournament: &LimitsConfig, stage: &LimitsConfig) -> LimitOverrides {
-    let pick = |a: Option<u64>, b: Option<u64>| b.or(a);
-    LimitOverrides {
-        move_ms: pick(tournament.move_ms, stage.move_ms),
-        game_ms: pick(tournament.game_ms, stage.game_ms),
-        cpu_ms: pick(tournament.cpu_ms, stage.cpu_ms),
-        memory_mb: pick(tournament.memory_mb, stage.memory_mb),
-        stderr_kb: pick(tournament.stderr_kb, stage.stderr_kb),
-    }
-}
-
 /// How many times a game is tried when the referee itself fails (never a bot's fault).
 pub const ATTEMPTS: u32 = 3;
 
@@ -583,7 +572,7 @@ impl GameJob {
             job.prints.check(spec.players, &job.specs).await?;
             let bots = [&job.specs[spec.players[0]], &job.specs[spec.players[1]]];
             let mut setup = GameSetup::new(start.clone(), job.options.clone(), spec.seed);
-            setup.limits = [0, 1].map(|side| side_limits(&start, bots[side], &job.limits));
+            setup.limits = [0, 1].map(|side| side_limits(setup.limits[side], bots[side], &job.limits));
             for side_limits in &mut setup.limits {
                 side_limits.sandboxed = job.sandboxed;
             }
@@ -702,8 +691,8 @@ async fn play_games(
 }
 
 /// A side's limits: the game's, then the bot's manifest, then the tournament's.
-fn side_limits(start: &AnyPosition, bot: &BotSpec, overrides: &LimitOverrides) -> Limits {
-    let mut limits = Limits::for_game(start);
+fn side_limits(base: Limits, bot: &BotSpec, overrides: &LimitOverrides) -> Limits {
+    let mut limits = base;
     if let BotSpec::Program(program) = bot {
         limits = limits.with(&program.manifest.limits);
     }

@@ -57,7 +57,7 @@ struct ChooseText<'a, R: ?Sized> {
 
 impl<R: Rng + ?Sized> Visit for ChooseText<'_, R> {
     type Output = Option<String>;
-    fn visit<G: Game>(self, pos: &G) -> Option<String> {
+    fn visit<G: rules::Registered>(self, pos: &G) -> Option<String> {
         self.builtin.choose(pos, self.rng).map(|mv| pos.format_move(&mv))
     }
 }

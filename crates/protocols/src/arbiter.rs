@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use rules::{AnyPosition, GameKind, Options, Side, connect4, gomoku, nupud, pahtum};
+use rules::{AnyPosition, GameKind, Options, Side};
 
 /// The protocol version the referee announces in its first line.
 pub const VERSION: u32 = 1;
@@ -230,51 +230,25 @@ pub fn all_options(kind: GameKind, options: &Options) -> Vec<(String, String)> {
         .collect()
 }
 
-/// A start text on one line: line ends become `/`, TABs `,` (Legions' map). Nupud's
-/// start texts are one line already and stay as they are.
+/// A start text on one line, as the `start` message carries it ([`Game::start_line`]:
+/// line ends become `/`, TABs `,`, unless the game's start texts are one line already).
+///
+/// [`Game::start_line`]: rules::Game::start_line
 pub fn encode_start(kind: GameKind, text: &str) -> String {
-    match kind {
-        GameKind::Nupud => text.trim().to_string(),
-        _ => text.trim_end().replace("\r\n", "\n").replace('\n', "/").replace('\t', ","),
-    }
+    kind.start_line(text)
 }
 
 /// The start text back from its one-line form, as the game's rules read it.
 pub fn decode_start(kind: GameKind, line: &str) -> String {
-    match kind {
-        GameKind::Nupud => line.to_string(),
-        _ => line.replace('/', "\n").replace(',', "\t") + "\n",
-    }
+    kind.start_from_line(line)
 }
 
-/// The position on one line, as the `position` message shows it:
-/// - Gomoku: the 10 field rows (row 0 first) joined by `/`, `.` `X` `0`;
-/// - Connect Four: the rows, top first, joined by `/`, `.` `X` (first) `O` (second);
-/// - Pah-tum: the 7 rows (A first) joined by `/`, `-` `+` `X` `O`;
-/// - Legions: the turns played so far, a space, and the map rows (y = 0 first) joined
-///   by `/`, cells separated by `,` in the native notation (`.`, `N0`, `v1`, ...);
-/// - Nupud: `setup` while a set-up is due, else `white:` or `black:` (the side to
-///   move) and ranks 6 to 1 joined by `/`, six cells each without separators (`.`,
-///   `W1`..`W4`, `B1`..`B4`), the start text's board form.
+/// The position on one line, as the `position` message shows it: each game's
+/// [`Game::position_line`] (documented in `docs/protocols/arbiter.md`).
+///
+/// [`Game::position_line`]: rules::Game::position_line
 pub fn format_position(pos: &AnyPosition) -> String {
-    match pos {
-        AnyPosition::Gomoku(p) => p.field_text().trim_end().replace('\n', "/"),
-        AnyPosition::Connect4(p) => p.board_rows(None).join("/"),
-        AnyPosition::Pahtum(p) => p.board().to_compact_text(),
-        AnyPosition::Legions(p) => {
-            let input = rules::legions::format_input(p, Side::First);
-            let rows: Vec<String> = input.lines().skip(4).map(|row| row.replace('\t', ",")).collect();
-            format!("{} {}", p.turn(), rows.join("/"))
-        }
-        AnyPosition::Nupud(p) => {
-            if p.is_setup_phase() {
-                return "setup".to_string();
-            }
-            let side = rules::Game::to_move(p).unwrap_or(Side::First);
-            let ranks: Vec<String> = p.board().to_lines().lines().map(|line| line.replace(' ', "")).collect();
-            format!("{}:{}", nupud::side_name(side), ranks.join("/"))
-        }
-    }
+    pos.position_line()
 }
 
 /// Why a position line could not be read back.
@@ -286,34 +260,13 @@ pub struct PositionError {
 }
 
 /// Reads a `position` line back into a position, for bots that rebuild their position
-/// each turn. Exact for the board; what the line does not show is lost (the last move,
-/// Pah-tum's start board). Gomoku only with X to move (as many X as 0). Not possible
-/// for Legions (its turn count and score rules are
-/// not in the line) nor for Nupud's `setup` (the hidden set-up is not in it).
+/// each turn ([`Game::from_position_line`]): exact for the board; what the line does
+/// not show is lost (the last move, Pah-tum's start board), and some games cannot be
+/// rebuilt from it at all (Legions, Nupud's `setup`).
+///
+/// [`Game::from_position_line`]: rules::Game::from_position_line
 pub fn parse_position(kind: GameKind, options: &Options, line: &str) -> Result<AnyPosition, PositionError> {
-    let err = |reason: String| PositionError { line: line.to_string(), reason };
-    match kind {
-        GameKind::Gomoku => {
-            let field = gomoku::parse_field(&line.replace('/', "\n")).map_err(|e| err(e.to_string()))?;
-            gomoku::Position::from_field(&field).map(AnyPosition::from).map_err(|e| err(e.to_string()))
-        }
-        GameKind::Connect4 => {
-            let rows: Vec<&str> = line.split('/').collect();
-            let pos = connect4::Position::from_board_rows(&rows, None).map_err(|e| err(e.to_string()))?;
-            let all = all_options(kind, options);
-            let size = |name: &str, have: usize| all.iter().any(|(key, value)| key == name && value.trim().parse() == Ok(have));
-            if !size("width", pos.width()) || !size("height", pos.height()) {
-                return Err(err("the board does not have the size of the options".to_string()));
-            }
-            Ok(AnyPosition::from(pos))
-        }
-        GameKind::Pahtum => {
-            pahtum::Position::from_board(&(line.replace('/', "\n") + "\n")).map(AnyPosition::from).map_err(|e| err(e.to_string()))
-        }
-        GameKind::Legions => Err(err("a Legions position cannot be rebuilt from its line".to_string())),
-        GameKind::Nupud if line == "setup" => Err(err("the set-up phase cannot be rebuilt from its line".to_string())),
-        GameKind::Nupud => nupud::Position::from_start_text(line).map(AnyPosition::from).map_err(|e| err(e.to_string())),
-    }
+    kind.from_position_line(options, line).map_err(|reason| PositionError { line: line.to_string(), reason })
 }
 
 #[cfg(test)]
@@ -441,13 +394,8 @@ mod tests {
     #[test]
     fn start_texts_on_one_line() {
         let legions = position(GameKind::Legions, &[("size", "3")], None, &[]);
-        let text = rules::legions::format_input(
-            match &legions {
-                AnyPosition::Legions(p) => p,
-                _ => unreachable!(),
-            },
-            Side::First,
-        );
+        let typed = <rules::legions::Position as rules::Registered>::from_any(&legions).expect("a Legions position");
+        let text = rules::legions::format_input(typed, Side::First);
         let line = encode_start(GameKind::Legions, &text);
         assert_eq!(line, "0/3/0 0/2 2/N0,.,./.,.,./.,.,N1");
         assert_eq!(decode_start(GameKind::Legions, &line), text);

@@ -291,7 +291,7 @@ pub struct GameSetup {
 impl GameSetup {
     /// A game from `start` with the game's own limits for both sides.
     pub fn new(start: AnyPosition, options: Options, seed: u64) -> GameSetup {
-        let limits = Limits::for_game(&start);
+        let limits = Limits::for_game(start.kind(), &options);
         GameSetup { start, options, seed, limits: [limits; 2], workdir_root: None }
     }
 }
@@ -392,18 +392,12 @@ pub async fn play_game(
             };
             let accepted = match reply.answer {
                 Err(fault) => Err(fault),
-                Ok(text) => match pos.check_text(&text) {
-                    Ok(canonical) => {
-                        pos.play_text(&canonical).expect("a checked move plays");
-                        Ok(canonical)
-                    }
-                    Err(err) => Err(Fault::new(FaultKind::IllegalMove, err.to_string())),
-                },
+                Ok(text) => pos.play_text(&text).map_err(|err| Fault::new(FaultKind::IllegalMove, err.to_string())),
             };
             match accepted {
                 Ok(canonical) => {
                     turn.text = Some(canonical.clone());
-                    turn.note = turn_note(&pos);
+                    turn.note = pos.turn_note();
                     on_turn(&pos, &turn);
                     turns.push(turn);
                     last_move = if pos.hides_last_move() { LastMove::Hidden } else { LastMove::Move(canonical.clone()) };
@@ -440,21 +434,6 @@ pub async fn play_game(
         started_ms,
         duration_ms: started.elapsed().as_millis() as u64,
     })
-}
-
-/// What the rules made of the last move, where the move text does not say it all.
-fn turn_note(pos: &AnyPosition) -> Option<String> {
-    match pos {
-        AnyPosition::Legions(p) => p.last_turn().map(|report| {
-            report
-                .orders
-                .iter()
-                .map(|o| format!("{}: {}", rules::Game::format_move(p, &rules::legions::Move::new(vec![o.order.clone()])), o.effect))
-                .collect::<Vec<_>>()
-                .join("; ")
-        }),
-        _ => None,
-    }
 }
 
 fn player_record(spec: &BotSpec, limits: &Limits) -> PlayerRecord {

@@ -3,8 +3,7 @@
 
 use std::time::Duration;
 
-use rules::{AnyPosition, GameKind};
-use serde::{Deserialize, Serialize};
+use rules::{GameKind, LimitSet, Options};
 
 /// Limits of one side in one game. `None` means no such limit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -24,54 +23,26 @@ pub struct Limits {
 }
 
 /// Overrides of [`Limits`], each optional: from a manifest's `[limits]` table, or from
-/// the command line or a tournament.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case", deny_unknown_fields)]
-pub struct LimitOverrides {
-    pub move_ms: Option<u64>,
-    pub game_ms: Option<u64>,
-    pub cpu_ms: Option<u64>,
-    pub memory_mb: Option<u64>,
-    pub stderr_kb: Option<u64>,
-}
+/// the command line or a tournament. The one limits type of the rules crate.
+pub type LimitOverrides = LimitSet;
 
 const MB: u64 = 1024 * 1024;
 const DEFAULT_STDERR: usize = 64 * 1024;
 
 impl Limits {
-    /// The seed's limits for a game (`docs/bots.md`, "Where the limits come from").
-    pub fn for_game(start: &AnyPosition) -> Limits {
-        let none =
-            Limits { move_time: None, game_time: None, game_cpu: None, memory: None, stderr_per_move: DEFAULT_STDERR, sandboxed: false };
-        match start {
-            AnyPosition::Gomoku(_) => Limits { move_time: Some(Duration::from_secs(5)), ..none },
-            AnyPosition::Legions(_) => Limits { move_time: Some(Duration::from_secs(2)), ..none },
-            AnyPosition::Pahtum(_) => Limits { move_time: Some(Duration::from_secs(1)), memory: Some(128 * MB), ..none },
-            AnyPosition::Nupud(_) => Limits { game_time: Some(Duration::from_secs(300)), ..none },
-            AnyPosition::Connect4(pos) => {
-                // The seed plays 7x6 with 120 s and 20x20 with 600 s: boards up to 7x6's
-                // 42 cells get the small budget, larger ones the large.
-                let cpu = if pos.width() * pos.height() <= 42 { 120 } else { 600 };
-                Limits { game_cpu: Some(Duration::from_secs(cpu)), memory: Some(4 * 1024 * MB), ..none }
-            }
-        }
+    /// No limits at all, the default stderr cap, outside the sandbox.
+    pub const NONE: Limits =
+        Limits { move_time: None, game_time: None, game_cpu: None, memory: None, stderr_per_move: DEFAULT_STDERR, sandboxed: false };
+
+    /// The seed's limits for a game with these options (each game's
+    /// [`rules::Game::seed_limits`]; `docs/bots.md`, "Where the limits come from").
+    pub fn for_game(kind: GameKind, options: &Options) -> Limits {
+        Limits::NONE.with(&kind.seed_limits(options))
     }
 
     /// The defaults of a game kind with its default options.
     pub fn for_kind(kind: GameKind) -> Limits {
-        let start = kind.new_position(&Default::default(), None).ok();
-        match start {
-            Some(pos) => Limits::for_game(&pos),
-            // Pah-tum has no default start; its limits do not depend on the board.
-            None => Limits {
-                move_time: Some(Duration::from_secs(1)),
-                game_time: None,
-                game_cpu: None,
-                memory: Some(128 * MB),
-                stderr_per_move: DEFAULT_STDERR,
-                sandboxed: false,
-            },
-        }
+        Limits::for_game(kind, &Options::new())
     }
 
     /// These limits with the given overrides applied (0 removes a time limit).
@@ -102,11 +73,9 @@ mod tests {
 
     #[test]
     fn seeds_limits() {
-        let c4 = GameKind::Connect4.new_position(&Default::default(), None).unwrap();
-        assert_eq!(Limits::for_game(&c4).game_cpu, Some(Duration::from_secs(120)));
+        assert_eq!(Limits::for_kind(GameKind::Connect4).game_cpu, Some(Duration::from_secs(120)));
         let big: rules::Options = [("width".into(), "20".into()), ("height".into(), "20".into())].into();
-        let c4 = GameKind::Connect4.new_position(&big, None).unwrap();
-        assert_eq!(Limits::for_game(&c4).game_cpu, Some(Duration::from_secs(600)));
+        assert_eq!(Limits::for_game(GameKind::Connect4, &big).game_cpu, Some(Duration::from_secs(600)));
         assert_eq!(Limits::for_kind(GameKind::Pahtum).memory, Some(128 * MB));
         assert_eq!(Limits::for_kind(GameKind::Gomoku).move_time, Some(Duration::from_secs(5)));
         assert_eq!(Limits::for_kind(GameKind::Nupud).game_time, Some(Duration::from_secs(300)));

@@ -56,12 +56,13 @@ impl Protocol {
     /// The game a native protocol belongs to; `None` for the project's own protocol,
     /// which serves every game.
     pub fn game(self) -> Option<GameKind> {
+        use rules::{Registered, connect4, gomoku, legions, nupud, pahtum};
         match self {
-            Protocol::GomokuFile | Protocol::GomokuConsole => Some(GameKind::Gomoku),
-            Protocol::Legions => Some(GameKind::Legions),
-            Protocol::Pahtum => Some(GameKind::Pahtum),
-            Protocol::Nupud => Some(GameKind::Nupud),
-            Protocol::Connect4Tcp => Some(GameKind::Connect4),
+            Protocol::GomokuFile | Protocol::GomokuConsole => Some(gomoku::Position::KIND),
+            Protocol::Legions => Some(legions::Position::KIND),
+            Protocol::Pahtum => Some(pahtum::Position::KIND),
+            Protocol::Nupud => Some(nupud::Position::KIND),
+            Protocol::Connect4Tcp => Some(connect4::Position::KIND),
             Protocol::Arbiter => None,
         }
     }

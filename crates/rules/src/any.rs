@@ -1,157 +1,340 @@
-//! Run-time choice of a game: [`GameKind`] names the five games, [`AnyPosition`] holds a
-//! position of any of them and speaks in move text. This is the one place where the
-//! games are listed; generic code reaches the typed game through [`Visit`].
+//! The registry's machinery: from the one list of games in `lib.rs` (`registry!`), the
+//! run-time choice of a game ([`GameKind`]), a position of any game ([`AnyPosition`]),
+//! and the way from either back to the typed game ([`Registered`], [`VisitGame`],
+//! [`Visit`]). This is the one place that matches over the games; everything else reads
+//! their descriptors ([`GameInfo`]) or is generic over [`Game`].
+
+use std::fmt::Debug;
 
 use rand::Rng;
 
-use crate::{Game, MoveError, OptionSpec, Options, Outcome, SetupError, Side};
-use crate::{connect4, gomoku, legions, nupud, options, pahtum};
+use crate::{AnyPosition, BoardView, Game, GameInfo, GameKind, LimitSet, MoveError, Options, Outcome, SetupError, Side, options};
 
-/// The five games.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum GameKind {
-    Gomoku,
-    Connect4,
-    Pahtum,
-    Legions,
-    Nupud,
+/// Code that is generic over the game, run for a game chosen at run time
+/// ([`GameKind::visit`]): the one step from a game's name to the typed game.
+pub trait VisitGame {
+    type Output;
+    fn visit<G: Registered>(self) -> Self::Output;
 }
 
 /// Code that works on a position of any game, generically.
 pub trait Visit {
     type Output;
-    fn visit<G: Game>(self, pos: &G) -> Self::Output;
+    fn visit<G: Registered>(self, pos: &G) -> Self::Output;
 }
 
 /// Code that changes a position of any game, generically.
 pub trait VisitMut {
     type Output;
-    fn visit_mut<G: Game>(self, pos: &mut G) -> Self::Output;
+    fn visit_mut<G: Registered>(self, pos: &mut G) -> Self::Output;
 }
 
-/// A position of any of the five games.
-#[derive(Clone, Debug, PartialEq)]
-pub enum AnyPosition {
-    Gomoku(gomoku::Position),
-    Connect4(connect4::Position),
-    Pahtum(pahtum::Position),
-    Legions(legions::Position),
-    Nupud(nupud::Position),
+/// A game of the registry: its [`GameKind`] and the way into and out of
+/// [`AnyPosition`]. Implemented by `registry!` for every game listed, never by hand.
+pub trait Registered: Game {
+    const KIND: GameKind;
+    fn into_any(self) -> AnyPosition;
+    fn from_any(any: &AnyPosition) -> Option<&Self>;
 }
 
-macro_rules! with_kind {
-    ($kind:expr, $G:ident => $body:expr) => {
-        match $kind {
-            GameKind::Gomoku => {
-                type $G = gomoku::Position;
-                $body
+/// Lists the games: `registry! { module => Variant, ... }` declares each game's module
+/// and makes [`GameKind`] and [`AnyPosition`] with one variant per game, in this order.
+macro_rules! registry {
+    ($($module:ident => $variant:ident),+ $(,)?) => {
+        $(pub mod $module;)+
+
+        /// The games of the registry, in its order.
+        #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum GameKind {
+            $($variant),+
+        }
+
+        /// A position of any game of the registry.
+        #[derive(Clone, Debug, PartialEq)]
+        pub enum AnyPosition {
+            $($variant($module::Position)),+
+        }
+
+        impl GameKind {
+            /// Every game, in the registry's order.
+            pub const ALL: [GameKind; [$(stringify!($variant)),+].len()] = [$(GameKind::$variant),+];
+
+            /// Runs generic code for this game.
+            pub fn visit<V: $crate::VisitGame>(self, visitor: V) -> V::Output {
+                match self {
+                    $(GameKind::$variant => visitor.visit::<$module::Position>()),+
+                }
             }
-            GameKind::Connect4 => {
-                type $G = connect4::Position;
-                $body
-            }
-            GameKind::Pahtum => {
-                type $G = pahtum::Position;
-                $body
-            }
-            GameKind::Legions => {
-                type $G = legions::Position;
-                $body
-            }
-            GameKind::Nupud => {
-                type $G = nupud::Position;
-                $body
+
+            /// The game's descriptor.
+            pub fn info(self) -> $crate::GameInfo {
+                match self {
+                    $(GameKind::$variant => <$module::Position as $crate::Game>::INFO),+
+                }
             }
         }
+
+        impl AnyPosition {
+            /// Runs generic code on this position.
+            pub fn visit<V: $crate::Visit>(&self, visitor: V) -> V::Output {
+                match self {
+                    $(AnyPosition::$variant(pos) => visitor.visit(pos)),+
+                }
+            }
+
+            /// Runs generic code that changes this position.
+            pub fn visit_mut<V: $crate::VisitMut>(&mut self, visitor: V) -> V::Output {
+                match self {
+                    $(AnyPosition::$variant(pos) => visitor.visit_mut(pos)),+
+                }
+            }
+
+            /// The game of this position.
+            pub fn kind(&self) -> GameKind {
+                match self {
+                    $(AnyPosition::$variant(_) => GameKind::$variant),+
+                }
+            }
+
+            fn as_dyn(&self) -> &dyn $crate::any::DynGame {
+                match self {
+                    $(AnyPosition::$variant(pos) => pos),+
+                }
+            }
+
+            fn as_dyn_mut(&mut self) -> &mut dyn $crate::any::DynGame {
+                match self {
+                    $(AnyPosition::$variant(pos) => pos),+
+                }
+            }
+        }
+
+        $(
+            impl $crate::Registered for $module::Position {
+                const KIND: GameKind = GameKind::$variant;
+                fn into_any(self) -> AnyPosition {
+                    AnyPosition::$variant(self)
+                }
+                fn from_any(any: &AnyPosition) -> Option<&Self> {
+                    match any {
+                        AnyPosition::$variant(pos) => Some(pos),
+                        #[allow(unreachable_patterns)]
+                        _ => None,
+                    }
+                }
+            }
+
+            impl From<$module::Position> for AnyPosition {
+                fn from(pos: $module::Position) -> AnyPosition {
+                    AnyPosition::$variant(pos)
+                }
+            }
+        )+
     };
 }
 
-macro_rules! with_pos {
-    ($pos:expr, $p:ident => $body:expr) => {
-        match $pos {
-            AnyPosition::Gomoku($p) => $body,
-            AnyPosition::Connect4($p) => $body,
-            AnyPosition::Pahtum($p) => $body,
-            AnyPosition::Legions($p) => $body,
-            AnyPosition::Nupud($p) => $body,
+/// The object-safe part of [`Game`], so that [`AnyPosition`] reaches its game's rules
+/// without a match per method.
+pub(crate) trait DynGame: Debug + Send + Sync {
+    fn to_move(&self) -> Option<Side>;
+    fn outcome(&self) -> Option<Outcome>;
+    fn running_scores(&self) -> Option<[i64; 2]>;
+    fn n_moves(&self) -> usize;
+    fn start_text(&self) -> Option<String>;
+    fn picture(&self) -> String;
+    fn forfeit(&self, loser: Side) -> Outcome;
+    fn hides_last_move(&self) -> bool;
+    fn legal_moves_text(&self) -> Option<Vec<String>>;
+    fn play_text(&mut self, text: &str) -> Result<String, MoveError>;
+    fn check_text(&self, text: &str) -> Result<String, MoveError>;
+    fn position_line(&self) -> String;
+    fn board_view(&self) -> BoardView;
+    fn turn_note(&self) -> Option<String>;
+}
+
+impl<G: Game> DynGame for G {
+    fn to_move(&self) -> Option<Side> {
+        Game::to_move(self)
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        Game::outcome(self)
+    }
+    fn running_scores(&self) -> Option<[i64; 2]> {
+        Game::running_scores(self)
+    }
+    fn n_moves(&self) -> usize {
+        Game::n_moves(self)
+    }
+    fn start_text(&self) -> Option<String> {
+        Game::start_text(self)
+    }
+    fn picture(&self) -> String {
+        Game::picture(self)
+    }
+    fn forfeit(&self, loser: Side) -> Outcome {
+        Game::forfeit(self, loser)
+    }
+    fn hides_last_move(&self) -> bool {
+        Game::hides_last_move(self)
+    }
+    fn legal_moves_text(&self) -> Option<Vec<String>> {
+        if !G::INFO.enumerable {
+            return None;
         }
-    };
+        let mut moves = Vec::new();
+        Game::legal_moves(self, &mut moves);
+        Some(moves.iter().map(|mv| Game::format_move(self, mv)).collect())
+    }
+    fn play_text(&mut self, text: &str) -> Result<String, MoveError> {
+        if Game::to_move(self).is_none() {
+            return Err(MoveError::GameOver);
+        }
+        let mv = Game::parse_move(self, text)?;
+        let canonical = Game::format_move(self, &mv);
+        Game::play(self, &mv)?;
+        Ok(canonical)
+    }
+    fn check_text(&self, text: &str) -> Result<String, MoveError> {
+        self.clone().play_text(text)
+    }
+    fn position_line(&self) -> String {
+        Game::position_line(self)
+    }
+    fn board_view(&self) -> BoardView {
+        let mut view = Game::board_view(self);
+        if Game::to_move(self).is_none() {
+            view.input = crate::view::Input::None;
+        }
+        view
+    }
+    fn turn_note(&self) -> Option<String> {
+        Game::turn_note(self)
+    }
 }
 
 impl GameKind {
-    pub const ALL: [GameKind; 5] = [GameKind::Gomoku, GameKind::Connect4, GameKind::Pahtum, GameKind::Legions, GameKind::Nupud];
-
     /// The name used on the command line and in records.
     pub fn name(self) -> &'static str {
-        with_kind!(self, G => G::NAME)
+        self.info().name
     }
 
+    /// The game called `name` (its name or an alias, in any case).
     pub fn from_name(name: &str) -> Result<GameKind, SetupError> {
-        let lower = name.trim().to_ascii_lowercase();
-        let alias = match lower.as_str() {
-            "connect-four" | "connect_four" | "c4" => "connect4",
-            "pah-tum" => "pahtum",
-            other => other,
-        };
-        GameKind::ALL.into_iter().find(|kind| kind.name() == alias).ok_or_else(|| SetupError::UnknownGame(name.to_string()))
+        GameKind::ALL
+            .into_iter()
+            .find(|kind| kind.info().is_called(name))
+            .ok_or_else(|| SetupError::UnknownGame { name: name.to_string(), known: GameKind::ALL.map(|kind| kind.name()).join(", ") })
     }
 
     /// A one-line description for `arbiter games`.
     pub fn title(self) -> &'static str {
-        match self {
-            GameKind::Gomoku => "Gomoku 10x10, five or more in a row wins (seed 000, 2004)",
-            GameKind::Connect4 => "Connect Four on w x h, four in a row wins (seed 002, 2008)",
-            GameKind::Pahtum => "Pah-tum 7x7 with blocked squares, scored runs (seed 003, 2019)",
-            GameKind::Legions => "Legions, territorial conquest on n x n (seed 001, 2007)",
-            GameKind::Nupud => "Nupud, 6x6 race of valued pieces with hidden set-up (seed 004, 1995)",
-        }
+        self.info().title
     }
 
     /// What the two sides are called in this game, side 0 first.
     pub fn side_names(self) -> [&'static str; 2] {
-        match self {
-            GameKind::Gomoku => ["X", "0"],
-            GameKind::Connect4 => ["blue", "red"],
-            GameKind::Pahtum => ["X", "O"],
-            GameKind::Legions => ["player 0", "player 1"],
-            GameKind::Nupud => ["White", "Black"],
-        }
+        self.info().side_names
     }
 
     /// How a move is written, with an example, for help texts and error messages.
     pub fn notation(self) -> &'static str {
-        match self {
-            GameKind::Gomoku => "column letter A-J then row digit 0-9 (row 0 at the top), e.g. B7",
-            GameKind::Connect4 => "the column index from 0 at the left, e.g. 3",
-            GameKind::Pahtum => "row letter A-G (A at the top) then column 1-7, e.g. C4",
-            GameKind::Legions => "one turn: orders \"X Y C\" separated by ';', e.g. \"3 6 1;3 5 2\" (\"\" for none)",
-            GameKind::Nupud => "set-up: six digits for files a-f, e.g. 432111; move: from and to square, e.g. c1c3",
-        }
+        self.info().notation
     }
 
-    pub fn options(self) -> &'static [OptionSpec] {
-        with_kind!(self, G => G::OPTIONS)
+    pub fn options(self) -> &'static [crate::OptionSpec] {
+        self.info().options
     }
 
     pub fn is_enumerable(self) -> bool {
-        with_kind!(self, G => G::ENUMERABLE)
+        self.info().enumerable
     }
 
     /// A random start position text where the game's starts vary (see
     /// [`Game::random_start`]).
     pub fn random_start<R: Rng + ?Sized>(self, options: &Options, rng: &mut R) -> Result<Option<String>, SetupError> {
-        with_kind!(self, G => {
-            options::check_names(G::NAME, G::OPTIONS, options)?;
-            G::random_start(options, rng)
-        })
+        struct RandomStart<'a, R: ?Sized>(&'a Options, &'a mut R);
+        impl<R: Rng + ?Sized> VisitGame for RandomStart<'_, R> {
+            type Output = Result<Option<String>, SetupError>;
+            fn visit<G: Registered>(self) -> Self::Output {
+                options::check_names(G::INFO.name, G::INFO.options, self.0)?;
+                G::random_start(self.0, self.1)
+            }
+        }
+        self.visit(RandomStart(options, rng))
+    }
+
+    /// One candidate tournament opening ([`Game::opening_candidate`]).
+    pub fn opening_candidate<R: Rng + ?Sized>(self, options: &Options, rng: &mut R) -> Result<Option<String>, SetupError> {
+        struct Candidate<'a, R: ?Sized>(&'a Options, &'a mut R);
+        impl<R: Rng + ?Sized> VisitGame for Candidate<'_, R> {
+            type Output = Result<Option<String>, SetupError>;
+            fn visit<G: Registered>(self) -> Self::Output {
+                options::check_names(G::INFO.name, G::INFO.options, self.0)?;
+                G::opening_candidate(self.0, self.1)
+            }
+        }
+        self.visit(Candidate(options, rng))
     }
 
     /// The start position from options and an optional start text.
     pub fn new_position(self, options: &Options, start: Option<&str>) -> Result<AnyPosition, SetupError> {
-        with_kind!(self, G => {
-            options::check_names(G::NAME, G::OPTIONS, options)?;
-            G::new(options, start).map(AnyPosition::from)
-        })
+        struct New<'a>(&'a Options, Option<&'a str>);
+        impl VisitGame for New<'_> {
+            type Output = Result<AnyPosition, SetupError>;
+            fn visit<G: Registered>(self) -> Self::Output {
+                options::check_names(G::INFO.name, G::INFO.options, self.0)?;
+                G::new(self.0, self.1).map(G::into_any)
+            }
+        }
+        self.visit(New(options, start))
+    }
+
+    /// The seed's limits of this game with these options ([`Game::seed_limits`]).
+    pub fn seed_limits(self, options: &Options) -> LimitSet {
+        struct Seed<'a>(&'a Options);
+        impl VisitGame for Seed<'_> {
+            type Output = LimitSet;
+            fn visit<G: Registered>(self) -> LimitSet {
+                G::seed_limits(self.0)
+            }
+        }
+        self.visit(Seed(options))
+    }
+
+    /// A start text on one line ([`Game::start_line`]).
+    pub fn start_line(self, text: &str) -> String {
+        struct Line<'a>(&'a str);
+        impl VisitGame for Line<'_> {
+            type Output = String;
+            fn visit<G: Registered>(self) -> String {
+                G::start_line(self.0)
+            }
+        }
+        self.visit(Line(text))
+    }
+
+    /// A start text back from its line ([`Game::start_from_line`]).
+    pub fn start_from_line(self, line: &str) -> String {
+        struct Text<'a>(&'a str);
+        impl VisitGame for Text<'_> {
+            type Output = String;
+            fn visit<G: Registered>(self) -> String {
+                G::start_from_line(self.0)
+            }
+        }
+        self.visit(Text(line))
+    }
+
+    /// A position back from its one-line form ([`Game::from_position_line`]).
+    pub fn from_position_line(self, options: &Options, line: &str) -> Result<AnyPosition, String> {
+        struct FromLine<'a>(&'a Options, &'a str);
+        impl VisitGame for FromLine<'_> {
+            type Output = Result<AnyPosition, String>;
+            fn visit<G: Registered>(self) -> Self::Output {
+                G::from_position_line(self.0, self.1).map(G::into_any)
+            }
+        }
+        self.visit(FromLine(options, line))
     }
 }
 
@@ -168,126 +351,97 @@ impl std::str::FromStr for GameKind {
     }
 }
 
-impl From<gomoku::Position> for AnyPosition {
-    fn from(pos: gomoku::Position) -> Self {
-        AnyPosition::Gomoku(pos)
-    }
-}
-impl From<connect4::Position> for AnyPosition {
-    fn from(pos: connect4::Position) -> Self {
-        AnyPosition::Connect4(pos)
-    }
-}
-impl From<pahtum::Position> for AnyPosition {
-    fn from(pos: pahtum::Position) -> Self {
-        AnyPosition::Pahtum(pos)
-    }
-}
-impl From<legions::Position> for AnyPosition {
-    fn from(pos: legions::Position) -> Self {
-        AnyPosition::Legions(pos)
-    }
-}
-impl From<nupud::Position> for AnyPosition {
-    fn from(pos: nupud::Position) -> Self {
-        AnyPosition::Nupud(pos)
-    }
-}
-
 impl AnyPosition {
-    pub fn kind(&self) -> GameKind {
-        match self {
-            AnyPosition::Gomoku(_) => GameKind::Gomoku,
-            AnyPosition::Connect4(_) => GameKind::Connect4,
-            AnyPosition::Pahtum(_) => GameKind::Pahtum,
-            AnyPosition::Legions(_) => GameKind::Legions,
-            AnyPosition::Nupud(_) => GameKind::Nupud,
-        }
-    }
-
-    pub fn visit<V: Visit>(&self, visitor: V) -> V::Output {
-        with_pos!(self, p => visitor.visit(p))
-    }
-
-    pub fn visit_mut<V: VisitMut>(&mut self, visitor: V) -> V::Output {
-        with_pos!(self, p => visitor.visit_mut(p))
+    /// The game's descriptor.
+    pub fn info(&self) -> GameInfo {
+        self.kind().info()
     }
 
     pub fn to_move(&self) -> Option<Side> {
-        with_pos!(self, p => p.to_move())
+        self.as_dyn().to_move()
     }
 
     pub fn outcome(&self) -> Option<Outcome> {
-        with_pos!(self, p => p.outcome())
+        self.as_dyn().outcome()
     }
 
     pub fn running_scores(&self) -> Option<[i64; 2]> {
-        with_pos!(self, p => p.running_scores())
+        self.as_dyn().running_scores()
     }
 
     pub fn n_moves(&self) -> usize {
-        with_pos!(self, p => p.n_moves())
+        self.as_dyn().n_moves()
     }
 
     pub fn start_text(&self) -> Option<String> {
-        with_pos!(self, p => p.start_text())
+        self.as_dyn().start_text()
     }
 
     pub fn picture(&self) -> String {
-        with_pos!(self, p => p.picture())
+        self.as_dyn().picture()
     }
 
     pub fn forfeit(&self, loser: Side) -> Outcome {
-        with_pos!(self, p => p.forfeit(loser))
+        self.as_dyn().forfeit(loser)
     }
 
     pub fn hides_last_move(&self) -> bool {
-        with_pos!(self, p => p.hides_last_move())
+        self.as_dyn().hides_last_move()
     }
 
     /// Every legal move in notation, or `None` for a game that cannot list its moves.
     pub fn legal_moves_text(&self) -> Option<Vec<String>> {
-        with_pos!(self, p => legal_text(p))
+        self.as_dyn().legal_moves_text()
     }
 
-    /// Reads, checks and plays one move given in the game's notation.
-    pub fn play_text(&mut self, text: &str) -> Result<(), MoveError> {
-        with_pos!(self, p => play_text(p, text))
+    /// Reads, checks and plays one move given in the game's notation; returns it in the
+    /// game's canonical notation.
+    pub fn play_text(&mut self, text: &str) -> Result<String, MoveError> {
+        self.as_dyn_mut().play_text(text)
     }
 
     /// Checks a move text against the position without playing it, and returns it in
     /// the game's canonical notation.
     pub fn check_text(&self, text: &str) -> Result<String, MoveError> {
-        with_pos!(self, p => {
-            let mv = p.parse_move(text)?;
-            p.clone().play(&mv)?;
-            Ok(p.format_move(&mv))
-        })
+        self.as_dyn().check_text(text)
+    }
+
+    /// The position on one line ([`Game::position_line`]).
+    pub fn position_line(&self) -> String {
+        self.as_dyn().position_line()
+    }
+
+    /// The position as plain data for drawing ([`Game::board_view`]); a finished game
+    /// takes no clicks.
+    pub fn board_view(&self) -> BoardView {
+        self.as_dyn().board_view()
+    }
+
+    /// What the rules made of the last move ([`Game::turn_note`]).
+    pub fn turn_note(&self) -> Option<String> {
+        self.as_dyn().turn_note()
     }
 
     /// A random legal move in notation, `None` when the game is over.
     pub fn random_move_text<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<String> {
-        with_pos!(self, p => p.random_move(rng).map(|mv| p.format_move(&mv)))
+        struct RandomMove<'a, R: ?Sized>(&'a mut R);
+        impl<R: Rng + ?Sized> Visit for RandomMove<'_, R> {
+            type Output = Option<String>;
+            fn visit<G: Registered>(self, pos: &G) -> Option<String> {
+                pos.random_move(self.0).map(|mv| pos.format_move(&mv))
+            }
+        }
+        self.visit(RandomMove(rng))
     }
 
     pub fn random_playout<R: Rng + ?Sized>(&mut self, rng: &mut R) -> Outcome {
-        with_pos!(self, p => p.random_playout(rng))
+        struct Playout<'a, R: ?Sized>(&'a mut R);
+        impl<R: Rng + ?Sized> VisitMut for Playout<'_, R> {
+            type Output = Outcome;
+            fn visit_mut<G: Registered>(self, pos: &mut G) -> Outcome {
+                pos.random_playout(self.0)
+            }
+        }
+        self.visit_mut(Playout(rng))
     }
-}
-
-fn legal_text<G: Game>(pos: &G) -> Option<Vec<String>> {
-    if !G::ENUMERABLE {
-        return None;
-    }
-    let mut moves = Vec::new();
-    pos.legal_moves(&mut moves);
-    Some(moves.iter().map(|mv| pos.format_move(mv)).collect())
-}
-
-fn play_text<G: Game>(pos: &mut G, text: &str) -> Result<(), MoveError> {
-    if pos.to_move().is_none() {
-        return Err(MoveError::GameOver);
-    }
-    let mv = pos.parse_move(text)?;
-    pos.play(&mv)
 }

@@ -27,7 +27,7 @@ pub fn check_random_games<G: Game>(start: &G, games: u64, seed: u64, max_plies: 
     for game_idx in 0..games {
         let game_seed = seed.wrapping_add(game_idx);
         let outcome =
-            check_one_game(start, game_seed, max_plies).map_err(|err| format!("{} game with seed {game_seed}: {err}", G::NAME))?;
+            check_one_game(start, game_seed, max_plies).map_err(|err| format!("{} game with seed {game_seed}: {err}", G::INFO.name))?;
         summary.games += 1;
         match outcome.0.winner {
             Some(side) => summary.wins[side.index()] += 1,
@@ -40,7 +40,7 @@ pub fn check_random_games<G: Game>(start: &G, games: u64, seed: u64, max_plies: 
         let mut fast = start.clone();
         let fast_outcome = fast.random_playout(&mut rng);
         if fast.outcome() != Some(fast_outcome) || fast.to_move().is_some() {
-            return Err(format!("{} random_playout with seed {game_seed} did not end in a finished position", G::NAME));
+            return Err(format!("{} random_playout with seed {game_seed} did not end in a finished position", G::INFO.name));
         }
     }
     Ok(summary)
@@ -80,7 +80,7 @@ fn check_one_game<G: Game>(start: &G, seed: u64, max_plies: usize) -> Result<(Ou
             return Ok((outcome, ply));
         }
 
-        if G::ENUMERABLE {
+        if G::INFO.enumerable {
             if moves.is_empty() {
                 return Err(format!("ply {ply}: ongoing game without legal moves"));
             }
@@ -96,7 +96,7 @@ fn check_one_game<G: Game>(start: &G, seed: u64, max_plies: usize) -> Result<(Ou
             }
         }
         let mv = random.ok_or_else(|| format!("ply {ply}: ongoing game without a random move"))?;
-        if G::ENUMERABLE && !moves.contains(&mv) {
+        if G::INFO.enumerable && !moves.contains(&mv) {
             return Err(format!("ply {ply}: random move {mv:?} is not among the legal moves"));
         }
         let text = pos.format_move(&mv);

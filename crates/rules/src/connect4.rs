@@ -33,7 +33,21 @@
 
 use rand::{Rng, RngExt};
 
-use crate::{Game, MoveError, OptionSpec, Options, Outcome, SetupError, Side, options};
+use crate::view::{self, BoardStyle, BoardView, CellView, Grid, Input, Pieces};
+use crate::{Game, GameInfo, LimitSet, MoveError, OptionSpec, Options, Outcome, SetupError, Side, options};
+
+const OPTIONS: &[OptionSpec] = &[
+    OptionSpec { name: "width", default: "7", help: "number of columns, 4 to 32" },
+    OptionSpec { name: "height", default: "6", help: "number of rows, 4 to 32" },
+];
+
+/// The board size the options give, `None` when they give none that the rules accept.
+fn board_size(options: &Options) -> Option<(usize, usize)> {
+    let (min, max) = (MIN_SIZE as i64, MAX_SIZE as i64);
+    let width = options::get_int(OPTIONS, options, "width", min, max).ok()?;
+    let height = options::get_int(OPTIONS, options, "height", min, max).ok()?;
+    Some((width as usize, height as usize))
+}
 
 /// The smallest board side.
 pub const MIN_SIZE: usize = 4;
@@ -477,20 +491,83 @@ impl std::fmt::Debug for Position {
 
 impl Game for Position {
     type Move = Move;
-    const NAME: &'static str = "connect4";
-    const OPTIONS: &'static [OptionSpec] = &[
-        OptionSpec { name: "width", default: "7", help: "number of columns, 4 to 32" },
-        OptionSpec { name: "height", default: "6", help: "number of rows, 4 to 32" },
-    ];
+    const INFO: GameInfo = GameInfo {
+        name: "connect4",
+        aliases: &["connect-four", "connect_four", "c4"],
+        title: "Connect Four, 7x6 or larger, four in a row wins (seed 002, 2008)",
+        side_names: ["blue", "red"],
+        notation: "the column index from 0 at the left, e.g. 3",
+        options: OPTIONS,
+        enumerable: true,
+        has_scores: false,
+        hidden_information: false,
+        start_required: false,
+        generated_openings: false,
+        style: BoardStyle {
+            grid: Grid::Holes,
+            pieces: Pieces::Discs,
+            board_colour: "#334155",
+            line_colour: "#f1f5f9",
+            piece_colours: ["#2563eb", "#dc2626"],
+            text_colours: ["#ffffff", "#ffffff"],
+        },
+    };
 
     fn new(options: &Options, start: Option<&str>) -> Result<Self, SetupError> {
         let (min, max) = (MIN_SIZE as i64, MAX_SIZE as i64);
-        let width = options::get_int(Self::OPTIONS, options, "width", min, max)?;
-        let height = options::get_int(Self::OPTIONS, options, "height", min, max)?;
+        let width = options::get_int(OPTIONS, options, "width", min, max)?;
+        let height = options::get_int(OPTIONS, options, "height", min, max)?;
         if start.is_some_and(|text| !text.trim().is_empty()) {
             return Err(SetupError::BadStart("connect four starts from the empty board".to_string()));
         }
         Position::empty(width as usize, height as usize)
+    }
+
+    /// Seed 002: CPU time per game, 120 s on boards up to 7x6's 42 cells and 600 s on
+    /// larger ones (the contest's 20x20), and 4 GiB of memory.
+    fn seed_limits(options: &Options) -> LimitSet {
+        let (width, height) = board_size(options).unwrap_or((7, 6));
+        let cpu_s = if width * height <= 42 { 120 } else { 600 };
+        LimitSet { cpu_ms: Some(cpu_s * 1000), memory_mb: Some(4096), ..LimitSet::default() }
+    }
+
+    /// The rows, top first, joined by `/`: `.` empty, `X` first (blue), `O` second.
+    fn position_line(&self) -> String {
+        self.board_rows(None).join("/")
+    }
+
+    /// The board must have the size of the options.
+    fn from_position_line(options: &Options, line: &str) -> Result<Self, String> {
+        let rows: Vec<&str> = line.split('/').collect();
+        let pos = Position::from_board_rows(&rows, None).map_err(|err| err.to_string())?;
+        if board_size(options) != Some((pos.width(), pos.height())) {
+            return Err("the board does not have the size of the options".to_string());
+        }
+        Ok(pos)
+    }
+
+    fn board_view(&self) -> BoardView {
+        let (w, h) = (self.width(), self.height());
+        let mut view = BoardView::new(self, w, h);
+        view.col_labels = (0..w).map(|x| x.to_string()).collect();
+        // The rules count rows from the bottom; the labels keep their numbers.
+        view.row_labels = (0..h).rev().map(|y| y.to_string()).collect();
+        for row in 0..h {
+            let y = h - 1 - row;
+            for x in 0..w {
+                view.cells.push(CellView { name: x.to_string(), owner: view::owner(self.cell(x, y)), ..CellView::default() });
+            }
+        }
+        if let Some(x) = self.last_move() {
+            // The last disc is the top one of its column.
+            view.last = vec![[x, h - self.column_height(x)]];
+            view.last_move = Some(x.to_string());
+        }
+        view.winning = self.winning_cells().iter().map(|&(x, y)| [x, h - 1 - y]).collect();
+        view.winning.sort();
+        view.status = view.status_line(self.outcome(), "with four in a row", "draw: the board is full");
+        view.input = if self.to_move().is_some() { Input::Column } else { Input::None };
+        view
     }
 
     fn start_text(&self) -> Option<String> {

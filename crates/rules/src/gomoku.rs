@@ -30,7 +30,8 @@
 
 use rand::{Rng, RngExt};
 
-use crate::{Game, MoveError, OptionSpec, Options, Outcome, SetupError, Side};
+use crate::view::{self, BoardStyle, BoardView, CellView, Grid, Input, Pieces};
+use crate::{Game, GameInfo, LimitSet, MoveError, Options, Outcome, SetupError, Side};
 
 /// Width and height of the board.
 pub const SIZE: usize = 10;
@@ -40,6 +41,12 @@ pub const N_CELLS: usize = SIZE * SIZE;
 
 /// Marks in a row that win.
 pub const WIN_LENGTH: usize = 5;
+
+/// How many pairs of marks a generated tournament opening holds.
+pub const OPENING_PAIRS: std::ops::RangeInclusive<usize> = 3..=6;
+
+/// The square of a generated opening's marks: rows and columns 2..=7 (`C`..`H`).
+pub const OPENING_AREA: std::ops::RangeInclusive<usize> = 2..=7;
 
 /// Bits per board row in the bitboards: one more than the width, so that the spare
 /// column (always empty) stops runs from wrapping round from one row into the next.
@@ -359,6 +366,22 @@ impl Position {
         cells
     }
 
+    /// The empty cells where a mark of `side` would make five or more in a row, in
+    /// reading order.
+    pub fn completing_cells(&self, side: Side) -> Vec<Move> {
+        let mine = self.marks[side.index()];
+        let mut empty = self.empty_mask();
+        let mut cells = Vec::new();
+        while empty != 0 {
+            let bit = empty & empty.wrapping_neg();
+            empty &= empty - 1;
+            if has_five(mine | bit) {
+                cells.push(Move::from_bit_index(bit.trailing_zeros()));
+            }
+        }
+        cells
+    }
+
     fn empty_mask(&self) -> u128 {
         BOARD_MASK & !(self.marks[0] | self.marks[1])
     }
@@ -388,10 +411,109 @@ impl Default for Position {
     }
 }
 
+/// Whether a field is a balanced tournament opening: the rules accept it as a start
+/// (as many `X` as `0`, no five), neither side has a cell that would complete five (so
+/// no four of either side: `X` to move cannot win at once nor must answer a threat), and
+/// neither side has a move that makes two such cells at once (an open or double four, a
+/// win that cannot be stopped).
+pub fn is_balanced_opening(field: &Field) -> bool {
+    let Ok(pos) = Position::from_field(field) else {
+        return false;
+    };
+    for side in Side::BOTH {
+        if !pos.completing_cells(side).is_empty() {
+            return false;
+        }
+        let mut empty = pos.empty_mask();
+        while empty != 0 {
+            let bit = empty & empty.wrapping_neg();
+            empty &= empty - 1;
+            let mut next = pos.clone();
+            next.marks[side.index()] |= bit;
+            if next.completing_cells(side).len() >= 2 {
+                return false;
+            }
+        }
+    }
+    true
+}
+
 impl Game for Position {
     type Move = Move;
-    const NAME: &'static str = "gomoku";
-    const OPTIONS: &'static [OptionSpec] = &[];
+    const INFO: GameInfo = GameInfo {
+        name: "gomoku",
+        aliases: &[],
+        title: "Gomoku 10x10, five or more in a row wins (seed 000, 2004)",
+        side_names: ["X", "0"],
+        notation: "column letter A-J then row digit 0-9 (row 0 at the top), e.g. B7",
+        options: &[],
+        enumerable: true,
+        has_scores: false,
+        hidden_information: false,
+        start_required: false,
+        generated_openings: true,
+        style: BoardStyle {
+            grid: Grid::Lines,
+            pieces: Pieces::Stones,
+            board_colour: "#deb66a",
+            line_colour: "#6b4f24",
+            piece_colours: ["#16181d", "#f7f7f2"],
+            text_colours: ["#f7f7f2", "#16181d"],
+        },
+    };
+
+    /// Seed 000: 5 seconds per move, no memory limit.
+    fn seed_limits(_options: &Options) -> LimitSet {
+        LimitSet { move_ms: Some(5_000), ..LimitSet::default() }
+    }
+
+    /// The 10 field rows (row 0 first) joined by `/`, `.` `X` `0`.
+    fn position_line(&self) -> String {
+        self.field_text().trim_end().replace('\n', "/")
+    }
+
+    /// Only with `X` to move (as many `X` as `0`), as a start field.
+    fn from_position_line(_options: &Options, line: &str) -> Result<Self, String> {
+        let field = parse_field(&line.replace('/', "\n")).map_err(|err| err.to_string())?;
+        Position::from_field(&field).map_err(|err| err.to_string())
+    }
+
+    /// `k` pairs of marks, `k` uniform in [`OPENING_PAIRS`], placed uniformly on the
+    /// empty cells of [`OPENING_AREA`]², `X` to move; kept only when
+    /// [`is_balanced_opening`].
+    fn opening_candidate<R: Rng + ?Sized>(_options: &Options, rng: &mut R) -> Result<Option<String>, SetupError> {
+        let mut area: Vec<(usize, usize)> = OPENING_AREA.flat_map(|row| OPENING_AREA.map(move |col| (col, row))).collect();
+        let pairs = rng.random_range(OPENING_PAIRS);
+        let mut field: Field = [[None; SIZE]; SIZE];
+        for i in 0..pairs * 2 {
+            let j = rng.random_range(i..area.len());
+            area.swap(i, j);
+            let (col, row) = area[i];
+            field[row][col] = Some(if i % 2 == 0 { Side::First } else { Side::Second });
+        }
+        Ok(is_balanced_opening(&field).then(|| format_field(&field)))
+    }
+
+    fn board_view(&self) -> BoardView {
+        let mut view = BoardView::new(self, SIZE, SIZE);
+        view.col_labels = (0..SIZE).map(|x| ((b'A' + x as u8) as char).to_string()).collect();
+        view.row_labels = (0..SIZE).map(|y| y.to_string()).collect();
+        for y in 0..SIZE {
+            for x in 0..SIZE {
+                let name = Move::new(x, y).expect("on the board").to_string();
+                view.cells.push(CellView { name, owner: view::owner(self.cell(x, y)), ..CellView::default() });
+            }
+        }
+        if let Some(mv) = self.last_move() {
+            view.last = vec![[mv.col(), mv.row()]];
+            view.last_move = Some(mv.to_string());
+        }
+        view.winning = self.winning_cells().iter().map(|mv| [mv.col(), mv.row()]).collect();
+        view.winning.sort();
+        view.status = view.status_line(self.outcome(), "with five in a row", "draw: the board is full");
+        view.input = if self.outcome.is_none() { Input::Cell } else { Input::None };
+        view
+    }
 
     fn new(_options: &Options, start: Option<&str>) -> Result<Self, SetupError> {
         match start {

@@ -45,7 +45,17 @@ use std::fmt;
 use rand::{Rng, RngExt};
 
 use crate::options::{get_bool, get_int};
-use crate::{Game, MoveError, OptionSpec, Options, Outcome, SetupError, Side};
+use crate::view::{self, BoardStyle, BoardView, CellView, Grid, Pieces};
+use crate::{Game, GameInfo, LimitSet, MoveError, OptionSpec, Options, Outcome, SetupError, Side};
+
+const OPTIONS: &[OptionSpec] = &[
+    OptionSpec { name: "size", default: "17", help: "board side n (3..=32); the game lasts n*n turns" },
+    OptionSpec {
+        name: "score-disconnected",
+        default: "false",
+        help: "count provinces not connected to the city in the running score too",
+    },
+];
 
 /// The largest board side.
 pub const MAX_SIZE: usize = 32;
@@ -747,20 +757,31 @@ impl Position {
 
 impl Game for Position {
     type Move = Move;
-    const NAME: &'static str = "legions";
-    const OPTIONS: &'static [OptionSpec] = &[
-        OptionSpec { name: "size", default: "17", help: "board side n (3..=32); the game lasts n*n turns" },
-        OptionSpec {
-            name: "score-disconnected",
-            default: "false",
-            help: "count provinces not connected to the city in the running score too",
+    const INFO: GameInfo = GameInfo {
+        name: "legions",
+        aliases: &[],
+        title: "Legions, territorial conquest on n x n (seed 001, 2007)",
+        side_names: ["player 0", "player 1"],
+        notation: "one turn: orders \"X Y C\" separated by ';', e.g. \"3 6 1;3 5 2\" (\"\" for none)",
+        options: OPTIONS,
+        enumerable: false,
+        has_scores: true,
+        hidden_information: false,
+        start_required: false,
+        generated_openings: false,
+        style: BoardStyle {
+            grid: Grid::Squares,
+            pieces: Pieces::Tiles,
+            board_colour: "#f1f5f9",
+            line_colour: "#cbd5e1",
+            piece_colours: ["#3b82f6", "#ef4444"],
+            text_colours: ["#ffffff", "#ffffff"],
         },
-    ];
-    const ENUMERABLE: bool = false;
+    };
 
     fn new(options: &Options, start: Option<&str>) -> Result<Self, SetupError> {
-        let size = get_int(Self::OPTIONS, options, "size", MIN_SIZE as i64, MAX_SIZE as i64)? as usize;
-        let score_disconnected = get_bool(Self::OPTIONS, options, "score-disconnected")?;
+        let size = get_int(OPTIONS, options, "size", MIN_SIZE as i64, MAX_SIZE as i64)? as usize;
+        let score_disconnected = get_bool(OPTIONS, options, "score-disconnected")?;
         let Some(text) = start else {
             let mut pos = Position::with_size(size);
             pos.score_disconnected = score_disconnected;
@@ -773,6 +794,85 @@ impl Game for Position {
         let mut pos = Position::from_input(&input, score_disconnected)?;
         pos.start = Some(format_input(&pos, input.player));
         Ok(pos)
+    }
+
+    /// Seed 001: 2 seconds per move, the start included.
+    fn seed_limits(_options: &Options) -> LimitSet {
+        LimitSet { move_ms: Some(2_000), ..LimitSet::default() }
+    }
+
+    /// The turns played so far, a space, and the map rows (y = 0 first) joined by `/`,
+    /// cells separated by `,` in the native notation (`.`, `N0`, `v1`, ...). Not read
+    /// back: the turn count and the scoring option are not all in it.
+    fn position_line(&self) -> String {
+        let input = format_input(self, Side::First);
+        let rows: Vec<String> = input.lines().skip(4).map(|row| row.replace('\t', ",")).collect();
+        format!("{} {}", self.turn(), rows.join("/"))
+    }
+
+    fn board_view(&self) -> BoardView {
+        let n = self.size();
+        let mut view = BoardView::new(self, n, n);
+        view.col_labels = (0..n).map(|x| x.to_string()).collect();
+        view.row_labels = (0..n).map(|y| y.to_string()).collect();
+        let cities = Side::BOTH.map(|side| self.city(side));
+        for y in 0..n {
+            for x in 0..n {
+                let legion = self.cell(x, y);
+                view.cells.push(CellView {
+                    name: format!("{x} {y}"),
+                    owner: view::owner(legion.map(|l| l.owner)),
+                    label: legion.filter(|l| l.veteran).map(|_| "V".to_string()),
+                    ring: legion.is_some_and(|l| l.veteran),
+                    faded: legion.is_some() && !self.is_connected(x, y),
+                    star: cities.contains(&(x, y)),
+                    ..CellView::default()
+                });
+            }
+        }
+        if let Some(report) = self.last_turn() {
+            for order in &report.orders {
+                let line = format!("{}: {}", self.format_move(&Move::new(vec![order.order.clone()])), order.effect);
+                view.last_report.push(line);
+                let touched = matches!(order.effect, Effect::Occupied { .. } | Effect::Captured { .. } | Effect::Repelled { .. });
+                if let (true, Order::Send { x, y, .. }) = (touched, &order.order) {
+                    let cell = [*x as usize, *y as usize];
+                    if !view.last.contains(&cell) {
+                        view.last.push(cell);
+                    }
+                }
+            }
+            if report.unused > 0 {
+                view.last_report.push(format!("{} legions unused", report.unused));
+            }
+        }
+        view.last_move = self.last_move().map(|mv| self.format_move(&mv));
+        let names = view.side_names.clone();
+        view.status = match (self.city_taker(), self.to_move()) {
+            (Some(taker), _) => view::capitalise(&format!("{} takes the enemy city and wins", names[taker.index()])),
+            (None, Some(side)) => format!("Turn {} of {}: {} to move", self.turn() + 1, self.max_turns(), names[side.index()]),
+            (None, None) => view.status_line(self.outcome(), "", "draw"),
+        };
+        view.input = if self.to_move().is_some() { view::Input::Orders } else { view::Input::None };
+        let legend = [
+            ("star", "a city: taking the enemy's wins at once"),
+            ("ring", "a veteran legion (V): harder to take"),
+            ("faded", "a province cut off from its city"),
+        ];
+        view.legend = legend.map(|(mark, meaning)| [mark.to_string(), meaning.to_string()]).to_vec();
+        view
+    }
+
+    /// What each order of the last turn did, `"X Y C: effect"` joined by `"; "`.
+    fn turn_note(&self) -> Option<String> {
+        self.last_turn().map(|report| {
+            report
+                .orders
+                .iter()
+                .map(|o| format!("{}: {}", self.format_move(&Move::new(vec![o.order.clone()])), o.effect))
+                .collect::<Vec<_>>()
+                .join("; ")
+        })
     }
 
     fn start_text(&self) -> Option<String> {

@@ -1,24 +1,35 @@
-//! The rules of Arbiter's five games: the [`Game`] trait every game implements, one
-//! module per game, and [`GameKind`] / [`AnyPosition`] for choosing a game at run time.
+//! The rules of Arbiter's games: the [`Game`] trait every game implements with its
+//! descriptor ([`GameInfo`]), one module per game, and the registry ([`GameKind`],
+//! [`AnyPosition`], in `any.rs`) that lists them for choosing a game at run time.
 //!
 //! Pure code: no I/O, no clock, and randomness only from an RNG the caller passes.
 
-pub mod check;
-pub mod connect4;
-pub mod gomoku;
-pub mod legions;
-pub mod nupud;
-pub mod options;
-pub mod pahtum;
-
+#[macro_use]
 mod any;
+pub mod check;
+pub mod info;
+pub mod options;
+pub mod view;
+
+// The registry: every game, its module and its variant in `GameKind` and
+// `AnyPosition`. Adding a game is adding its line here (ARCHITECTURE.md, "How to add a
+// game").
+registry! {
+    gomoku => Gomoku,
+    connect4 => Connect4,
+    pahtum => Pahtum,
+    legions => Legions,
+    nupud => Nupud,
+}
 
 use std::fmt::Debug;
 
 use rand::Rng;
 
-pub use any::{AnyPosition, GameKind, Visit, VisitMut};
+pub use any::{Registered, Visit, VisitGame, VisitMut};
+pub use info::{GameInfo, LimitSet};
 pub use options::{OptionSpec, Options};
+pub use view::{BoardStyle, BoardView, CellView};
 
 /// One of the two players. `First` is the side that moves first (side 0 in records and
 /// `verify` output): Gomoku `X`, Connect Four blue, Pah-tum `X`, Legions player 0,
@@ -102,8 +113,8 @@ pub enum MoveError {
 /// Why a game could not be set up from its options and start position.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SetupError {
-    #[error("unknown game {0:?} (known: gomoku, connect4, pahtum, legions, nupud)")]
-    UnknownGame(String),
+    #[error("unknown game {name:?} (known: {known})")]
+    UnknownGame { name: String, known: String },
     #[error("game {game} has no option {name:?} (its options: {known})")]
     UnknownOption { game: &'static str, name: String, known: String },
     #[error("option {name}={value:?}: {reason}")]
@@ -123,15 +134,10 @@ pub enum SetupError {
 pub trait Game: Clone + Debug + PartialEq + Send + Sync + 'static {
     type Move: Clone + Debug + PartialEq + Send + Sync + 'static;
 
-    /// The game's name on the command line and in records, e.g. `"gomoku"`.
-    const NAME: &'static str;
-    /// The options `new` accepts, with their defaults.
-    const OPTIONS: &'static [OptionSpec];
-    /// Whether [`Game::legal_moves`] lists every legal move. Legions cannot: its move is
-    /// a list of orders; it offers [`Game::random_move`] and validation instead.
-    const ENUMERABLE: bool = true;
+    /// What the game is: name, title, sides, notation, options, how its board looks.
+    const INFO: GameInfo;
 
-    /// The start position from options (already checked against [`Game::OPTIONS`] by
+    /// The start position from options (already checked against the descriptor's by
     /// [`options::check_names`]) and an optional start position in the game's start
     /// text. Games that need random start positions take them only from `start`: the
     /// caller generates one with [`Game::random_start`].
@@ -158,7 +164,7 @@ pub trait Game: Clone + Debug + PartialEq + Send + Sync + 'static {
     fn running_scores(&self) -> Option<[i64; 2]>;
 
     /// Appends every legal move in a deterministic order; nothing when the game is over.
-    /// For games that are not [`Game::ENUMERABLE`] this appends a sample of moves instead
+    /// For games that are not [`GameInfo::enumerable`] this appends a sample of moves instead
     /// (it is what [`Game::candidate_moves`] builds on).
     fn legal_moves(&self, out: &mut Vec<Self::Move>);
 
@@ -201,6 +207,50 @@ pub trait Game: Clone + Debug + PartialEq + Send + Sync + 'static {
 
     /// Number of moves (plies) played so far.
     fn n_moves(&self) -> usize;
+
+    /// The limits of the game's seed for a side, by the options (`docs/bots.md`, "Where
+    /// the limits come from").
+    fn seed_limits(options: &Options) -> LimitSet;
+
+    /// The position on one line for the project's protocol (its `position` message); no
+    /// line ends, no leading or trailing spaces.
+    fn position_line(&self) -> String;
+
+    /// The position back from [`Game::position_line`], for bots that rebuild their
+    /// position each turn: exact for the board, what the line does not show is lost.
+    /// `Err` with the reason where a line cannot be read back.
+    fn from_position_line(options: &Options, line: &str) -> Result<Self, String> {
+        let _ = (options, line);
+        Err(format!("a {} position cannot be rebuilt from its line", Self::INFO.name))
+    }
+
+    /// A start text on one line (the project protocol's `start` message): line ends
+    /// become `/`, TABs `,`. Games whose start texts are one line already keep them.
+    fn start_line(text: &str) -> String {
+        text.trim_end().replace("\r\n", "\n").replace('\n', "/").replace('\t', ",")
+    }
+
+    /// The start text back from [`Game::start_line`], as [`Game::new`] reads it.
+    fn start_from_line(line: &str) -> String {
+        line.replace('/', "\n").replace(',', "\t") + "\n"
+    }
+
+    /// One candidate tournament opening in the start text, for the games whose
+    /// descriptor says [`GameInfo::generated_openings`]: `None` when this candidate is
+    /// refused (unbalanced), and the caller draws another.
+    fn opening_candidate<R: Rng + ?Sized>(options: &Options, rng: &mut R) -> Result<Option<String>, SetupError> {
+        let _ = (options, rng);
+        Ok(None)
+    }
+
+    /// The position as plain data for drawing (see [`view`]).
+    fn board_view(&self) -> BoardView;
+
+    /// What the rules made of the last move, where its text does not say it all (Legions:
+    /// what each order did), for the record.
+    fn turn_note(&self) -> Option<String> {
+        None
+    }
 
     /// Plays random moves to the end and returns the outcome. Games override it with a
     /// faster loop; it must play the same distribution as [`Game::random_move`].

@@ -41,7 +41,8 @@ use std::fmt;
 
 use rand::{Rng, RngExt};
 
-use crate::{Game, MoveError, OptionSpec, Options, Outcome, SetupError, Side};
+use crate::view::{self, BoardStyle, BoardView, CellView, Grid, Input, Pieces};
+use crate::{Game, GameInfo, LimitSet, MoveError, Options, Outcome, SetupError, Side};
 
 /// Files and ranks of the board.
 pub const SIZE: usize = 6;
@@ -785,8 +786,105 @@ impl Position {
 
 impl Game for Position {
     type Move = Move;
-    const NAME: &'static str = "nupud";
-    const OPTIONS: &'static [OptionSpec] = &[];
+    const INFO: GameInfo = GameInfo {
+        name: "nupud",
+        aliases: &[],
+        title: "Nupud, 6x6 race of valued pieces with hidden set-up (seed 004, 1995)",
+        side_names: ["White", "Black"],
+        notation: "set-up: six digits for files a-f, e.g. 432111; move: from and to square, e.g. c1c3",
+        options: &[],
+        enumerable: true,
+        has_scores: true,
+        hidden_information: true,
+        start_required: false,
+        generated_openings: false,
+        style: BoardStyle {
+            grid: Grid::Checkered,
+            pieces: Pieces::Discs,
+            board_colour: "#f0dcb8",
+            line_colour: "#c9a07a",
+            piece_colours: ["#fbfaf5", "#22252b"],
+            text_colours: ["#1c1917", "#f5f5f4"],
+        },
+    };
+
+    /// Seed 004: 5 minutes of wall-clock time per side for the whole game.
+    fn seed_limits(_options: &Options) -> LimitSet {
+        LimitSet { game_ms: Some(300_000), ..LimitSet::default() }
+    }
+
+    /// `setup` while a set-up is due, else `white:` or `black:` (the side to move) and
+    /// ranks 6 to 1 joined by `/`, six cells each without separators (`.`, `W1`..`W4`,
+    /// `B1`..`B4`): the start text's board form.
+    fn position_line(&self) -> String {
+        if self.is_setup_phase() {
+            return "setup".to_string();
+        }
+        let side = self.to_move().unwrap_or(Side::First);
+        let ranks: Vec<String> = self.board().to_lines().lines().map(|line| line.replace(' ', "")).collect();
+        format!("{}:{}", side_name(side), ranks.join("/"))
+    }
+
+    /// Not for `setup`: the hidden set-up is not in the line.
+    fn from_position_line(_options: &Options, line: &str) -> Result<Self, String> {
+        if line == "setup" {
+            return Err("the set-up phase cannot be rebuilt from its line".to_string());
+        }
+        Position::from_start_text(line).map_err(|err| err.to_string())
+    }
+
+    /// Start texts are one line already.
+    fn start_line(text: &str) -> String {
+        text.trim().to_string()
+    }
+
+    fn start_from_line(line: &str) -> String {
+        line.to_string()
+    }
+
+    fn board_view(&self) -> BoardView {
+        let n = SIZE;
+        let mut view = BoardView::new(self, n, n);
+        view.col_labels = (0..n).map(|x| ((b'a' + x as u8) as char).to_string()).collect();
+        view.row_labels = (0..n).map(|y| (n - y).to_string()).collect();
+        // `board()` stays empty until both set-ups are in, so nothing hidden can leak here.
+        for y in 0..n {
+            for x in 0..n {
+                let sq = Square::new(x, n - 1 - y).expect("on the board");
+                let piece = self.piece_at(sq);
+                view.cells.push(CellView {
+                    name: sq.to_string(),
+                    owner: view::owner(piece.map(|piece| piece.side)),
+                    label: piece.map(|piece| piece.value.to_string()),
+                    ..CellView::default()
+                });
+            }
+        }
+        let drawn = |sq: Square| [sq.file(), n - 1 - sq.rank()];
+        match self.last_move() {
+            Some(Move::Step { from, to }) => view.last = vec![drawn(from), drawn(to)],
+            // Black's set-up completes the board: its home rank is what just appeared.
+            Some(Move::Setup(_)) => view.last = (0..n).map(|x| [x, 0]).collect(),
+            None => {}
+        }
+        view.last_move = self.last_move().map(|mv| self.format_move(&mv));
+        let names = view.side_names.clone();
+        view.status = if self.is_setup_phase() {
+            if self.has_set_up(Side::First) {
+                format!("Set-up: {} has set up (hidden); {} to set up", names[0], names[1])
+            } else {
+                format!("Set-up: {} to set up", names[0])
+            }
+        } else {
+            view.status_line(self.outcome(), "", "draw")
+        };
+        view.input = match (self.to_move(), self.is_setup_phase()) {
+            (None, _) => Input::None,
+            (Some(_), true) => Input::Setup,
+            (Some(_), false) => Input::FromTo,
+        };
+        view
+    }
 
     fn new(_options: &Options, start: Option<&str>) -> Result<Self, SetupError> {
         match start {

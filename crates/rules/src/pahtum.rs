@@ -26,9 +26,10 @@
 
 use std::fmt;
 
-use rand::Rng;
+use rand::{Rng, RngExt};
 
-use crate::{Game, MoveError, OptionSpec, Options, Outcome, SetupError, Side, options};
+use crate::view::{self, BoardStyle, BoardView, CellView, Grid, Input, Pieces};
+use crate::{Game, GameInfo, LimitSet, MoveError, OptionSpec, Options, Outcome, SetupError, Side, options};
 
 /// Rows and columns of the board.
 pub const SIZE: usize = 7;
@@ -39,6 +40,9 @@ pub const FORFEIT_POINTS: i64 = 1666;
 /// The fewest and most blocked squares of a start board (and the count must be odd).
 pub const MIN_BLOCKED: usize = 1;
 pub const MAX_BLOCKED: usize = 25;
+/// The blocked-square counts of generated tournament openings when the options set
+/// none: one drawn uniformly for each board.
+pub const OPENING_BLOCKED: [usize; 4] = [3, 5, 7, 9];
 
 /// Points for a maximal run of `len` equal letters: 0 below 3, then 3, 10, 25, 56, 119
 /// (score(L) = 2·score(L−1) + L).
@@ -553,13 +557,85 @@ impl Position {
 
 impl Game for Position {
     type Move = Move;
-    const NAME: &'static str = "pahtum";
-    const OPTIONS: &'static [OptionSpec] = OPTIONS;
+    const INFO: GameInfo = GameInfo {
+        name: "pahtum",
+        aliases: &["pah-tum"],
+        title: "Pah-tum 7x7 with blocked squares, scored runs (seed 003, 2019)",
+        side_names: ["X", "O"],
+        notation: "row letter A-G (A at the top) then column 1-7, e.g. C4",
+        options: OPTIONS,
+        enumerable: true,
+        has_scores: true,
+        hidden_information: false,
+        start_required: true,
+        generated_openings: true,
+        style: BoardStyle {
+            grid: Grid::Squares,
+            pieces: Pieces::Discs,
+            board_colour: "#f8f4ea",
+            line_colour: "#94a3b8",
+            piece_colours: ["#c2410c", "#1d4ed8"],
+            text_colours: ["#ffffff", "#ffffff"],
+        },
+    };
 
     fn new(options: &Options, start: Option<&str>) -> Result<Self, SetupError> {
         blocked_option(options)?;
-        let text = start.ok_or(SetupError::StartRequired(Self::NAME))?;
+        let text = start.ok_or(SetupError::StartRequired(Self::INFO.name))?;
         Ok(Position::from_start(parse_start(text)?))
+    }
+
+    /// Seed 003: 1 second per move (the start included) and 128 MiB.
+    fn seed_limits(_options: &Options) -> LimitSet {
+        LimitSet { move_ms: Some(1_000), memory_mb: Some(128), ..LimitSet::default() }
+    }
+
+    /// The 7 rows (`A` first) joined by `/`, `-` `+` `X` `O`.
+    fn position_line(&self) -> String {
+        self.board().to_compact_text()
+    }
+
+    fn from_position_line(_options: &Options, line: &str) -> Result<Self, String> {
+        Position::from_board(&(line.replace('/', "\n") + "\n")).map_err(|err| err.to_string())
+    }
+
+    /// A board with the option `blocked` squares when the options set it, else an odd
+    /// count drawn uniformly from [`OPENING_BLOCKED`]; the squares are uniform
+    /// ([`Game::random_start`]). Every candidate is balanced.
+    fn opening_candidate<R: Rng + ?Sized>(options: &Options, rng: &mut R) -> Result<Option<String>, SetupError> {
+        let mut options = options.clone();
+        if !options.contains_key("blocked") {
+            let blocked = OPENING_BLOCKED[rng.random_range(0..OPENING_BLOCKED.len())];
+            options.insert("blocked".to_string(), blocked.to_string());
+        }
+        Self::random_start(&options, rng)
+    }
+
+    fn board_view(&self) -> BoardView {
+        let mut view = BoardView::new(self, SIZE, SIZE);
+        view.col_labels = (1..=SIZE).map(|x| x.to_string()).collect();
+        view.row_labels = (0..SIZE).map(|y| ((b'A' + y as u8) as char).to_string()).collect();
+        for y in 0..SIZE {
+            for x in 0..SIZE {
+                let cell = self.cell(y, x);
+                let name = Move::new(y, x).expect("on the board").to_string();
+                view.cells.push(CellView {
+                    name,
+                    owner: view::owner(cell.side()),
+                    blocked: cell == Cell::Blocked,
+                    label: cell.side().map(|side| Self::INFO.side_names[side.index()].to_string()),
+                    ..CellView::default()
+                });
+            }
+        }
+        if let Some(mv) = self.last_move() {
+            view.last = vec![[mv.col(), mv.row()]];
+            view.last_move = Some(mv.to_string());
+        }
+        view.status = view.status_line(self.outcome(), "", "draw");
+        view.input = if self.to_move().is_some() { Input::Cell } else { Input::None };
+        view.legend = vec![["blocked".to_string(), "a blocked square: nobody plays there".to_string()]];
+        view
     }
 
     fn random_start<R: Rng + ?Sized>(options: &Options, rng: &mut R) -> Result<Option<String>, SetupError> {

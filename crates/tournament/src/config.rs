@@ -28,7 +28,7 @@ use std::path::PathBuf;
 
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
-use rules::{AnyPosition, GameKind, Options, SetupError};
+use rules::{AnyPosition, GameKind, LimitSet, Options, SetupError};
 use serde::{Deserialize, Serialize};
 use toml::Spanned;
 
@@ -61,7 +61,7 @@ pub struct TournamentConfig {
     /// runner, which may read the disk).
     pub bots: Option<PathBuf>,
     /// Limits for every stage (a stage may override them).
-    pub limits: LimitsConfig,
+    pub limits: LimitSet,
     pub stages: Vec<StageConfig>,
 }
 
@@ -72,16 +72,6 @@ pub struct EntrantConfig {
     pub name: Option<String>,
     pub bot: String,
     pub submitted: Option<String>,
-}
-
-/// Limits in the units of the command line's `--limit` (see `referee::LimitOverrides`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct LimitsConfig {
-    pub move_ms: Option<u64>,
-    pub game_ms: Option<u64>,
-    pub cpu_ms: Option<u64>,
-    pub memory_mb: Option<u64>,
-    pub stderr_kb: Option<u64>,
 }
 
 /// The formats of a stage.
@@ -184,7 +174,7 @@ pub struct StageConfig {
     pub openings: OpeningsConfig,
     pub scoring: Scoring,
     pub tie_breaks: Vec<TieBreak>,
-    pub limits: LimitsConfig,
+    pub limits: LimitSet,
     /// Whether entrants may be replaced before this stage starts (their programs are
     /// fingerprinted when it starts, and a change during the stage is refused).
     pub allow_replacement: bool,
@@ -245,19 +235,6 @@ impl TieBreak {
             TieBreak::SonnebornBerger => "sonneborn-berger",
             TieBreak::ExtraGames => "extra-games",
             TieBreak::Submission => "submission",
-        }
-    }
-}
-
-impl LimitsConfig {
-    /// These limits with every limit `over` sets put in their place.
-    pub fn overridden_by(self, over: LimitsConfig) -> LimitsConfig {
-        LimitsConfig {
-            move_ms: over.move_ms.or(self.move_ms),
-            game_ms: over.game_ms.or(self.game_ms),
-            cpu_ms: over.cpu_ms.or(self.cpu_ms),
-            memory_mb: over.memory_mb.or(self.memory_mb),
-            stderr_kb: over.stderr_kb.or(self.stderr_kb),
         }
     }
 }
@@ -367,8 +344,22 @@ struct RawOpenings {
 /// The built-in players a config may name as a bot.
 const BUILTINS: [&str; 2] = ["random", "greedy"];
 
-/// The games that have generated start positions (`openings::generate`).
-pub const GENERATED_OPENINGS: [GameKind; 2] = [GameKind::Gomoku, GameKind::Pahtum];
+/// The games that have generated start positions (`openings::generate`): those whose
+/// descriptor says so.
+pub fn generated_openings_games() -> Vec<GameKind> {
+    GameKind::ALL.into_iter().filter(|kind| kind.info().generated_openings).collect()
+}
+
+/// "only gomoku and pahtum have them", for the errors about generated openings.
+pub fn generated_openings_note() -> String {
+    let names: Vec<&str> = generated_openings_games().into_iter().map(GameKind::name).collect();
+    let list = match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        Some((last, _)) => last.to_string(),
+        None => "none".to_string(),
+    };
+    format!("only {list} have them")
+}
 
 struct Reader<'a> {
     text: &'a str,
@@ -427,7 +418,7 @@ impl Reader<'_> {
         };
         let limits = match &raw.limits {
             Some(limits) => self.limits(limits)?,
-            None => LimitsConfig::default(),
+            None => LimitSet::default(),
         };
 
         let entrants = self.entrants(&raw.entrant)?;
@@ -493,7 +484,7 @@ impl Reader<'_> {
         Ok(options)
     }
 
-    fn limits(&self, raw: &Spanned<RawLimits>) -> Result<LimitsConfig, ConfigError> {
+    fn limits(&self, raw: &Spanned<RawLimits>) -> Result<LimitSet, ConfigError> {
         let raw = raw.get_ref();
         let read = |value: &Option<Spanned<u64>>, key: &str| -> Result<Option<u64>, ConfigError> {
             match value {
@@ -502,7 +493,7 @@ impl Reader<'_> {
                 None => Ok(None),
             }
         };
-        Ok(LimitsConfig {
+        Ok(LimitSet {
             move_ms: read(&raw.move_ms, "move-ms")?,
             game_ms: read(&raw.game_ms, "game-ms")?,
             cpu_ms: read(&raw.cpu_ms, "cpu-ms")?,
@@ -560,7 +551,7 @@ impl Reader<'_> {
         spanned: &Spanned<RawStage>,
         game: GameKind,
         tournament_options: &Options,
-        tournament_limits: LimitsConfig,
+        tournament_limits: LimitSet,
         n_entrants: Option<usize>,
     ) -> Result<StageConfig, ConfigError> {
         let raw = spanned.get_ref();
@@ -764,10 +755,10 @@ impl Reader<'_> {
         };
         let generate = match &raw.generate {
             Some(v) if *v.get_ref() == 0 => return Err(self.invalid(&v.span(), "generate = 0: must be at least 1")),
-            Some(v) if !GENERATED_OPENINGS.contains(&game) => {
+            Some(v) if !game.info().generated_openings => {
                 return Err(self.invalid(
                     &v.span(),
-                    format!("generate: game {} has no generated openings (only gomoku and pahtum have them)", game.name()),
+                    format!("generate: game {} has no generated openings ({})", game.name(), generated_openings_note()),
                 ));
             }
             Some(v) => Some(*v.get_ref()),
@@ -801,6 +792,6 @@ fn start_position(game: GameKind, options: &Options) -> Result<AnyPosition, Setu
 }
 
 /// Whether games of `game` end with scores (Pah-tum, Legions, Nupud).
-pub fn has_scores(game: GameKind, options: &Options) -> bool {
-    start_position(game, options).is_ok_and(|pos| pos.running_scores().is_some())
+pub fn has_scores(game: GameKind, _options: &Options) -> bool {
+    game.info().has_scores
 }

@@ -1,40 +1,20 @@
-//! Start positions for tournament stages: generated ones (Gomoku's partially filled
-//! fields, Pah-tum's blocked squares), reproducible from a seed, and the openings file
-//! format (positions in the game's start text, separated by blank lines).
+//! Start positions for tournament stages: generated ones, reproducible from a seed, and
+//! the openings file format (positions in the game's start text, separated by blank
+//! lines).
 //!
-//! Generated Gomoku openings: `k` pairs of marks, `k` uniform in [`GOMOKU_PAIRS`] (3..=6),
-//! placed uniformly on the empty cells of the central 6×6 square (columns `C`..`H`, rows
-//! 2..7), `X` to move. A candidate is kept only if it is balanced:
-//! - the rules accept it (as many `X` as `0`, no five);
-//! - neither side has a cell that would complete five (no four of either side, so no
-//!   open four, and `X` to move cannot win at once nor must answer a threat);
-//! - neither side has a move that makes two such cells at once (an open four or a double
-//!   four: a win that cannot be stopped), so no side starts with a forced win in two;
-//! - it differs from the openings generated before it in the same run.
-//!
-//! Generated Pah-tum openings: boards with the option `blocked` squares when the options
-//! set it, else an odd count drawn uniformly from [`PAHTUM_BLOCKED`] (3, 5, 7, 9) for
-//! each board; the squares are uniform (the rules' `random_start`); no two boards alike.
-//!
-//! Opening `i` is drawn from its own seed, `derive_seed(seed, "opening/i/attempt")`, so
-//! the first `n` openings of a longer run are the openings of a run of `n`.
+//! What a generated opening is belongs to each game ([`rules::Game::opening_candidate`]:
+//! Gomoku's balanced partly filled fields, Pah-tum's blocked squares); here they are
+//! drawn and kept distinct. Opening `i` is drawn from its own seed,
+//! `derive_seed(seed, "opening/i/attempt")`, a candidate the game refuses (unbalanced)
+//! or that repeats an earlier opening of the run is drawn again, so the first `n`
+//! openings of a longer run are the openings of a run of `n`.
 
+use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
-use rand::{RngExt, SeedableRng};
-use rules::gomoku::{self, Field};
-use rules::{GameKind, Options, SetupError, Side};
+use rules::{GameKind, Options, SetupError};
 
 use crate::config::OpeningsConfig;
 use crate::derive_seed;
-
-/// How many pairs of marks a generated Gomoku opening holds.
-pub const GOMOKU_PAIRS: std::ops::RangeInclusive<usize> = 3..=6;
-
-/// The square of a generated Gomoku opening's marks: rows and columns 2..=7.
-pub const GOMOKU_AREA: std::ops::RangeInclusive<usize> = 2..=7;
-
-/// The blocked-square counts of generated Pah-tum openings when the options set none.
-pub const PAHTUM_BLOCKED: [usize; 4] = [3, 5, 7, 9];
 
 /// Candidates tried for one opening before giving up (a balanced one is found within a
 /// few tries in practice).
@@ -43,7 +23,7 @@ const MAX_ATTEMPTS: u32 = 10_000;
 /// Why openings could not be made or read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum OpeningsError {
-    #[error("game {0} has no generated openings (only gomoku and pahtum have them)")]
+    #[error("game {0} has no generated openings ({note})", note = crate::config::generated_openings_note())]
     NotGenerated(GameKind),
     #[error(transparent)]
     Setup(#[from] SetupError),
@@ -59,7 +39,7 @@ pub enum OpeningsError {
 /// `count` start positions for `kind` in the game's start text, reproducible from
 /// `seed` (see the module doc for what is generated and checked).
 pub fn generate(kind: GameKind, options: &Options, count: usize, seed: u64) -> Result<Vec<String>, OpeningsError> {
-    if !crate::config::GENERATED_OPENINGS.contains(&kind) {
+    if !kind.info().generated_openings {
         return Err(OpeningsError::NotGenerated(kind));
     }
     crate::config::check_game_options(kind, options)?;
@@ -68,11 +48,7 @@ pub fn generate(kind: GameKind, options: &Options, count: usize, seed: u64) -> R
         let mut found = None;
         for attempt in 0..MAX_ATTEMPTS {
             let mut rng = ChaCha8Rng::seed_from_u64(derive_seed(seed, &format!("opening/{index}/{attempt}")));
-            let candidate = match kind {
-                GameKind::Gomoku => gomoku_candidate(&mut rng),
-                GameKind::Pahtum => pahtum_candidate(options, &mut rng)?,
-                _ => unreachable!("only games with generated openings get here"),
-            };
+            let candidate = kind.opening_candidate(options, &mut rng)?;
             if let Some(text) = candidate
                 && !positions.contains(&text)
             {
@@ -85,89 +61,6 @@ pub fn generate(kind: GameKind, options: &Options, count: usize, seed: u64) -> R
         positions.push(text);
     }
     Ok(positions)
-}
-
-fn gomoku_candidate(rng: &mut ChaCha8Rng) -> Option<String> {
-    let mut area: Vec<(usize, usize)> = GOMOKU_AREA.flat_map(|row| GOMOKU_AREA.map(move |col| (col, row))).collect();
-    let pairs = rng.random_range(GOMOKU_PAIRS);
-    let mut field: Field = [[None; gomoku::SIZE]; gomoku::SIZE];
-    for i in 0..pairs * 2 {
-        let j = rng.random_range(i..area.len());
-        area.swap(i, j);
-        let (col, row) = area[i];
-        field[row][col] = Some(if i % 2 == 0 { Side::First } else { Side::Second });
-    }
-    gomoku_is_balanced(&field).then(|| gomoku::format_field(&field))
-}
-
-/// Whether a Gomoku field is a balanced start (see the module doc): equal counts, no
-/// five, no cell that completes five, no move that makes two such cells.
-pub fn gomoku_is_balanced(field: &Field) -> bool {
-    let count = |side: Side| field.iter().flatten().filter(|cell| **cell == Some(side)).count();
-    if count(Side::First) != count(Side::Second) {
-        return false;
-    }
-    let mut field = *field;
-    for side in Side::BOTH {
-        if has_five(&field, side) || !winning_cells(&mut field, side).is_empty() {
-            return false;
-        }
-        for (col, row) in empty_cells(&field) {
-            field[row][col] = Some(side);
-            let threats = winning_cells(&mut field, side).len();
-            field[row][col] = None;
-            if threats >= 2 {
-                return false;
-            }
-        }
-    }
-    true
-}
-
-fn empty_cells(field: &Field) -> Vec<(usize, usize)> {
-    (0..gomoku::SIZE).flat_map(|row| (0..gomoku::SIZE).map(move |col| (col, row))).filter(|&(col, row)| field[row][col].is_none()).collect()
-}
-
-/// The empty cells where a mark of `side` would make five or more in a row.
-pub fn winning_cells(field: &mut Field, side: Side) -> Vec<(usize, usize)> {
-    let mut cells = Vec::new();
-    for (col, row) in empty_cells(field) {
-        field[row][col] = Some(side);
-        if five_through(field, side, col, row) {
-            cells.push((col, row));
-        }
-        field[row][col] = None;
-    }
-    cells
-}
-
-fn has_five(field: &Field, side: Side) -> bool {
-    (0..gomoku::SIZE).any(|row| (0..gomoku::SIZE).any(|col| field[row][col] == Some(side) && five_through(field, side, col, row)))
-}
-
-fn five_through(field: &Field, side: Side, col: usize, row: usize) -> bool {
-    let size = gomoku::SIZE as isize;
-    [(1isize, 0isize), (0, 1), (1, 1), (1, -1)].into_iter().any(|(dc, dr)| {
-        let mut run = 1;
-        for sign in [1isize, -1] {
-            let (mut c, mut r) = (col as isize + sign * dc, row as isize + sign * dr);
-            while (0..size).contains(&c) && (0..size).contains(&r) && field[r as usize][c as usize] == Some(side) {
-                run += 1;
-                c += sign * dc;
-                r += sign * dr;
-            }
-        }
-        run >= gomoku::WIN_LENGTH
-    })
-}
-
-fn pahtum_candidate(options: &Options, rng: &mut ChaCha8Rng) -> Result<Option<String>, OpeningsError> {
-    let mut options = options.clone();
-    if !options.contains_key("blocked") {
-        let blocked = PAHTUM_BLOCKED[rng.random_range(0..PAHTUM_BLOCKED.len())];
-        options.insert("blocked".to_string(), blocked.to_string());
-    }
-    Ok(GameKind::Pahtum.random_start(&options, rng)?)
 }
 
 /// Reads an openings file: positions in the game's start text separated by blank lines;

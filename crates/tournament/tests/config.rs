@@ -43,7 +43,8 @@ fn every_preset_parses_and_its_bots_exist() {
             }
         }
     }
-    assert_eq!(n, 5, "five presets");
+    // The seeds' five, and one for each game added beside them.
+    assert!(n >= 5, "the seeds' presets are there: {n}");
 }
 
 #[test]
@@ -141,11 +142,13 @@ const RR: &str = "[[stage]]\nformat = \"round-robin\"\n";
 #[test]
 fn bad_configs_give_one_line_each() {
     let head = |tail: &str| format!("{HEAD}{tail}");
+    let names: Vec<&str> = rules::GameKind::ALL.iter().map(|kind| kind.name()).collect();
+    let unknown_game = format!("t.toml: line 1: unknown game \"chess\" (known: {})", names.join(", "));
     let cases: Vec<(&str, String, &str)> = vec![
         (
             "unknown game",
             format!("game = \"chess\"\n[[entrant]]\nbot = \"random\"\n{RR}"),
-            "t.toml: line 1: unknown game \"chess\" (known: gomoku, connect4, pahtum, legions, nupud)",
+            &unknown_game,
         ),
         ("missing game", format!("[[entrant]]\nbot = \"random\"\n{RR}"), "t.toml: line 1: missing key `game`"),
         ("missing bot key", head(&format!("[[entrant]]\nname = \"x\"\n{RR}")), "t.toml: line 7: missing key `bot`"),

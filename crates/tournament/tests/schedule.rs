@@ -4,7 +4,8 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use proptest::prelude::*;
-use tournament::config::{Format, LimitsConfig, OpeningsConfig, Scoring, StageConfig, TieBreak};
+use rules::LimitSet;
+use tournament::config::{Format, OpeningsConfig, Scoring, StageConfig, TieBreak};
 use tournament::schedule::{self, Next, StageContext, StageResult};
 use tournament::{Entrant, EntrantId, GameOutcome, GameSpec, derive_seed, scoring};
 
@@ -26,7 +27,7 @@ fn stage(format: Format) -> StageConfig {
         openings: OpeningsConfig::default(),
         scoring: Scoring::Game210,
         tie_breaks: Vec::new(),
-        limits: LimitsConfig::default(),
+        limits: LimitSet::default(),
         allow_replacement: false,
     }
 }

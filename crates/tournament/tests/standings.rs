@@ -3,7 +3,8 @@
 
 use std::fmt::Write;
 
-use tournament::config::{Format, LimitsConfig, OpeningsConfig, Scoring, StageConfig, TieBreak};
+use rules::LimitSet;
+use tournament::config::{Format, OpeningsConfig, Scoring, StageConfig, TieBreak};
 use tournament::schedule::{self, Next, StageContext};
 use tournament::standings::{Standings, standings};
 use tournament::{Entrant, EntrantId, GameOutcome, GameSpec};
@@ -26,7 +27,7 @@ fn stage(format: Format, scoring: Scoring) -> StageConfig {
         openings: OpeningsConfig::default(),
         scoring,
         tie_breaks: Vec::new(),
-        limits: LimitsConfig::default(),
+        limits: LimitSet::default(),
         allow_replacement: false,
     }
 }

@@ -1,25 +1,16 @@
-// board.js: draws a board view (the JSON of the web crate's `view::BoardView`) as an
+// board.js: draws a board view (the JSON of the rules crate's `view::BoardView`) as an
 // inline SVG, for the game viewer and human play, and turns clicks on cells into moves.
 // Plain browser JavaScript, an ES module with no dependencies and no build step:
 //
-//   import { renderBoard, clickToMove } from "/assets/board.js";
+//   import { renderBoard, clickToMove, renderLegend } from "/assets/board.js";
 //   const state = {};
 //   renderBoard(div, view, { onCell: (cell) => { const r = clickToMove(view, state, cell); ... } });
 //
 // The view carries everything game-specific (cell names in move notation, owners, labels,
-// highlights, the input mode), so this file knows how each game looks, not its rules.
+// marks, highlights, the input mode, and `style`: the grid, the pieces and their colours),
+// so this file draws every game the same way and knows none of them by name.
 
 const SVG = "http://www.w3.org/2000/svg";
-
-// Colours per game, side 0 first. Connect Four keeps the rules' colours (the first player
-// is blue, the second red) so that the status line ("Blue to move") matches the discs.
-const PIECE_COLOURS = {
-  gomoku: ["#16181d", "#f7f7f2"],
-  connect4: ["#2563eb", "#dc2626"],
-  pahtum: ["#c2410c", "#1d4ed8"],
-  legions: ["#3b82f6", "#ef4444"],
-  nupud: ["#fbfaf5", "#22252b"],
-};
 const LAST_COLOUR = "#f59e0b";
 const WIN_COLOUR = "#16a34a";
 const SELECT_COLOUR = "#10b981";
@@ -74,7 +65,8 @@ export function renderBoard(container, view, options = {}) {
   const oy = band;
   const width = ox + w * cell + 6;
   const height = oy + h * cell + 6;
-  const colours = options.colours || PIECE_COLOURS[view.game] || ["#333", "#ddd"];
+  const style = view.style;
+  const colours = options.colours || style.piece_colours;
 
   const svg = el("svg", {
     xmlns: SVG,
@@ -84,7 +76,7 @@ export function renderBoard(container, view, options = {}) {
     role: "img",
     "aria-label": `${view.game} board: ${view.status}`,
     "data-game": view.game,
-    class: `board board-${view.game}`,
+    class: `board board-${view.style.grid}`,
     style: "max-width:100%;height:auto;user-select:none",
   });
   el("title", {}, svg).textContent = view.status;
@@ -94,27 +86,27 @@ export function renderBoard(container, view, options = {}) {
   el("rect", { width: 6, height: 6, fill: "#3f4654" }, hatch);
   el("line", { x1: 0, y1: 0, x2: 0, y2: 6, stroke: "#6b7280", "stroke-width": 3 }, hatch);
 
-  // Board background and grid, per game.
+  // Board background and grid, by the style's grid.
   const bx = ox;
   const by = oy;
   const bw = w * cell;
   const bh = h * cell;
-  if (view.game === "gomoku") {
-    el("rect", { x: bx - 2, y: by - 2, width: bw + 4, height: bh + 4, rx: 6, fill: "#deb66a", stroke: "#a77b3a" }, svg);
-    // Stones sit on the intersections: the lines join the cell centres.
+  if (style.grid === "lines") {
+    el("rect", { x: bx - 2, y: by - 2, width: bw + 4, height: bh + 4, rx: 6, fill: style.board_colour, stroke: style.line_colour }, svg);
+    // Pieces sit on the crossings: the lines join the cell centres.
     const half = cell / 2;
     for (let i = 0; i < w; i++) {
-      el("line", { x1: bx + half + i * cell, y1: by + half, x2: bx + half + i * cell, y2: by + bh - half, stroke: "#6b4f24", "stroke-width": 1 }, svg);
+      el("line", { x1: bx + half + i * cell, y1: by + half, x2: bx + half + i * cell, y2: by + bh - half, stroke: style.line_colour, "stroke-width": 1 }, svg);
     }
     for (let j = 0; j < h; j++) {
-      el("line", { x1: bx + half, y1: by + half + j * cell, x2: bx + bw - half, y2: by + half + j * cell, stroke: "#6b4f24", "stroke-width": 1 }, svg);
+      el("line", { x1: bx + half, y1: by + half + j * cell, x2: bx + bw - half, y2: by + half + j * cell, stroke: style.line_colour, "stroke-width": 1 }, svg);
     }
-  } else if (view.game === "connect4") {
-    el("rect", { x: bx - 4, y: by - 4, width: bw + 8, height: bh + 8, rx: 10, fill: "#334155" }, svg);
-  } else if (view.game === "nupud") {
-    el("rect", { x: bx - 3, y: by - 3, width: bw + 6, height: bh + 6, rx: 4, fill: "#7c5a3a" }, svg);
+  } else if (style.grid === "holes") {
+    el("rect", { x: bx - 4, y: by - 4, width: bw + 8, height: bh + 8, rx: 10, fill: style.board_colour }, svg);
+  } else if (style.grid === "checkered") {
+    el("rect", { x: bx - 3, y: by - 3, width: bw + 6, height: bh + 6, rx: 4, fill: style.line_colour }, svg);
   } else {
-    el("rect", { x: bx - 1, y: by - 1, width: bw + 2, height: bh + 2, fill: "#cbd5e1" }, svg);
+    el("rect", { x: bx - 1, y: by - 1, width: bw + 2, height: bh + 2, fill: style.line_colour }, svg);
   }
 
   // Labels: columns above, rows on the left.
@@ -148,77 +140,73 @@ export function renderBoard(container, view, options = {}) {
   return svg;
 }
 
-// Draws one cell in its group, whose origin is the cell's top-left corner. The first
-// shape fills the whole cell so that a click anywhere in it lands on the group.
+// Draws one cell in its group, whose origin is the cell's top-left corner: the ground
+// (by the grid), the piece (by the pieces), the cell's marks, then the highlights. The
+// first shape fills the whole cell so that a click anywhere in it lands on the group.
 function drawCell(g, view, c, x, y, s, colours, mark, hatchId) {
+  const style = view.style;
   const mid = s / 2;
   const owned = c.owner !== null && c.owner !== undefined;
-  switch (view.game) {
-    case "gomoku": {
-      el("rect", { width: s, height: s, fill: "#000", "fill-opacity": 0 }, g);
-      if (owned) {
-        el("circle", { cx: mid, cy: mid, r: s * 0.43, fill: colours[c.owner], stroke: c.owner === 1 ? "#2b2b2b" : "#000", "stroke-width": c.owner === 1 ? 1.5 : 1 }, g);
-        // A soft highlight gives the stones some depth.
-        el("circle", { cx: mid - s * 0.13, cy: mid - s * 0.13, r: s * 0.12, fill: "#fff", "fill-opacity": c.owner === 1 ? 0.6 : 0.18 }, g);
-      }
-      if (mark.winning) el("circle", { cx: mid, cy: mid, r: s * 0.47, fill: "none", stroke: WIN_COLOUR, "stroke-width": 3 }, g);
-      if (mark.last) el("circle", { cx: mid, cy: mid, r: s * 0.12, fill: "#e11d48" }, g);
-      break;
-    }
-    case "connect4": {
-      el("rect", { width: s, height: s, fill: "#334155" }, g);
-      el("circle", { cx: mid, cy: mid, r: s * 0.4, fill: owned ? colours[c.owner] : "#f1f5f9", stroke: owned ? "#0f172a" : "#1e293b", "stroke-width": 1 }, g);
-      if (mark.winning) el("circle", { cx: mid, cy: mid, r: s * 0.28, fill: "none", stroke: "#fff", "stroke-width": 3 }, g);
-      if (mark.last) el("circle", { cx: mid, cy: mid, r: s * 0.46, fill: "none", stroke: LAST_COLOUR, "stroke-width": 3 }, g);
-      break;
-    }
-    case "pahtum": {
-      el("rect", { x: 0.5, y: 0.5, width: s - 1, height: s - 1, fill: c.blocked ? `url(#${hatchId})` : "#f8f4ea", stroke: "#94a3b8" }, g);
-      if (mark.last) el("rect", { x: 2, y: 2, width: s - 4, height: s - 4, fill: "none", stroke: LAST_COLOUR, "stroke-width": 3 }, g);
-      if (owned) {
-        el("circle", { cx: mid, cy: mid, r: s * 0.36, fill: colours[c.owner] }, g);
-        text(g, mid, mid, view.side_names[c.owner], { "font-size": s * 0.4, "font-weight": 700, fill: "#fff" });
-      }
-      break;
-    }
-    case "legions": {
-      const disconnected = c.connected === false;
-      el("rect", {
-        x: 0.5,
-        y: 0.5,
-        width: s - 1,
-        height: s - 1,
-        fill: owned ? colours[c.owner] : "#f1f5f9",
-        "fill-opacity": owned && disconnected ? 0.35 : 1,
-        stroke: owned && disconnected ? "#334155" : "#cbd5e1",
-        "stroke-dasharray": owned && disconnected ? "3 2" : null,
-      }, g);
-      if (c.veteran) {
-        // Veterans: a double ring and a bold V.
-        el("circle", { cx: mid, cy: mid, r: s * 0.36, fill: "none", stroke: "#fff", "stroke-width": Math.max(1, s * 0.05) }, g);
-        el("circle", { cx: mid, cy: mid, r: s * 0.25, fill: "none", stroke: "#fff", "stroke-width": Math.max(1, s * 0.05) }, g);
-        text(g, mid, mid, "V", { "font-size": s * 0.32, "font-weight": 800, fill: "#fff" });
-      }
-      if (c.city) el("path", { d: starPath(mid, mid, s * 0.38), fill: "#facc15", stroke: "#713f12", "stroke-width": 1 }, g);
-      if (mark.last) el("rect", { x: 1.5, y: 1.5, width: s - 3, height: s - 3, fill: "none", stroke: LAST_COLOUR, "stroke-width": 3 }, g);
-      break;
-    }
-    case "nupud": {
-      const light = (x + y) % 2 === 0;
-      el("rect", { width: s, height: s, fill: light ? "#f0dcb8" : "#c9a07a" }, g);
-      if (mark.last) el("rect", { width: s, height: s, fill: LAST_COLOUR, "fill-opacity": 0.4 }, g);
-      if (owned) {
-        el("circle", { cx: mid, cy: mid, r: s * 0.38, fill: colours[c.owner], stroke: c.owner === 0 ? "#44403c" : "#000", "stroke-width": 1.5 }, g);
-        text(g, mid, mid, c.label || "", { "font-size": s * 0.42, "font-weight": 700, fill: c.owner === 0 ? "#1c1917" : "#f5f5f4" });
-      }
-      break;
-    }
-    default: {
-      el("rect", { x: 0.5, y: 0.5, width: s - 1, height: s - 1, fill: owned ? colours[c.owner] : "#f8fafc", stroke: "#94a3b8" }, g);
-      if (c.label) text(g, mid, mid, c.label, { "font-size": s * 0.4 });
-    }
+  const tiles = style.pieces === "tiles";
+  // The ground.
+  if (style.grid === "lines") {
+    el("rect", { width: s, height: s, fill: "#000", "fill-opacity": 0 }, g);
+  } else if (style.grid === "holes") {
+    el("rect", { width: s, height: s, fill: style.board_colour }, g);
+    if (!owned) el("circle", { cx: mid, cy: mid, r: s * 0.4, fill: style.line_colour, stroke: "#1e293b", "stroke-width": 1 }, g);
+  } else if (style.grid === "checkered") {
+    el("rect", { width: s, height: s, fill: (x + y) % 2 === 0 ? style.board_colour : style.line_colour }, g);
+  } else {
+    const fill = c.blocked ? `url(#${hatchId})` : owned && tiles ? colours[c.owner] : style.board_colour;
+    el("rect", {
+      x: 0.5, y: 0.5, width: s - 1, height: s - 1, fill,
+      "fill-opacity": owned && tiles && c.faded ? 0.35 : 1,
+      stroke: owned && tiles && c.faded ? "#334155" : style.line_colour,
+      "stroke-dasharray": owned && tiles && c.faded ? "3 2" : null,
+    }, g);
   }
+  if (c.blocked && style.grid !== "squares") {
+    el("rect", { x: 1, y: 1, width: s - 2, height: s - 2, fill: `url(#${hatchId})` }, g);
+  }
+  if (mark.last && style.grid === "checkered") el("rect", { width: s, height: s, fill: LAST_COLOUR, "fill-opacity": 0.4 }, g);
+  if (mark.last && style.grid === "squares") {
+    el("rect", { x: 2, y: 2, width: s - 4, height: s - 4, fill: "none", stroke: LAST_COLOUR, "stroke-width": 3 }, g);
+  }
+  // The piece.
+  const textColour = owned ? style.text_colours[c.owner] : "#0f172a";
+  if (owned && !tiles) {
+    const r = style.pieces === "stones" ? s * 0.43 : s * 0.38;
+    el("circle", { cx: mid, cy: mid, r, fill: colours[c.owner], stroke: "#0f172a", "stroke-width": 1, "fill-opacity": c.faded ? 0.45 : 1 }, g);
+    // A soft highlight gives stones some depth.
+    if (style.pieces === "stones") el("circle", { cx: mid - s * 0.13, cy: mid - s * 0.13, r: s * 0.12, fill: "#fff", "fill-opacity": 0.35 }, g);
+  }
+  if (c.ring) {
+    el("circle", { cx: mid, cy: mid, r: s * 0.36, fill: "none", stroke: textColour, "stroke-width": Math.max(1, s * 0.05) }, g);
+    el("circle", { cx: mid, cy: mid, r: s * 0.25, fill: "none", stroke: textColour, "stroke-width": Math.max(1, s * 0.05) }, g);
+  }
+  if (c.label) text(g, mid, mid, c.label, { "font-size": s * 0.4, "font-weight": 700, fill: textColour });
+  if (c.star) el("path", { d: starPath(mid, mid, s * 0.38), fill: "#facc15", stroke: "#713f12", "stroke-width": 1 }, g);
+  if (c.hint && !owned) el("circle", { cx: mid, cy: mid, r: s * 0.1, fill: "#0f172a", "fill-opacity": 0.35, class: "hint" }, g);
+  // Highlights.
+  if (mark.winning) el("circle", { cx: mid, cy: mid, r: s * 0.47, fill: "none", stroke: WIN_COLOUR, "stroke-width": 3 }, g);
+  if (mark.last && style.grid === "lines") el("circle", { cx: mid, cy: mid, r: s * 0.12, fill: "#e11d48" }, g);
+  if (mark.last && style.grid === "holes") el("circle", { cx: mid, cy: mid, r: s * 0.46, fill: "none", stroke: LAST_COLOUR, "stroke-width": 3 }, g);
   if (mark.selected) el("rect", { x: 2, y: 2, width: s - 4, height: s - 4, fill: "none", stroke: SELECT_COLOUR, "stroke-width": 4, rx: 3 }, g);
+}
+
+// What each mark of the legend looks like in words, for `renderLegend`.
+const MARK_NAMES = { star: "★", ring: "◎", faded: "faded", blocked: "hatched", hint: "•" };
+
+// Writes the view's legend (what its marks mean) into `container`, or empties it.
+export function renderLegend(container, view) {
+  container.replaceChildren();
+  for (const [markName, meaning] of view.legend || []) {
+    const item = document.createElement("span");
+    item.className = "legend-item";
+    item.textContent = `${MARK_NAMES[markName] || markName}: ${meaning}`;
+    container.append(item);
+  }
+  container.hidden = !(view.legend && view.legend.length);
 }
 
 // Turns a click on `cell` into what the page should do, by the view's input mode.

@@ -12,6 +12,7 @@ use axum::http::StatusCode;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Json, Response};
 use axum::routing::{get, post};
+use referee::Protocol;
 use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio_stream::wrappers::BroadcastStream;
@@ -79,12 +80,16 @@ async fn rules_list() -> Json<Value> {
         .map(|kind| {
             let options: Vec<Value> =
                 kind.options().iter().map(|o| json!({ "name": o.name, "default": o.default, "help": o.help })).collect();
+            // The game's interfaces: its native ones first, then the project's own.
+            let mut protocols: Vec<&Protocol> = Protocol::ALL.iter().filter(|p| p.game() == Some(*kind)).collect();
+            protocols.extend(Protocol::ALL.iter().filter(|p| p.game().is_none()));
             json!({
                 "name": kind.name(),
                 "title": kind.title(),
                 "side_names": kind.side_names(),
                 "notation": kind.notation(),
                 "options": options,
+                "protocols": protocols.iter().map(|p| p.name()).collect::<Vec<_>>(),
             })
         })
         .collect();

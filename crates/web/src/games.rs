@@ -110,8 +110,10 @@ pub fn resolve_bot(app: &App, kind: GameKind, name: &str) -> ApiResult<BotSpec> 
     BotSpec::from_arg(&folder.to_string_lossy()).map_err(|err| ApiError::internal(format!("registered bot {name}: {err}")))
 }
 
-fn side_limits(app: &App, start: &AnyPosition, bot: &BotSpec) -> Limits {
-    let mut limits = Limits::for_game(start);
+/// A side's limits: the game's (`base`), then the bot's manifest; a person gets a long
+/// move time instead.
+fn side_limits(app: &App, base: Limits, bot: &BotSpec) -> Limits {
+    let mut limits = base;
     match bot {
         BotSpec::Program(program) => limits = limits.with(&program.manifest.limits),
         BotSpec::Remote(_) => limits = Limits { move_time: Some(HUMAN_MOVE_TIME), game_time: None, game_cpu: None, ..limits },
@@ -194,7 +196,7 @@ pub fn start_human(app: &Arc<App>, client: Client, req: PlayRequest) -> ApiResul
 async fn play_live(app: &Arc<App>, game: &Arc<LiveGame>, bots: [&BotSpec; 2], seed: u64) {
     let start = game.position();
     let mut setup = GameSetup::new(start.clone(), game.options.clone(), seed);
-    setup.limits = [side_limits(app, &start, bots[0]), side_limits(app, &start, bots[1])];
+    setup.limits = [side_limits(app, setup.limits[0], bots[0]), side_limits(app, setup.limits[1], bots[1])];
     game.start();
     let watched = Arc::clone(game);
     let mut record = match referee::play_game(&setup, bots, move |pos, turn| watched.turn(pos, turn)).await {

@@ -46,7 +46,7 @@ const BAD_REQUESTS: &[Bad] = &[
         JSON,
         Some(r#"{"game":"chess","bots":["random","random"]}"#),
         400,
-        "unknown game \"chess\" (games: gomoku, connect4, pahtum, legions, nupud)",
+        "unknown game \"chess\" (games: gomoku, connect4, pahtum, legions, nupud",
     ),
     bad(
         "POST",
@@ -108,7 +108,7 @@ const BAD_REQUESTS: &[Bad] = &[
         JSON,
         Some(r#"{"game":"chess","bot":"random"}"#),
         400,
-        "unknown game \"chess\" (games: gomoku, connect4, pahtum, legions, nupud)",
+        "unknown game \"chess\" (games: gomoku, connect4, pahtum, legions, nupud",
     ),
     bad("POST", "/api/play", JSON, Some(r#"{"game":"pahtum","bot":"deep-blue"}"#), 400, "unknown bot \"deep-blue\" for pahtum"),
     bad("POST", "/api/play", JSON, Some(r#"{"game":"pahtum","bot":"random","side":2}"#), 400, "side must be 0 (move first) or 1, not 2"),
@@ -240,14 +240,27 @@ async fn the_api_lists_its_endpoints_rules_bots_and_presets() {
     let (status, rules) = get_json(server.addr, "/api/rules").await;
     assert_eq!(status, 200);
     let names: Vec<&str> = rules.as_array().expect("a list").iter().filter_map(|g| g["name"].as_str()).collect();
-    assert_eq!(names, ["gomoku", "connect4", "pahtum", "legions", "nupud"]);
+    let registered: Vec<&str> = rules::GameKind::ALL.iter().map(|kind| kind.name()).collect();
+    assert_eq!(names, registered);
+    // A game that is not there is refused with the list of those that are.
+    let (status, refusal) = post_json(server.addr, "/api/test", false, &json!({ "game": "chess", "bots": ["random", "random"] })).await;
+    assert_eq!(status, 400);
+    assert_eq!(refusal["error"], format!("unknown game \"chess\" (games: {})", registered.join(", ")));
     let (status, bots) = get_json(server.addr, "/api/bots?game=connect4").await;
     assert_eq!(status, 200);
     let names: Vec<&str> = bots.as_array().expect("a list").iter().filter_map(|b| b["name"].as_str()).collect();
     assert_eq!(names, ["random", "greedy"]);
     let (status, presets) = get_json(server.addr, "/api/presets").await;
     assert_eq!(status, 200);
-    assert_eq!(presets, json!(["connect4-2008", "gomoku-2004", "legions", "nupud-1995", "pahtum-2019"]));
+    // Every file of the presets folder, by name, sorted.
+    let mut files: Vec<String> = std::fs::read_dir(common::repo_root().join("presets"))
+        .expect("the presets folder")
+        .flatten()
+        .filter_map(|entry| entry.file_name().to_str()?.strip_suffix(".toml").map(str::to_string))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 5 && files.contains(&"gomoku-2004".to_string()), "{files:?}");
+    assert_eq!(presets, json!(files));
 }
 
 // ---------------------------------------------------------------------------------------

@@ -62,7 +62,7 @@ fn gomoku_cells_names_and_last_move() {
     assert_eq!((v.to_move, v.scores, v.n_moves), (Some(0), None, 2));
     assert_eq!(v.side_names, ["X".to_string(), "0".to_string()]);
     assert_eq!(v.status, "X to move");
-    assert_eq!(v.input, "cell");
+    assert_eq!(v.input.as_str(), "cell");
     assert!(v.winning.is_empty());
 }
 
@@ -86,7 +86,7 @@ fn connect4_draws_the_top_row_first() {
     assert!((0..6).all(|y| at(&v, 3, y).name == "3"));
     assert_eq!(v.last, vec![[4, 5]]);
     assert_eq!(v.status, "Red to move");
-    assert_eq!(v.input, "column");
+    assert_eq!(v.input.as_str(), "column");
 
     let win = position(GameKind::Connect4, &Options::new(), None, &["0", "1", "0", "1", "0", "1", "0"]);
     let v = view(&win);
@@ -110,7 +110,9 @@ const PAHTUM_START: &str = "+------\n-------\n-------\n---+---\n-------\n-------
 fn pahtum_blocked_squares_and_pieces() {
     let pos = position(GameKind::Pahtum, &Options::new(), Some(PAHTUM_START), &["C4", "A2"]);
     let v = view(&pos);
-    assert_eq!(rows(&v), ["#1.....", ".......", "...0...", "...#...", ".......", ".......", "......#"]);
+    // Pieces carry their side's letter, as drawn.
+    assert_eq!(rows(&v), ["#O.....", ".......", "...X...", "...#...", ".......", ".......", "......#"]);
+    assert_eq!((at(&v, 1, 0).owner, at(&v, 3, 2).owner), (Some(1), Some(0)));
     assert_eq!(v.row_labels.join(""), "ABCDEFG");
     assert_eq!(v.col_labels.join(""), "1234567");
     assert_eq!(at(&v, 3, 2).name, "C4");
@@ -119,7 +121,7 @@ fn pahtum_blocked_squares_and_pieces() {
     assert_eq!(v.last, vec![[1, 0]]);
     assert_eq!(v.scores, Some([0, 0]));
     assert_eq!(v.status, "X to move");
-    assert_eq!(v.input, "cell");
+    assert_eq!(v.input.as_str(), "cell");
 }
 
 /// 5 x 5, player 0 to move: a connected novice and veteran by its city, a novice cut off
@@ -133,21 +135,24 @@ fn legions_veterans_connection_and_cities() {
     assert_eq!((v.width, v.height), (5, 5));
     assert_eq!(rows(&v), ["0V...", ".....", "..0..", ".....", "...V1"]);
     let city0 = at(&v, 0, 0);
-    assert!(city0.city && !city0.veteran && city0.owner == Some(0) && city0.connected == Some(true));
-    assert!(at(&v, 4, 4).city && at(&v, 4, 4).owner == Some(1));
-    assert!(!at(&v, 1, 0).city && at(&v, 1, 0).veteran && at(&v, 1, 0).connected == Some(true));
-    assert_eq!(at(&v, 2, 2).connected, Some(false));
-    assert_eq!((at(&v, 3, 4).owner, at(&v, 3, 4).veteran), (Some(1), true));
-    assert_eq!(at(&v, 3, 3).connected, None);
+    // Cities are stars, veterans rings with a V, cut-off provinces faded.
+    assert!(city0.star && !city0.ring && city0.owner == Some(0) && !city0.faded);
+    assert!(at(&v, 4, 4).star && at(&v, 4, 4).owner == Some(1));
+    assert!(!at(&v, 1, 0).star && at(&v, 1, 0).ring && !at(&v, 1, 0).faded);
+    assert_eq!(at(&v, 1, 0).label.as_deref(), Some("V"));
+    assert!(at(&v, 2, 2).faded);
+    assert_eq!((at(&v, 3, 4).owner, at(&v, 3, 4).ring), (Some(1), true));
+    assert!(!at(&v, 3, 3).faded && at(&v, 3, 3).owner.is_none());
+    assert_eq!(v.legend.len(), 3, "the legend names the star, the ring and the faded look");
     assert_eq!(at(&v, 3, 1).name, "3 1");
     assert_eq!(v.status, "Turn 1 of 25: player 0 to move");
-    assert_eq!(v.input, "orders");
+    assert_eq!(v.input.as_str(), "orders");
     assert_eq!(v.scores, Some([2, 2]));
 
     // (2, 1) joins the cut-off novice to the city; (1, 1) is taken too; 2 legions starve.
     let after = position(GameKind::Legions, &Options::new(), Some(LEGIONS_START), &["2 0 1; 2 1 1; 0 0 3"]);
     let v = view(&after);
-    assert_eq!(at(&v, 2, 2).connected, Some(true));
+    assert!(!at(&v, 2, 2).faded);
     assert_eq!(v.last, vec![[2, 0], [2, 1]]);
     assert_eq!(v.last_move.as_deref(), Some("2 0 1; 2 1 1; 0 0 3"));
     assert_eq!(v.last_report, ["2 0 1: occupied", "2 1 1: occupied", "0 0 3: starved in an own province"]);
@@ -248,10 +253,24 @@ fn check_clicks(pos: &AnyPosition) {
     let v = view(pos);
     match v.input.as_str() {
         "cell" => {
+            // A click on a cell sends its name: legal exactly where the rules list a move
+            // (and only on an empty, unblocked cell); every legal move is a click away, and
+            // the cells marked as hints are legal moves.
+            let legal = pos.legal_moves_text().unwrap();
             for cell in &v.cells {
-                let empty = cell.owner.is_none() && !cell.blocked;
-                assert_eq!(pos.check_text(&cell.name).is_ok(), empty, "{}", cell.name);
+                let ok = pos.check_text(&cell.name).is_ok();
+                assert_eq!(ok, legal.contains(&cell.name), "{}", cell.name);
+                assert!(!ok || (cell.owner.is_none() && !cell.blocked), "{}", cell.name);
+                assert!(!cell.hint || ok, "hint on {}", cell.name);
             }
+            for text in &legal {
+                assert!(v.cells.iter().any(|cell| &cell.name == text), "{text} is no cell");
+            }
+        }
+        "pass" => {
+            // No cell is a move: the only legal move is the pass the page's button sends.
+            assert_eq!(pos.legal_moves_text().unwrap(), ["pass"]);
+            assert!(v.cells.iter().all(|cell| pos.check_text(&cell.name).is_err()));
         }
         "column" => {
             for x in 0..v.width {
@@ -292,15 +311,30 @@ fn check_clicks(pos: &AnyPosition) {
 fn views_serialise_with_the_documented_fields() {
     let v = view(&position(GameKind::Gomoku, &Options::new(), None, &["B7"]));
     let json = serde_json::to_value(&v).unwrap();
-    for key in
-        ["game", "width", "height", "cells", "col_labels", "row_labels", "last", "to_move", "side_names", "scores", "status", "input"]
-    {
+    for key in [
+        "game",
+        "width",
+        "height",
+        "cells",
+        "col_labels",
+        "row_labels",
+        "last",
+        "to_move",
+        "side_names",
+        "scores",
+        "status",
+        "input",
+        "style",
+        "legend",
+    ] {
         assert!(json.get(key).is_some(), "{key}");
     }
     let cell = &json["cells"][71];
     assert_eq!(cell["name"], "B7");
     assert_eq!(cell["owner"], 0);
-    for key in ["blocked", "label", "veteran", "connected", "city"] {
+    assert_eq!(json["style"]["grid"], "lines");
+    assert_eq!(json["input"], "cell");
+    for key in ["blocked", "label", "ring", "faded", "star", "hint"] {
         assert!(cell.get(key).is_some(), "{key}");
     }
 }
