@@ -7,9 +7,9 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::{Mutex, mpsc};
 
-use rules::{Outcome, Side};
+use rules::{Game, Outcome, Registered, Side};
 
-use crate::{Fault, FaultKind, LastMove, Reply, TurnRequest};
+use crate::{Fault, FaultKind, LastMove, Reply, TurnRequest, read_move};
 
 /// A person playing one side through a text input and output.
 pub struct Human {
@@ -29,11 +29,12 @@ impl Human {
         Human { side, input, output }
     }
 
-    /// Shows the position, reads moves until one is legal. End of input resigns (a
-    /// crash in the record: the player left).
-    pub async fn turn(&mut self, req: &TurnRequest<'_>) -> Reply {
+    /// Shows the position, reads moves until one is legal (a person gets another try,
+    /// so the move is checked here on a copy of the position, and again when the referee
+    /// plays it). End of input resigns (a crash in the record: the player left).
+    pub async fn turn<G: Registered>(&mut self, req: &TurnRequest<'_, G>) -> Reply<G::Move> {
         let began = Instant::now();
-        let kind = req.pos.kind();
+        let kind = G::KIND;
         let me = kind.side_names()[self.side.index()];
         let mut say = String::new();
         match &req.last_move {
@@ -64,13 +65,20 @@ impl Human {
             }
             let text = line.trim_end_matches(['\n', '\r']);
             if text.trim() == "?" || text.trim() == "help" {
-                let legal = req.pos.legal_moves_text().map(|moves| moves.join(" ")).unwrap_or_else(|| "any list of orders".to_string());
+                let legal = if G::INFO.enumerable {
+                    let mut moves = Vec::new();
+                    req.pos.legal_moves(&mut moves);
+                    moves.iter().map(|mv| req.pos.format_move(mv)).collect::<Vec<_>>().join(" ")
+                } else {
+                    "any list of orders".to_string()
+                };
                 let _ = writeln!(self.output, "Legal moves: {legal}");
                 continue;
             }
-            match req.pos.check_text(text) {
-                Ok(canonical) => {
-                    return Reply { answer: Ok(canonical), elapsed: began.elapsed(), cpu: Duration::ZERO, stderr: Default::default() };
+            let checked = req.pos.parse_move(text).and_then(|mv| req.pos.clone().play(&mv).map(|()| mv));
+            match checked {
+                Ok(mv) => {
+                    return Reply { answer: Ok(mv), elapsed: began.elapsed(), cpu: Duration::ZERO, stderr: Default::default() };
                 }
                 Err(err) => {
                     let _ = writeln!(self.output, "That move cannot be played: {err}. Try again ('?' lists the legal moves).");
@@ -113,7 +121,7 @@ impl Remote {
         (Remote { name: name.into(), moves: Arc::new(Mutex::new(rx)) }, tx)
     }
 
-    pub(crate) async fn turn(&self, req: &TurnRequest<'_>) -> Reply {
+    pub(crate) async fn turn<G: Game>(&self, req: &TurnRequest<'_, G>) -> Reply<G::Move> {
         let began = Instant::now();
         let mut moves = self.moves.lock().await;
         let next = match req.clock.wall_limit() {
@@ -127,7 +135,12 @@ impl Remote {
             None => moves.recv().await,
         };
         match next {
-            Some(text) => Reply { answer: Ok(text), elapsed: began.elapsed(), cpu: Duration::ZERO, stderr: Default::default() },
+            Some(text) => Reply {
+                answer: read_move(req.pos, &text, FaultKind::IllegalMove),
+                elapsed: began.elapsed(),
+                cpu: Duration::ZERO,
+                stderr: Default::default(),
+            },
             None => Reply::fault(FaultKind::Crash, "the player left", began.elapsed(), Default::default()),
         }
     }

@@ -3,6 +3,11 @@
 //! [`drivers`]); whatever a bot does wrong ends as a [`Termination`] in the record,
 //! never as an `Err`. An `Err` ([`RefereeError`]) is our own failure: the game was not
 //! played and may be tried again.
+//!
+//! The game loop is generic over the game ([`play`]): seats answer with the game's own
+//! moves, each parsed once (by the seat, from what the bot wrote) and checked once (by
+//! the rules, when the referee plays it). [`play_game`] makes the one run-time choice of
+//! the game, from its start position.
 
 pub mod build;
 pub mod drivers;
@@ -19,7 +24,7 @@ use std::time::{Duration, Instant};
 use players::Builtin;
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
-use rules::{AnyPosition, GameKind, Options, Outcome, Side};
+use rules::{AnyPosition, Game, GameKind, Options, Outcome, Registered, Side, Visit};
 
 pub use limits::{LimitOverrides, Limits};
 pub use manifest::{BotSpec, Manifest, ManifestError, ProgramBot, Protocol};
@@ -40,7 +45,17 @@ impl RefereeError {
     pub fn new(what: impl Into<String>, error: std::io::Error) -> RefereeError {
         RefereeError { what: what.into(), error }
     }
+
+    /// A bot asked to play a game it does not play: the caller's mistake, refused before
+    /// anything starts.
+    pub fn wrong_game(bot: &str, plays: GameKind, asked: GameKind) -> RefereeError {
+        let error = std::io::Error::new(std::io::ErrorKind::InvalidInput, format!("it plays {plays}"));
+        RefereeError::new(format!("bot {bot} cannot play {asked}"), error)
+    }
 }
+
+/// A boxed future that may move between threads, for the driver trait.
+pub type BoxFuture<'a, T> = std::pin::Pin<Box<dyn std::future::Future<Output = T> + Send + 'a>>;
 
 /// Whether an I/O error is the machine running short (descriptors, memory, disk space)
 /// or failing, rather than something a bot did to its own files.
@@ -204,41 +219,53 @@ fn fmt_secs(d: Duration) -> String {
     if s.fract() == 0.0 { format!("{s:.0}") } else { format!("{s:.3}") }
 }
 
-/// One request to play a turn.
+/// One request to play a turn of a game `G`.
 #[derive(Debug)]
-pub struct TurnRequest<'a> {
-    pub pos: &'a AnyPosition,
+pub struct TurnRequest<'a, G> {
+    pub pos: &'a G,
     pub last_move: LastMove,
     pub clock: TurnClock,
 }
 
-/// A seat's answer to a turn.
+/// A seat's answer to a turn: a move of the game (read, not yet checked by the rules),
+/// or the bot's fault.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Reply {
-    /// The move in the game's notation (not yet checked), or the bot's fault.
-    pub answer: Result<String, Fault>,
+pub struct Reply<M> {
+    pub answer: Result<M, Fault>,
     pub elapsed: Duration,
     /// CPU time the bot used for this turn (zero where it is not measured).
     pub cpu: Duration,
     pub stderr: jail::Log,
 }
 
-impl Reply {
-    pub fn fault(kind: FaultKind, detail: impl Into<String>, elapsed: Duration, stderr: jail::Log) -> Reply {
+impl<M> Reply<M> {
+    pub fn fault(kind: FaultKind, detail: impl Into<String>, elapsed: Duration, stderr: jail::Log) -> Reply<M> {
         Reply { answer: Err(Fault::new(kind, detail)), elapsed, cpu: Duration::ZERO, stderr }
     }
 }
 
+/// Reads a move a bot wrote as text: a text the game cannot read is a fault of
+/// `unreadable` (a protocol error for most interfaces; an illegal move where the
+/// interface counts an impossible square as one), a readable one is left for the rules
+/// to check when it is played.
+pub fn read_move<G: Game>(pos: &G, text: &str, unreadable: FaultKind) -> Result<G::Move, Fault> {
+    match pos.parse_move(text) {
+        Ok(mv) => Ok(mv),
+        Err(err @ rules::MoveError::Parse { .. }) => Err(Fault::new(unreadable, err.to_string())),
+        Err(err) => Err(Fault::new(FaultKind::IllegalMove, err.to_string())),
+    }
+}
+
 /// One side of a game in progress.
-enum Seat {
+enum Seat<G: Game> {
     Builtin { builtin: Builtin, rng: Box<ChaCha8Rng> },
     Human(human::Human),
     Remote(human::Remote),
-    Program(Box<drivers::Driver>),
+    Program(Box<dyn drivers::Driver<G>>),
 }
 
-impl Seat {
-    async fn open(spec: &BotSpec, ctx: &SeatContext) -> Result<Seat, StartError> {
+impl<G: Registered> Seat<G> {
+    async fn open(spec: &BotSpec, ctx: &SeatContext) -> Result<Seat<G>, StartError> {
         Ok(match spec {
             BotSpec::Builtin(builtin) => {
                 let stream = ctx.seed ^ (0x9e37_79b9_7f4a_7c15u64.wrapping_mul(ctx.side.index() as u64 + 1));
@@ -246,17 +273,16 @@ impl Seat {
             }
             BotSpec::Human => Seat::Human(human::Human::terminal(ctx.side)),
             BotSpec::Remote(remote) => Seat::Remote(remote.clone()),
-            BotSpec::Program(bot) => Seat::Program(Box::new(drivers::Driver::open(bot, ctx).await?)),
+            BotSpec::Program(bot) => Seat::Program(drivers::open::<G>(bot, ctx).await?),
         })
     }
 
-    async fn turn(&mut self, req: &TurnRequest<'_>) -> Result<Reply, RefereeError> {
+    async fn turn(&mut self, req: &TurnRequest<'_, G>) -> Result<Reply<G::Move>, RefereeError> {
         Ok(match self {
             Seat::Builtin { builtin, rng } => {
                 let began = Instant::now();
-                let answer = builtin
-                    .choose_text(req.pos, rng.as_mut())
-                    .ok_or_else(|| Fault::new(FaultKind::ProtocolError, "no move in an ongoing game"));
+                let answer =
+                    builtin.choose(req.pos, rng.as_mut()).ok_or_else(|| Fault::new(FaultKind::ProtocolError, "no move in an ongoing game"));
                 Reply { answer, elapsed: began.elapsed(), cpu: Duration::ZERO, stderr: jail::Log::default() }
             }
             Seat::Human(human) => human.turn(req).await,
@@ -296,18 +322,49 @@ impl GameSetup {
     }
 }
 
-/// Plays one game to its end and returns its record. `on_turn` sees the position after
-/// every accepted move with that turn's record (for `--show`, live views). Whatever a
-/// bot does is in the record; an `Err` is our own failure (the game was not played to
-/// its end, and no side is to blame).
+/// Plays one game to its end and returns its record: the one run-time choice of the
+/// game (the start position's), then [`play`] for that game. `on_turn` sees the position
+/// after every accepted move with that turn's record (for `--show`, live views). Whatever
+/// a bot does is in the record; an `Err` is our own failure (the game was not played to
+/// its end, and no side is to blame), or a bot that does not play this game.
 pub async fn play_game(
     setup: &GameSetup,
     bots: [&BotSpec; 2],
-    mut on_turn: impl FnMut(&AnyPosition, &TurnRecord) + Send,
+    on_turn: impl FnMut(&AnyPosition, &TurnRecord) + Send,
 ) -> Result<GameRecord, RefereeError> {
+    struct Play<'a, F> {
+        setup: &'a GameSetup,
+        bots: [&'a BotSpec; 2],
+        on_turn: F,
+    }
+    impl<'a, F: FnMut(&AnyPosition, &TurnRecord) + Send + 'a> Visit for Play<'a, F> {
+        type Output = BoxFuture<'a, Result<GameRecord, RefereeError>>;
+        fn visit<G: Registered>(self, start: &G) -> Self::Output {
+            let (setup, bots, mut on_turn, start) = (self.setup, self.bots, self.on_turn, start.clone());
+            Box::pin(play::<G>(setup, start, bots, move |pos: &G, turn: &TurnRecord| on_turn(&pos.clone().into_any(), turn)))
+        }
+    }
+    setup.start.visit(Play { setup, bots, on_turn }).await
+}
+
+/// Plays one game of `G` from `start` (the setup's start position, typed) to its end.
+/// Checks first that each program bot plays `G`.
+pub async fn play<G: Registered>(
+    setup: &GameSetup,
+    start: G,
+    bots: [&BotSpec; 2],
+    mut on_turn: impl FnMut(&G, &TurnRecord) + Send,
+) -> Result<GameRecord, RefereeError> {
+    for bot in bots {
+        if let BotSpec::Program(program) = bot
+            && program.game != G::KIND
+        {
+            return Err(RefereeError::wrong_game(&program.manifest.name, program.game, G::KIND));
+        }
+    }
     let started = Instant::now();
     let started_ms = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64);
-    let kind = setup.start.kind();
+    let kind = G::KIND;
     let folder = match &setup.workdir_root {
         Some(_) => None,
         None => Some(folders::GameFolder::create().map_err(|err| RefereeError::new("cannot make the game's working folder", err))?),
@@ -321,14 +378,14 @@ pub async fn play_game(
         (None, None) => unreachable!("a game folder is made when no root is given"),
     };
     let players = [player_record(bots[0], &setup.limits[0]), player_record(bots[1], &setup.limits[1])];
-    let mut pos = setup.start.clone();
+    let mut pos = start;
     let mut moves = Vec::new();
     let mut turns: Vec<TurnRecord> = Vec::new();
     let mut startup: Vec<StartupRecord> = Vec::new();
     let mut termination = Termination::Rules;
 
     // Open both seats; a bot that cannot start loses.
-    let mut seats: Vec<Seat> = Vec::with_capacity(2);
+    let mut seats: Vec<Seat<G>> = Vec::with_capacity(2);
     for side in Side::BOTH {
         let ctx = SeatContext {
             kind,
@@ -341,7 +398,7 @@ pub async fn play_game(
         };
         let opening = Instant::now();
         let opened = match prepare_workdir(&ctx.workdir, bots[side.index()]).await {
-            Ok(()) => Seat::open(bots[side.index()], &ctx).await,
+            Ok(()) => Seat::<G>::open(bots[side.index()], &ctx).await,
             // A link or a special file in the bot's `workdir`, refused, is the bot's doing.
             Err(err) if err.kind() == std::io::ErrorKind::InvalidInput => {
                 Err(Fault::new(FaultKind::Crash, format!("cannot prepare the working directory: {err}")).into())
@@ -390,9 +447,13 @@ pub async fn play_game(
                 stderr_dropped: reply.stderr.dropped,
                 note: None,
             };
+            // The move as the seat read it, checked once, here, by the rules.
             let accepted = match reply.answer {
                 Err(fault) => Err(fault),
-                Ok(text) => pos.play_text(&text).map_err(|err| Fault::new(FaultKind::IllegalMove, err.to_string())),
+                Ok(mv) => {
+                    let text = pos.format_move(&mv);
+                    pos.play(&mv).map(|()| text).map_err(|err| Fault::new(FaultKind::IllegalMove, err.to_string()))
+                }
             };
             match accepted {
                 Ok(canonical) => {

@@ -1,17 +1,20 @@
 //! The project's own interface (`arbiter`, `docs/protocols/arbiter.md`): one process per
-//! game for any of the five games, one line per message. The process is started and
+//! game for any game, one line per message. The process is started and
 //! greeted in `open` (handshake under [`STARTUP_TIME`]), told the game, then paused; each
 //! turn resumes it, sends the position and `go`, and gives it the move time from there
 //! until its `move` line; `finish` sends the result and `quit`, then kills its group.
 
+use std::marker::PhantomData;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
 use protocols::arbiter::{self as proto, FromBot, Opponent, ToBot, Verdict};
-use rules::{MoveError, Outcome, Side};
+use rules::{Outcome, Registered, Side};
 
-use super::{Identity, command, exit_fault, failure_fault, give_up, quote};
-use crate::{Fault, FaultKind, LastMove, ProgramBot, Reply, SeatContext, StartError, TurnClock, TurnRequest};
+use super::{Driver, Identity, command, exit_fault, failure_fault, give_up, quote};
+use crate::{
+    BoxFuture, Fault, FaultKind, LastMove, ProgramBot, RefereeError, Reply, SeatContext, StartError, TurnClock, TurnRequest, read_move,
+};
 
 /// How long a bot has from its start to the end of its handshake (`ready`).
 pub const STARTUP_TIME: Duration = Duration::from_secs(10);
@@ -22,17 +25,28 @@ pub const QUIT_GRACE: Duration = Duration::from_millis(200);
 /// How long a bot whose output closed is waited for, to report how it exited.
 const EXIT_WAIT: Duration = Duration::from_millis(200);
 
-pub struct Bot {
-    /// Boxed: a process is large and `Driver` holds every interface's bot by value.
+/// A bot of the project's protocol playing game `G`.
+pub struct Bot<G> {
     process: Box<jail::Process>,
     side: Side,
     /// The group's CPU time already reported in replies (the start-up counts with the
     /// first move).
     cpu_reported: Duration,
+    game: PhantomData<fn() -> G>,
 }
 
-impl Bot {
-    pub async fn open(bot: &ProgramBot, ctx: &SeatContext) -> Result<Bot, StartError> {
+impl<G: Registered> Driver<G> for Bot<G> {
+    fn turn<'a>(&'a mut self, req: &'a TurnRequest<'a, G>) -> BoxFuture<'a, Result<Reply<G::Move>, RefereeError>> {
+        Box::pin(async move { Ok(self.play_turn(req).await) })
+    }
+
+    fn finish<'a>(&'a mut self, outcome: &'a Outcome) -> BoxFuture<'a, ()> {
+        Box::pin(self.end(outcome))
+    }
+}
+
+impl<G: Registered> Bot<G> {
+    pub async fn open(bot: &ProgramBot, ctx: &SeatContext) -> Result<Bot<G>, StartError> {
         let cmd = command(bot, &ctx.workdir, &ctx.limits, &[]);
         let mut process = super::spawn(&cmd)?;
         let start = ctx.start.start_text().map(|text| proto::encode_start(ctx.kind, &text));
@@ -54,10 +68,10 @@ impl Bot {
             return Err(StartError::Bot { fault, stderr: give_up(&mut process).await });
         }
         process.pause();
-        Ok(Bot { process: Box::new(process), side: ctx.side, cpu_reported: Duration::ZERO })
+        Ok(Bot { process: Box::new(process), side: ctx.side, cpu_reported: Duration::ZERO, game: PhantomData })
     }
 
-    pub async fn turn(&mut self, req: &TurnRequest<'_>) -> Reply {
+    async fn play_turn(&mut self, req: &TurnRequest<'_, G>) -> Reply<G::Move> {
         self.process.resume();
         let began = Instant::now();
         let deadline = req.clock.deadline_from_now(self.cpu_reported);
@@ -71,16 +85,18 @@ impl Bot {
         Reply { answer, elapsed, cpu, stderr }
     }
 
-    async fn ask(&mut self, req: &TurnRequest<'_>, deadline: jail::Deadline) -> Result<String, Fault> {
+    async fn ask(&mut self, req: &TurnRequest<'_, G>, deadline: jail::Deadline) -> Result<G::Move, Fault> {
         let mut lines = Vec::with_capacity(5);
         match &req.last_move {
             LastMove::None => {}
             LastMove::Hidden => lines.push(ToBot::Opponent(Opponent::Hidden)),
             LastMove::Move(text) => lines.push(ToBot::Opponent(Opponent::Move(text.clone()))),
         }
-        lines.push(ToBot::Position(proto::format_position(req.pos)));
-        if let Some(moves) = req.pos.legal_moves_text() {
-            lines.push(ToBot::Legal(moves));
+        lines.push(ToBot::Position(req.pos.position_line()));
+        if G::INFO.enumerable {
+            let mut moves = Vec::new();
+            req.pos.legal_moves(&mut moves);
+            lines.push(ToBot::Legal(moves.iter().map(|mv| req.pos.format_move(mv)).collect()));
         }
         lines.push(ToBot::Time(req.clock.wall_limit().map(|limit| limit.as_millis() as u64)));
         lines.push(ToBot::Go);
@@ -92,16 +108,13 @@ impl Bot {
             Err(failure) => return Err(gone(&mut self.process, failure, &req.clock).await),
         };
         match FromBot::parse(&line) {
-            FromBot::Move(text) => match req.pos.check_text(&text) {
-                Ok(canonical) => Ok(canonical),
-                Err(err @ MoveError::Parse { .. }) => Err(Fault::new(FaultKind::ProtocolError, err.to_string())),
-                Err(err) => Err(Fault::new(FaultKind::IllegalMove, err.to_string())),
-            },
+            // Read here; checked by the rules when the referee plays it.
+            FromBot::Move(text) => read_move(req.pos, &text, FaultKind::ProtocolError),
             _ => Err(Fault::new(FaultKind::ProtocolError, format!("expected \"move <move>\" after go, got {}", quote(line.as_bytes())))),
         }
     }
 
-    pub async fn finish(&mut self, outcome: &Outcome) {
+    async fn end(&mut self, outcome: &Outcome) {
         self.process.resume();
         let verdict = Verdict::for_side(outcome.winner, self.side);
         let lines = [ToBot::Result { verdict, scores: outcome.scores }, ToBot::Quit];

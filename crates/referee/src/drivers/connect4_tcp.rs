@@ -16,14 +16,15 @@ use std::process::ExitStatus;
 use std::time::{Duration, Instant};
 
 use protocols::connect4_tcp::{ClientMessage, GameResult, ServerMessage, VERSION};
-use rules::connect4::Position;
-use rules::{AnyPosition, Game, GameKind, Outcome, Side};
+use rules::connect4::{self, Position};
+use rules::{Game, Outcome, Registered, Side};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
-use super::{DESCRIBE_TIME, Identity, command, exit_fault, give_up, quote};
+use super::{DESCRIBE_TIME, Driver, Identity, command, exit_fault, give_up, quote};
 use crate::{
-    Fault, FaultKind, ProgramBot, RefereeError, Reply, SeatContext, StartError, Termination, TurnClock, TurnRequest, is_exhaustion,
+    BoxFuture, Fault, FaultKind, ProgramBot, RefereeError, Reply, SeatContext, StartError, Termination, TurnClock, TurnRequest,
+    is_exhaustion, read_move,
 };
 
 /// The environment variable that tells the bot where to connect (`127.0.0.1:PORT`).
@@ -290,8 +291,8 @@ impl Bot {
     /// Starts the bot, waits for its connection and name (within [`START_TIME`], or the
     /// per-move limit when that is shorter) and sends `wake`.
     pub async fn open(bot: &ProgramBot, ctx: &SeatContext) -> Result<Bot, StartError> {
-        let AnyPosition::Connect4(pos) = &ctx.start else {
-            unreachable!("a connect4-tcp bot plays connect4 (checked with the manifest)");
+        let Some(pos) = Position::from_any(&ctx.start) else {
+            return Err(StartError::Referee(RefereeError::wrong_game(&bot.manifest.name, Position::KIND, ctx.start.kind())));
         };
         let wall = ctx.limits.move_time.map_or(START_TIME, |limit| limit.min(START_TIME));
         let Started { mut process, mut conn, .. } = start(bot, &ctx.workdir, &ctx.limits, wall, ctx.limits.game_cpu).await?;
@@ -307,10 +308,8 @@ impl Bot {
     }
 
     /// Sends `move`, reads the column. The bot runs only from here to its answer.
-    pub async fn turn(&mut self, req: &TurnRequest<'_>) -> Reply {
-        let AnyPosition::Connect4(pos) = req.pos else {
-            unreachable!("a connect4-tcp bot plays connect4 (checked with the manifest)");
-        };
+    async fn play_turn(&mut self, req: &TurnRequest<'_, Position>) -> Reply<connect4::Move> {
+        let pos = req.pos;
         let began = Instant::now();
         self.process.resume();
         // The CPU cap is on the group's total: what was charged before plus what is left.
@@ -336,16 +335,15 @@ impl Bot {
                 ClientMessage::Column(_) if deadline.cpu.is_some_and(|cap| cpu_now > cap) => {
                     Err(Fault::new(FaultKind::Timeout, clock.describe(jail::TimeLimit::Cpu)))
                 }
-                ClientMessage::Column(column) => Ok(column.to_string()),
+                // A column off the board is an illegal move (the seed's "non-existent
+                // column"), which the rules decide when the referee plays it.
+                ClientMessage::Column(column) => read_move(pos, &column.to_string(), FaultKind::ProtocolError),
                 _ => Err(Fault::new(FaultKind::ProtocolError, format!("answered {} instead of a column", quote(line.as_bytes())))),
             },
             Err(Stop::Time(jail::TimeLimit::Wall)) if req.clock.move_time.is_none() && req.clock.cpu_left.is_some() => {
                 self.in_step = false;
-                let waited = clock.wall_limit().expect("a CPU budget sets the wall-clock guard");
-                Err(Fault::new(
-                    FaultKind::Timeout,
-                    format!("out of time (no answer within {}, twice the CPU time left and 1 s)", secs(waited)),
-                ))
+                let waited = clock.wall_limit().map(secs).unwrap_or_default();
+                Err(Fault::new(FaultKind::Timeout, format!("out of time (no answer within {waited}, twice the CPU time left and 1 s)")))
             }
             Err(stop) => {
                 self.in_step = false;
@@ -358,7 +356,7 @@ impl Bot {
 
     /// Sends `over` and `bye`, gives the bot a moment to close its end, and kills
     /// whatever of it is left.
-    pub async fn finish(&mut self, outcome: &Outcome) {
+    async fn end(&mut self, outcome: &Outcome) {
         if self.in_step {
             self.process.resume();
             let result = GameResult::for_side(outcome.winner, self.side);
@@ -377,9 +375,19 @@ impl Bot {
     }
 }
 
+impl Driver<Position> for Bot {
+    fn turn<'a>(&'a mut self, req: &'a TurnRequest<'a, Position>) -> BoxFuture<'a, Result<Reply<connect4::Move>, RefereeError>> {
+        Box::pin(async move { Ok(self.play_turn(req).await) })
+    }
+
+    fn finish<'a>(&'a mut self, outcome: &'a Outcome) -> BoxFuture<'a, ()> {
+        Box::pin(self.end(outcome))
+    }
+}
+
 /// Starts the bot, reads the name it sends after `hello`, sends `bye` and stops it.
 pub async fn describe(bot: &ProgramBot, workdir: &Path, sandboxed: bool) -> Result<Option<Identity>, StartError> {
-    let mut limits = crate::Limits::for_kind(GameKind::Connect4);
+    let mut limits = crate::Limits::for_kind(Position::KIND);
     limits.sandboxed = sandboxed;
     let Started { mut process, mut conn, name } = start(bot, workdir, &limits, DESCRIBE_TIME, None).await?;
     let _ = tokio::time::timeout(Duration::from_millis(100), conn.send(&ServerMessage::Bye)).await;

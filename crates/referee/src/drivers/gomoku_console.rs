@@ -24,10 +24,12 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use protocols::gomoku_console::{Request, field_answer, figure_answer, is_move_shaped, step_answer};
-use rules::{AnyPosition, GameKind, Outcome, Side};
+use rules::{Outcome, Registered, Side, gomoku};
 
-use super::{DESCRIBE_TIME, Identity, command, exit_fault, failure_fault, quote, run_once};
-use crate::{Fault, FaultKind, LastMove, ProgramBot, RefereeError, Reply, SeatContext, StartError, TurnClock, TurnRequest};
+use super::{DESCRIBE_TIME, Driver, Identity, command, exit_fault, failure_fault, quote, run_once};
+use crate::{
+    BoxFuture, Fault, FaultKind, LastMove, ProgramBot, RefereeError, Reply, SeatContext, StartError, TurnClock, TurnRequest, read_move,
+};
 
 /// The longest line read from the bot.
 const LINE_CAP: usize = 1024;
@@ -46,10 +48,8 @@ impl Bot {
         Ok(Bot { command, side: ctx.side, process: None })
     }
 
-    pub async fn turn(&mut self, req: &TurnRequest<'_>) -> Result<Reply, RefereeError> {
-        let AnyPosition::Gomoku(pos) = req.pos else {
-            unreachable!("a gomoku bot plays gomoku (checked with the manifest)");
-        };
+    async fn play_turn(&mut self, req: &TurnRequest<'_, gomoku::Position>) -> Result<Reply<gomoku::Move>, RefereeError> {
+        let pos = req.pos;
         let mut began = Instant::now();
         let cpu_before = self.process.as_ref().map_or(Duration::ZERO, |process| process.cpu_time());
         let mut deadline = req.clock.deadline_from_now(cpu_before);
@@ -79,7 +79,9 @@ impl Bot {
                 Request::Field => field_answer(pos),
                 Request::Figure => figure_answer(self.side),
                 Request::Step => step_answer(last_move),
-                Request::Move(mv) if is_move_shaped(mv) => break Ok(mv.clone()),
+                // A letter and digits off the board (`K3`) is an illegal move, as an
+                // occupied cell is.
+                Request::Move(mv) if is_move_shaped(mv) => break read_move(pos, mv, FaultKind::IllegalMove),
                 Request::Move(_) => {
                     break Err(protocol_error(format!("sent {}, which is not step! with a move like B7", quote(line.as_bytes()))));
                 }
@@ -111,11 +113,19 @@ impl Bot {
         let stderr = process.take_stderr().await;
         Ok(Reply { answer, elapsed, cpu, stderr })
     }
+}
 
-    pub async fn finish(&mut self, _outcome: &Outcome) {
-        if let Some(process) = &mut self.process {
-            process.kill().await;
-        }
+impl Driver<gomoku::Position> for Bot {
+    fn turn<'a>(&'a mut self, req: &'a TurnRequest<'a, gomoku::Position>) -> BoxFuture<'a, Result<Reply<gomoku::Move>, RefereeError>> {
+        Box::pin(self.play_turn(req))
+    }
+
+    fn finish<'a>(&'a mut self, _outcome: &'a Outcome) -> BoxFuture<'a, ()> {
+        Box::pin(async move {
+            if let Some(process) = &mut self.process {
+                process.kill().await;
+            }
+        })
     }
 }
 
@@ -137,8 +147,8 @@ async fn fault_of(process: &mut jail::Process, failure: jail::Failure, clock: &T
 
 /// Runs `PROGRAM INFO` in `workdir` and reads the two lines it prints.
 pub async fn describe(bot: &ProgramBot, workdir: &Path, sandboxed: bool) -> Result<Option<Identity>, StartError> {
-    std::fs::create_dir_all(workdir).map_err(|err| RefereeError::new("cannot prepare the working directory", err))?;
-    let mut limits = crate::Limits::for_kind(GameKind::Gomoku).with(&bot.manifest.limits);
+    tokio::fs::create_dir_all(workdir).await.map_err(|err| RefereeError::new("cannot prepare the working directory", err))?;
+    let mut limits = crate::Limits::for_kind(gomoku::Position::KIND).with(&bot.manifest.limits);
     limits.sandboxed = sandboxed;
     let command = command(bot, workdir, &limits, &["INFO"]);
     let clock = TurnClock { move_time: Some(DESCRIBE_TIME), ..TurnClock::default() };

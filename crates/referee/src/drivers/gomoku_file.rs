@@ -25,10 +25,12 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use protocols::gomoku_console::is_move_shaped;
-use rules::{AnyPosition, GameKind, Outcome, gomoku};
+use rules::{Outcome, Registered, gomoku};
 
-use super::{DESCRIBE_TIME, Identity, command, quote, run_once};
-use crate::{Fault, FaultKind, ProgramBot, RefereeError, Reply, SeatContext, StartError, TurnClock, TurnRequest, is_exhaustion};
+use super::{DESCRIBE_TIME, Driver, Identity, command, quote, run_once};
+use crate::{
+    BoxFuture, Fault, FaultKind, ProgramBot, RefereeError, Reply, SeatContext, StartError, TurnClock, TurnRequest, is_exhaustion, read_move,
+};
 
 /// The field file's name in the bot's working directory.
 pub const FIELD_FILE: &str = "field.txt";
@@ -51,11 +53,13 @@ impl Bot {
         Ok(Bot { command, workdir: ctx.workdir.clone() })
     }
 
-    pub async fn turn(&mut self, req: &TurnRequest<'_>) -> Result<Reply, RefereeError> {
-        let AnyPosition::Gomoku(pos) = req.pos else {
-            unreachable!("a gomoku bot plays gomoku (checked with the manifest)");
-        };
-        if let Err(err) = prepare(&self.workdir, &pos.field_text()) {
+    async fn play_turn(&mut self, req: &TurnRequest<'_, gomoku::Position>) -> Result<Reply<gomoku::Move>, RefereeError> {
+        let pos = req.pos;
+        let (workdir, field) = (self.workdir.clone(), pos.field_text());
+        let prepared = tokio::task::spawn_blocking(move || prepare(&workdir, &field))
+            .await
+            .map_err(|err| RefereeError::new("cannot write the field file", std::io::Error::other(err)))?;
+        if let Err(err) = prepared {
             let what = format!("cannot write {FIELD_FILE} into the working directory");
             // The bot owns its working directory: what it did there is its fault; the
             // machine running short is ours.
@@ -67,27 +71,53 @@ impl Bot {
         let once = run_once(&self.command, b"", &req.clock).await?;
         let answer = match &once.output {
             Err(fault) => Err(fault.clone()),
-            Ok(_) => read_answer(&self.workdir.join(ANSWER_FILE), ANSWER_CAP).and_then(|text| parse_move_answer(&text)),
+            Ok(_) => {
+                let path = self.workdir.join(ANSWER_FILE);
+                let text = tokio::task::spawn_blocking(move || read_answer(&path, ANSWER_CAP))
+                    .await
+                    .map_err(|err| RefereeError::new("cannot read the answer file", std::io::Error::other(err)))?;
+                // A letter and digits off the board (`K3`) is an illegal move, as an
+                // occupied cell is.
+                text.and_then(|text| parse_move_answer(&text)).and_then(|text| read_move(pos, &text, FaultKind::IllegalMove))
+            }
         };
         Ok(once.reply(answer))
     }
+}
 
-    pub async fn finish(&mut self, _outcome: &Outcome) {}
+impl Driver<gomoku::Position> for Bot {
+    fn turn<'a>(&'a mut self, req: &'a TurnRequest<'a, gomoku::Position>) -> BoxFuture<'a, Result<Reply<gomoku::Move>, RefereeError>> {
+        Box::pin(self.play_turn(req))
+    }
+
+    fn finish<'a>(&'a mut self, _outcome: &'a Outcome) -> BoxFuture<'a, ()> {
+        Box::pin(async {})
+    }
 }
 
 /// Runs `PROGRAM INFO field.txt answer.txt` in `workdir` and reads the two lines.
 pub async fn describe(bot: &ProgramBot, workdir: &Path, sandboxed: bool) -> Result<Option<Identity>, StartError> {
     let ours = |err: std::io::Error| RefereeError::new("cannot prepare the working directory", err);
-    std::fs::create_dir_all(workdir).map_err(ours)?;
-    prepare(workdir, &gomoku::Position::empty().field_text()).map_err(ours)?;
-    let mut limits = crate::Limits::for_kind(GameKind::Gomoku).with(&bot.manifest.limits);
+    let dir = workdir.to_path_buf();
+    tokio::task::spawn_blocking(move || {
+        std::fs::create_dir_all(&dir)?;
+        prepare(&dir, &gomoku::Position::empty().field_text())
+    })
+    .await
+    .map_err(|err| ours(std::io::Error::other(err)))?
+    .map_err(ours)?;
+    let mut limits = crate::Limits::for_kind(gomoku::Position::KIND).with(&bot.manifest.limits);
     limits.sandboxed = sandboxed;
     let command = command(bot, workdir, &limits, &["INFO", FIELD_FILE, ANSWER_FILE]);
     let clock = TurnClock { move_time: Some(DESCRIBE_TIME), ..TurnClock::default() };
     let once = run_once(&command, b"", &clock).await?;
     let stderr = once.stderr.clone();
     once.into_output()?;
-    let text = read_answer(&workdir.join(ANSWER_FILE), INFO_CAP).and_then(|text| identity(&text));
+    let path = workdir.join(ANSWER_FILE);
+    let text = tokio::task::spawn_blocking(move || read_answer(&path, INFO_CAP))
+        .await
+        .map_err(|err| RefereeError::new("cannot read the answer file", std::io::Error::other(err)))?
+        .and_then(|text| identity(&text));
     text.map(Some).map_err(|fault| StartError::Bot { fault, stderr })
 }
 

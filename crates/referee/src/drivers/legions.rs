@@ -11,10 +11,10 @@
 use std::path::Path;
 
 use rules::legions::{self, Order};
-use rules::{AnyPosition, Outcome};
+use rules::{Game, Outcome, Registered};
 
-use super::{DESCRIBE_TIME, Identity, command, quote, run_once};
-use crate::{Fault, FaultKind, ProgramBot, RefereeError, Reply, SeatContext, StartError, TurnClock, TurnRequest};
+use super::{DESCRIBE_TIME, Driver, Identity, command, quote, run_once};
+use crate::{BoxFuture, Fault, FaultKind, ProgramBot, RefereeError, Reply, SeatContext, StartError, TurnClock, TurnRequest};
 
 /// Skipped orders (unreadable, count below 1, over the budget) kept per turn: they do
 /// nothing, so past this many they are dropped rather than bloat the record.
@@ -31,11 +31,11 @@ impl Bot {
         Ok(Bot { command: command(bot, &ctx.workdir, &ctx.limits, &[]) })
     }
 
-    pub async fn turn(&mut self, req: &TurnRequest<'_>) -> Result<Reply, RefereeError> {
-        let AnyPosition::Legions(pos) = req.pos else {
-            unreachable!("a legions bot plays legions (checked with the manifest)");
+    async fn play_turn(&mut self, req: &TurnRequest<'_, legions::Position>) -> Result<Reply<legions::Move>, RefereeError> {
+        let pos = req.pos;
+        let Some(side) = pos.to_move() else {
+            return Ok(Reply::fault(FaultKind::ProtocolError, "asked for a turn after the end", Default::default(), Default::default()));
         };
-        let side = req.pos.to_move().expect("a turn is asked only in an ongoing game");
         let once = run_once(&self.command, legions::format_input(pos, side).as_bytes(), &req.clock).await?;
         let answer = match &once.output {
             Err(fault) => Err(fault.clone()),
@@ -43,16 +43,23 @@ impl Bot {
         };
         Ok(once.reply(answer))
     }
-
-    pub async fn finish(&mut self, _outcome: &Outcome) {}
 }
 
-/// The turn a bot's output gives, in the record's notation (`X Y C; ...`). Any output is
-/// a turn: text that is not orders stays in it as unreadable orders, which the rules
+impl Driver<legions::Position> for Bot {
+    fn turn<'a>(&'a mut self, req: &'a TurnRequest<'a, legions::Position>) -> BoxFuture<'a, Result<Reply<legions::Move>, RefereeError>> {
+        Box::pin(self.play_turn(req))
+    }
+
+    fn finish<'a>(&'a mut self, _outcome: &'a Outcome) -> BoxFuture<'a, ()> {
+        Box::pin(async {})
+    }
+}
+
+/// The turn a bot's output gives. Any output is a turn: text that is not orders stays in it as unreadable orders, which the rules
 /// skip. Skipped orders (they use no legions) past the first [`MAX_SKIPPED_KEPT`] are
 /// dropped, and long unreadable pieces shortened (ending in `…`, so they stay
 /// unreadable): neither changes what the turn does.
-fn read_orders(output: &[u8]) -> String {
+fn read_orders(output: &[u8]) -> legions::Move {
     let text = String::from_utf8_lossy(output);
     let mut left = legions::LEGIONS_PER_TURN;
     let mut skipped = 0;
@@ -74,13 +81,13 @@ fn read_orders(output: &[u8]) -> String {
             order => order,
         });
     }
-    legions::format_orders(&legions::Move::new(kept), "; ")
+    legions::Move::new(kept)
 }
 
 /// The bot's name: it is run with empty stdin and prints one line of at most 16
 /// characters.
 pub async fn describe(bot: &ProgramBot, workdir: &Path, sandboxed: bool) -> Result<Option<Identity>, StartError> {
-    let mut limits = crate::Limits::for_kind(rules::GameKind::Legions).with(&bot.manifest.limits);
+    let mut limits = crate::Limits::for_kind(legions::Position::KIND).with(&bot.manifest.limits);
     limits.sandboxed = sandboxed;
     let cmd = command(bot, workdir, &limits, &[]);
     let clock = TurnClock { move_time: Some(DESCRIBE_TIME), ..TurnClock::default() };
@@ -100,6 +107,11 @@ pub async fn describe(bot: &ProgramBot, workdir: &Path, sandboxed: bool) -> Resu
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The turn as the record writes it.
+    fn read_orders(output: &[u8]) -> String {
+        legions::format_orders(&super::read_orders(output), "; ")
+    }
 
     #[test]
     fn any_output_is_a_turn() {

@@ -13,9 +13,9 @@ use std::path::Path;
 use std::process::ExitStatus;
 use std::time::{Duration, Instant};
 
-use rules::Outcome;
+use rules::{Game, Outcome, Registered};
 
-use crate::{Fault, FaultKind, ProgramBot, Protocol, RefereeError, Reply, SeatContext, StartError, TurnClock, TurnRequest};
+use crate::{BoxFuture, Fault, FaultKind, ProgramBot, Protocol, RefereeError, Reply, SeatContext, StartError, TurnClock, TurnRequest};
 
 /// A bot's own account of itself (Gomoku `INFO`, Legions and Nupud empty stdin, the
 /// Connect Four and project protocols' name).
@@ -25,60 +25,50 @@ pub struct Identity {
     pub author: Option<String>,
 }
 
-/// A program bot in a game, behind its interface.
-pub enum Driver {
-    GomokuFile(gomoku_file::Bot),
-    GomokuConsole(gomoku_console::Bot),
-    Legions(legions::Bot),
-    Pahtum(pahtum::Bot),
-    Nupud(nupud::Bot),
-    Connect4Tcp(connect4_tcp::Bot),
-    Arbiter(arbiter::Bot),
-}
-
-impl Driver {
-    /// Gets the bot ready for a game (per-game processes start here). A bot that cannot
-    /// start returns its fault (and its stderr) and loses.
-    pub async fn open(bot: &ProgramBot, ctx: &SeatContext) -> Result<Driver, StartError> {
-        build(bot, ctx.limits.sandboxed).await?;
-        Ok(match bot.manifest.protocol {
-            Protocol::GomokuFile => Driver::GomokuFile(gomoku_file::Bot::open(bot, ctx).await?),
-            Protocol::GomokuConsole => Driver::GomokuConsole(gomoku_console::Bot::open(bot, ctx).await?),
-            Protocol::Legions => Driver::Legions(legions::Bot::open(bot, ctx).await?),
-            Protocol::Pahtum => Driver::Pahtum(pahtum::Bot::open(bot, ctx).await?),
-            Protocol::Nupud => Driver::Nupud(nupud::Bot::open(bot, ctx).await?),
-            Protocol::Connect4Tcp => Driver::Connect4Tcp(connect4_tcp::Bot::open(bot, ctx).await?),
-            Protocol::Arbiter => Driver::Arbiter(arbiter::Bot::open(bot, ctx).await?),
-        })
-    }
-
+/// A program bot playing game `G`, behind its interface: the project's protocol for any
+/// game, or a native interface for its own game. Its answers are `G`'s moves, read from
+/// what the bot wrote (not yet checked by the rules: the referee plays them).
+pub trait Driver<G: Game>: Send {
     /// Asks the bot for its move. A misbehaving bot is a fault in the reply; an `Err` is
     /// our own failure (a per-move process that could not be started for want of
     /// descriptors, say).
-    pub async fn turn(&mut self, req: &TurnRequest<'_>) -> Result<Reply, RefereeError> {
-        match self {
-            Driver::GomokuFile(bot) => bot.turn(req).await,
-            Driver::GomokuConsole(bot) => bot.turn(req).await,
-            Driver::Legions(bot) => bot.turn(req).await,
-            Driver::Pahtum(bot) => bot.turn(req).await,
-            Driver::Nupud(bot) => bot.turn(req).await,
-            Driver::Connect4Tcp(bot) => Ok(bot.turn(req).await),
-            Driver::Arbiter(bot) => Ok(bot.turn(req).await),
-        }
-    }
+    fn turn<'a>(&'a mut self, req: &'a TurnRequest<'a, G>) -> BoxFuture<'a, Result<Reply<G::Move>, RefereeError>>;
 
     /// Tells the bot the game is over where its interface has a way to, and stops every
     /// process it started.
-    pub async fn finish(&mut self, outcome: &Outcome) {
-        match self {
-            Driver::GomokuFile(bot) => bot.finish(outcome).await,
-            Driver::GomokuConsole(bot) => bot.finish(outcome).await,
-            Driver::Legions(bot) => bot.finish(outcome).await,
-            Driver::Pahtum(bot) => bot.finish(outcome).await,
-            Driver::Nupud(bot) => bot.finish(outcome).await,
-            Driver::Connect4Tcp(bot) => bot.finish(outcome).await,
-            Driver::Arbiter(bot) => bot.finish(outcome).await,
-        }
+    fn finish<'a>(&'a mut self, outcome: &'a Outcome) -> BoxFuture<'a, ()>;
+}
+
+/// Gets a program bot ready for a game of `G` (per-game processes start here): builds
+/// it if it needs it, then opens its interface. A bot that cannot start returns its fault
+/// (and its stderr) and loses; a bot whose interface plays another game is our caller's
+/// mistake, an `Err` before anything starts.
+pub async fn open<G: Registered>(bot: &ProgramBot, ctx: &SeatContext) -> Result<Box<dyn Driver<G>>, StartError> {
+    if let Some(game) = bot.manifest.protocol.game()
+        && game != G::KIND
+    {
+        return Err(StartError::Referee(RefereeError::wrong_game(&bot.manifest.name, game, G::KIND)));
+    }
+    build(bot, ctx.limits.sandboxed).await?;
+    match bot.manifest.protocol {
+        Protocol::Arbiter => Ok(Box::new(arbiter::Bot::<G>::open(bot, ctx).await?)),
+        Protocol::GomokuFile => typed::<G, rules::gomoku::Position, _>(bot, gomoku_file::Bot::open(bot, ctx).await?),
+        Protocol::GomokuConsole => typed::<G, rules::gomoku::Position, _>(bot, gomoku_console::Bot::open(bot, ctx).await?),
+        Protocol::Legions => typed::<G, rules::legions::Position, _>(bot, legions::Bot::open(bot, ctx).await?),
+        Protocol::Pahtum => typed::<G, rules::pahtum::Position, _>(bot, pahtum::Bot::open(bot, ctx).await?),
+        Protocol::Nupud => typed::<G, rules::nupud::Position, _>(bot, nupud::Bot::open(bot, ctx).await?),
+        Protocol::Connect4Tcp => typed::<G, rules::connect4::Position, _>(bot, connect4_tcp::Bot::open(bot, ctx).await?),
+    }
+}
+
+/// A native interface's driver, for its own game `N`, as a driver of `G`: the same when
+/// `G` is `N` (checked in [`open`]), else our caller's mistake.
+fn typed<G: Registered, N: Registered, D: Driver<N> + 'static>(bot: &ProgramBot, driver: D) -> Result<Box<dyn Driver<G>>, StartError> {
+    let boxed: Box<dyn Driver<N>> = Box::new(driver);
+    let any: Box<dyn std::any::Any + Send> = Box::new(boxed);
+    match any.downcast::<Box<dyn Driver<G>>>() {
+        Ok(driver) => Ok(*driver),
+        Err(_) => Err(StartError::Referee(RefereeError::wrong_game(&bot.manifest.name, N::KIND, G::KIND))),
     }
 }
 
@@ -194,7 +184,7 @@ pub struct Once {
 
 impl Once {
     /// A reply with `answer` and this run's time and log.
-    pub fn reply(self, answer: Result<String, Fault>) -> Reply {
+    pub fn reply<M>(self, answer: Result<M, Fault>) -> Reply<M> {
         Reply { answer, elapsed: self.elapsed, cpu: self.cpu, stderr: self.stderr }
     }
 

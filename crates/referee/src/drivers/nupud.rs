@@ -16,10 +16,10 @@
 
 use std::path::Path;
 
-use rules::{AnyPosition, Game, MoveError, Outcome, nupud};
+use rules::{Game, MoveError, Outcome, Registered, nupud};
 
-use super::{DESCRIBE_TIME, Identity, command, quote, run_once};
-use crate::{Fault, FaultKind, ProgramBot, RefereeError, Reply, SeatContext, StartError, TurnClock, TurnRequest};
+use super::{DESCRIBE_TIME, Driver, Identity, command, quote, run_once};
+use crate::{BoxFuture, Fault, FaultKind, ProgramBot, RefereeError, Reply, SeatContext, StartError, TurnClock, TurnRequest};
 
 pub struct Bot {
     command: jail::Command,
@@ -30,22 +30,30 @@ impl Bot {
         Ok(Bot { command: command(bot, &ctx.workdir, &ctx.limits, &[]) })
     }
 
-    pub async fn turn(&mut self, req: &TurnRequest<'_>) -> Result<Reply, RefereeError> {
-        let AnyPosition::Nupud(pos) = req.pos else {
-            unreachable!("a nupud bot plays nupud (checked with the manifest)");
+    async fn play_turn(&mut self, req: &TurnRequest<'_, nupud::Position>) -> Result<Reply<nupud::Move>, RefereeError> {
+        let pos = req.pos;
+        let Some(side) = pos.to_move() else {
+            return Ok(Reply::fault(FaultKind::ProtocolError, "asked for a move after the end", Default::default(), Default::default()));
         };
-        let side = req.pos.to_move().expect("a turn is asked only in an ongoing game");
         let input = if pos.is_setup_phase() { nupud::format_setup_input(side) } else { nupud::format_move_input(pos, side) };
         let once = run_once(&self.command, input.as_bytes(), &req.clock).await?;
         let answer = match &once.output {
             Err(fault) => Err(fault.clone()),
-            Ok(output) if pos.is_setup_phase() => read_setup(pos, output),
+            Ok(output) if pos.is_setup_phase() => read_setup(output),
             Ok(output) => read_move(pos, output),
         };
         Ok(once.reply(answer))
     }
+}
 
-    pub async fn finish(&mut self, _outcome: &Outcome) {}
+impl Driver<nupud::Position> for Bot {
+    fn turn<'a>(&'a mut self, req: &'a TurnRequest<'a, nupud::Position>) -> BoxFuture<'a, Result<Reply<nupud::Move>, RefereeError>> {
+        Box::pin(self.play_turn(req))
+    }
+
+    fn finish<'a>(&'a mut self, _outcome: &'a Outcome) -> BoxFuture<'a, ()> {
+        Box::pin(async {})
+    }
 }
 
 fn protocol_error(detail: String) -> Fault {
@@ -53,20 +61,20 @@ fn protocol_error(detail: String) -> Fault {
 }
 
 /// The set-up a bot's answer to `place ...` gives.
-fn read_setup(pos: &nupud::Position, output: &[u8]) -> Result<String, Fault> {
+fn read_setup(output: &[u8]) -> Result<nupud::Move, Fault> {
     let Ok(text) = std::str::from_utf8(output) else {
         return Err(protocol_error(format!("the set-up answer is not text: {}", quote(output))));
     };
     match nupud::parse_setup(text) {
-        Ok(setup) => Ok(pos.format_move(&nupud::Move::Setup(setup))),
+        Ok(setup) => Ok(nupud::Move::Setup(setup)),
         Err(err @ nupud::NativeError::SetupValues(_)) => Err(Fault::new(FaultKind::IllegalMove, err.to_string())),
         Err(_) => Err(protocol_error(format!("the set-up answer {} is not one line of six digits", quote(output)))),
     }
 }
 
-/// The move a bot's answer to `move ...` gives, in notation; its legality is left to
-/// the referee, which refuses an illegal one as an illegal move.
-fn read_move(pos: &nupud::Position, output: &[u8]) -> Result<String, Fault> {
+/// The move a bot's answer to `move ...` gives; its legality is left to the referee,
+/// which refuses an illegal one as an illegal move.
+fn read_move(pos: &nupud::Position, output: &[u8]) -> Result<nupud::Move, Fault> {
     let Ok(text) = std::str::from_utf8(output) else {
         return Err(protocol_error(format!("the answer is not text: {}", quote(output))));
     };
@@ -78,7 +86,7 @@ fn read_move(pos: &nupud::Position, output: &[u8]) -> Result<String, Fault> {
         return Err(protocol_error(format!("the answer {} has more than one line", quote(output))));
     }
     match pos.parse_move(line) {
-        Ok(mv @ nupud::Move::Step { .. }) => Ok(pos.format_move(&mv)),
+        Ok(mv @ nupud::Move::Step { .. }) => Ok(mv),
         // Six digits read as a set-up (legal or not): not what a move call asks for.
         Ok(nupud::Move::Setup(_)) | Err(MoveError::Illegal { .. }) => {
             Err(protocol_error(format!("the answer {} is a set-up, not a move like c1c3", quote(output))))
@@ -91,7 +99,7 @@ fn read_move(pos: &nupud::Position, output: &[u8]) -> Result<String, Fault> {
 /// The bot's name: it is run with empty stdin and prints one line of at most 16
 /// characters.
 pub async fn describe(bot: &ProgramBot, workdir: &Path, sandboxed: bool) -> Result<Option<Identity>, StartError> {
-    let mut limits = crate::Limits::for_kind(rules::GameKind::Nupud).with(&bot.manifest.limits);
+    let mut limits = crate::Limits::for_kind(nupud::Position::KIND).with(&bot.manifest.limits);
     limits.sandboxed = sandboxed;
     let cmd = command(bot, workdir, &limits, &[]);
     let clock = TurnClock { move_time: Some(DESCRIBE_TIME), ..TurnClock::default() };
@@ -112,25 +120,30 @@ pub async fn describe(bot: &ProgramBot, workdir: &Path, sandboxed: bool) -> Resu
 mod tests {
     use super::*;
 
+    fn text(pos: &nupud::Position, answer: Result<nupud::Move, Fault>) -> Result<String, Fault> {
+        answer.map(|mv| pos.format_move(&mv))
+    }
+
     #[test]
     fn answers_are_sorted_into_faults() {
         let setup = nupud::Position::new_game();
-        assert_eq!(read_setup(&setup, b"143211\n"), Ok("143211".to_string()));
-        assert_eq!(read_setup(&setup, b"443211\n").unwrap_err().kind, FaultKind::IllegalMove);
-        assert_eq!(read_setup(&setup, b"c1c3\n").unwrap_err().kind, FaultKind::ProtocolError);
-        assert_eq!(read_setup(&setup, b"143211\n143211\n").unwrap_err().kind, FaultKind::ProtocolError);
+        assert_eq!(text(&setup, read_setup(b"143211\n")), Ok("143211".to_string()));
+        assert_eq!(read_setup(b"443211\n").unwrap_err().kind, FaultKind::IllegalMove);
+        assert_eq!(read_setup(b"c1c3\n").unwrap_err().kind, FaultKind::ProtocolError);
+        assert_eq!(read_setup(b"143211\n143211\n").unwrap_err().kind, FaultKind::ProtocolError);
 
         let play =
             nupud::Position::from_setups(nupud::Setup::new([4, 3, 2, 1, 1, 1]).unwrap(), nupud::Setup::new([1, 1, 1, 2, 3, 4]).unwrap());
-        assert_eq!(read_move(&play, b"c1c3\n"), Ok("c1c3".to_string()));
-        assert_eq!(read_move(&play, b" C1-C3 \r\n"), Ok("c1c3".to_string()));
+        assert_eq!(text(&play, read_move(&play, b"c1c3\n")), Ok("c1c3".to_string()));
+        assert_eq!(text(&play, read_move(&play, b" C1-C3 \r\n")), Ok("c1c3".to_string()));
         assert_eq!(read_move(&play, b"hello\n").unwrap_err().kind, FaultKind::ProtocolError);
         assert_eq!(read_move(&play, b"").unwrap_err().kind, FaultKind::ProtocolError);
         assert_eq!(read_move(&play, b"c1c3\nc1c2\n").unwrap_err().kind, FaultKind::ProtocolError);
         assert_eq!(read_move(&play, b"432111\n").unwrap_err().kind, FaultKind::ProtocolError);
         assert_eq!(read_move(&play, b"444444\n").unwrap_err().kind, FaultKind::ProtocolError);
         // Well-formed: the referee judges it (and refuses it as an illegal move).
-        assert_eq!(read_move(&play, b"c1c6\n"), Ok("c1c6".to_string()));
-        assert!(AnyPosition::Nupud(play).check_text("c1c6").is_err());
+        let step = read_move(&play, b"c1c6\n").expect("a well-formed step");
+        assert_eq!(play.format_move(&step), "c1c6");
+        assert!(play.clone().play(&step).is_err());
     }
 }

@@ -4,10 +4,10 @@
 
 use std::path::Path;
 
-use rules::{AnyPosition, MoveError, Outcome, pahtum};
+use rules::{MoveError, Outcome, pahtum};
 
-use super::{Identity, command, quote, run_once};
-use crate::{Fault, FaultKind, ProgramBot, RefereeError, Reply, SeatContext, StartError, TurnRequest};
+use super::{Driver, Identity, command, quote, run_once};
+use crate::{BoxFuture, Fault, FaultKind, ProgramBot, RefereeError, Reply, SeatContext, StartError, TurnRequest};
 
 pub struct Bot {
     command: jail::Command,
@@ -18,10 +18,8 @@ impl Bot {
         Ok(Bot { command: command(bot, &ctx.workdir, &ctx.limits, &[]) })
     }
 
-    pub async fn turn(&mut self, req: &TurnRequest<'_>) -> Result<Reply, RefereeError> {
-        let AnyPosition::Pahtum(pos) = req.pos else {
-            unreachable!("a pahtum bot plays pahtum (checked with the manifest)");
-        };
+    async fn play_turn(&mut self, req: &TurnRequest<'_, pahtum::Position>) -> Result<Reply<pahtum::Move>, RefereeError> {
+        let pos = req.pos;
         let once = run_once(&self.command, pahtum::format_board(pos).as_bytes(), &req.clock).await?;
         let answer = match &once.output {
             Err(fault) => Err(fault.clone()),
@@ -29,18 +27,26 @@ impl Bot {
         };
         Ok(once.reply(answer))
     }
+}
 
-    pub async fn finish(&mut self, _outcome: &Outcome) {}
+impl Driver<pahtum::Position> for Bot {
+    fn turn<'a>(&'a mut self, req: &'a TurnRequest<'a, pahtum::Position>) -> BoxFuture<'a, Result<Reply<pahtum::Move>, RefereeError>> {
+        Box::pin(self.play_turn(req))
+    }
+
+    fn finish<'a>(&'a mut self, _outcome: &'a Outcome) -> BoxFuture<'a, ()> {
+        Box::pin(async {})
+    }
 }
 
 /// The move a bot's output makes: malformed text is a protocol error, a board that is
 /// not one legal move away from the input is an illegal move.
-fn read_answer(pos: &pahtum::Position, output: &[u8]) -> Result<String, Fault> {
+fn read_answer(pos: &pahtum::Position, output: &[u8]) -> Result<pahtum::Move, Fault> {
     let Ok(text) = std::str::from_utf8(output) else {
         return Err(Fault::new(FaultKind::ProtocolError, format!("the answer is not text: {}", quote(output))));
     };
     match pahtum::move_from_answer(pos, text) {
-        Ok(mv) => Ok(rules::Game::format_move(pos, &mv)),
+        Ok(mv) => Ok(mv),
         Err(MoveError::Parse { reason, .. }) => {
             Err(Fault::new(FaultKind::ProtocolError, format!("the answer {} is not a board: {reason}", quote(output))))
         }
