@@ -16,8 +16,8 @@
 use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use rustix::process::{Pid, Signal};
@@ -243,11 +243,15 @@ impl BotCgroup {
     /// the kernel can cap it) and a process-count cap, in every hierarchy that offers what
     /// is needed. On a machine without writable cgroups this holds nothing and every
     /// method does nothing.
+    fn empty() -> BotCgroup {
+        BotCgroup { dirs: Vec::new(), memory: None, pids: None, cpu: None, kill: None }
+    }
+
     pub fn create(memory: Option<u64>, pids: Option<u64>) -> io::Result<BotCgroup> {
         static RUNS: AtomicU64 = AtomicU64::new(0);
         let layout = layout();
         let name = format!("{}-{}", std::process::id(), RUNS.fetch_add(1, Ordering::Relaxed));
-        let mut cg = BotCgroup { dirs: Vec::new(), memory: None, pids: None, cpu: None, kill: None };
+        let mut cg = BotCgroup::empty();
         // Directories are pushed as they are made, so that an error drops what exists.
         if let Some(v2) = &layout.v2 {
             let dir = cg.make_dir(&v2.base, &name)?;
@@ -375,9 +379,18 @@ impl BotCgroup {
         field(&events, "max").is_some_and(|n| n > 0)
     }
 
+    /// [`BotCgroup::kill`] from async code: the waits run on a blocking thread, so the
+    /// runtime's threads go on serving other tasks (a kill may wait up to [`KILL_WAIT`]).
+    pub async fn kill_async(self: &Arc<Self>) {
+        let group = Arc::clone(self);
+        let _ = tokio::task::spawn_blocking(move || group.kill()).await;
+    }
+
     /// Kills every member, wherever it moved in the process tree, and waits (at most
-    /// [`KILL_WAIT`]) until the kernel has removed them all.
+    /// [`KILL_WAIT`]) until the kernel has removed them all. Blocking: async code calls
+    /// [`BotCgroup::kill_async`].
     pub fn kill(&self) {
+        testing::delay();
         match &self.kill {
             Some(Kill::V2(dir)) => {
                 let _ = write(&dir.join("cgroup.kill"), "1");
@@ -426,16 +439,85 @@ impl BotCgroup {
 }
 
 impl Drop for BotCgroup {
+    /// Kills what is left and removes the directories. When that cannot be done at once
+    /// (members still leaving) and a tokio runtime is running, the waiting is done on
+    /// one of its blocking threads, never on the thread that drops the cgroup.
     fn drop(&mut self) {
-        if !self.pids().is_empty() {
-            self.kill();
+        // A cleanup's own cgroup ends here once its directories are gone.
+        if self.dirs.is_empty() {
+            return;
         }
-        for dir in self.dirs.iter().rev() {
+        let group = BotCgroup { dirs: std::mem::take(&mut self.dirs), memory: None, pids: None, cpu: None, kill: self.kill.take() };
+        let mut cleanup = Cleanup { group };
+        if cleanup.try_now() {
+            return;
+        }
+        match tokio::runtime::Handle::try_current() {
+            Ok(runtime) => {
+                runtime.spawn_blocking(move || cleanup.finish());
+            }
+            Err(_) => cleanup.finish(),
+        }
+    }
+}
+
+/// What a dropped [`BotCgroup`] leaves to do: a cgroup with only its directories and
+/// its way to kill.
+struct Cleanup {
+    group: BotCgroup,
+}
+
+impl Cleanup {
+    /// Removes the directories if nothing is left in them, without waiting; true when
+    /// all are gone.
+    fn try_now(&mut self) -> bool {
+        if !self.group.pids().is_empty() {
+            return false;
+        }
+        let gone = self.group.dirs.iter().rev().all(|dir| match fs::remove_dir(dir) {
+            Ok(()) => true,
+            Err(e) => e.kind() == io::ErrorKind::NotFound,
+        });
+        if gone {
+            self.group.dirs.clear();
+        }
+        gone
+    }
+
+    /// Kills the members and removes the directories, waiting as long as needed (at most
+    /// [`KILL_WAIT`] and [`RMDIR_WAIT`] per directory).
+    fn finish(mut self) {
+        if !self.group.pids().is_empty() {
+            self.group.kill();
+        }
+        for dir in std::mem::take(&mut self.group.dirs).iter().rev() {
             // The last members may still be leaving after the list read empty.
             wait_until(RMDIR_WAIT, || match fs::remove_dir(dir) {
                 Ok(()) => true,
                 Err(e) => e.kind() == io::ErrorKind::NotFound,
             });
+        }
+    }
+}
+
+/// A hook for tests of callers: makes every [`BotCgroup::kill`] take longer, as a
+/// cgroup whose members are slow to leave would. Zero (no delay) unless a test sets it.
+#[doc(hidden)]
+pub mod testing {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    use std::time::Duration;
+
+    static DELAY_MS: AtomicU64 = AtomicU64::new(0);
+
+    /// Every kill from now on first waits `delay` (zero: no wait).
+    pub fn slow_kills(delay: Duration) {
+        DELAY_MS.store(delay.as_millis() as u64, Ordering::Relaxed);
+    }
+
+    pub(super) fn delay() {
+        let ms = DELAY_MS.load(Ordering::Relaxed);
+        if ms > 0 {
+            std::thread::sleep(Duration::from_millis(ms));
         }
     }
 }
@@ -537,7 +619,7 @@ mod tests {
             return;
         };
         let base = make_base(&mountpoint).expect("the v1 freezer is mounted but not writable (run as root)");
-        let mut cg = BotCgroup { dirs: Vec::new(), memory: None, pids: None, cpu: None, kill: None };
+        let mut cg = BotCgroup::empty();
         let dir = cg.make_dir(&base, &format!("{}-freezer-test", std::process::id())).unwrap();
         cg.kill = Some(Kill::Freezer(dir.clone()));
         let script = "read _; i=0; while [ $i -lt 3000 ]; do sleep 1000 & i=$((i+1)); done; wait";

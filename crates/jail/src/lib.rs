@@ -513,7 +513,7 @@ impl Process {
     pub async fn kill(&mut self) {
         let _ = rustix::process::kill_process_group(self.pgid, Signal::KILL);
         if let Some(group) = &self.cpu.cgroup {
-            group.kill();
+            group.kill_async().await;
         }
         if self.exit.is_none() {
             let _ = self.child.start_kill();

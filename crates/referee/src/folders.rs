@@ -48,9 +48,35 @@ impl GameFolder {
     }
 }
 
+impl GameFolder {
+    /// [`GameFolder::create`] off the runtime's threads.
+    pub async fn create_async() -> io::Result<GameFolder> {
+        tokio::task::spawn_blocking(GameFolder::create).await.map_err(io::Error::other)?
+    }
+
+    /// Removes the folder (a whole tree of bot files) off the runtime's threads, its
+    /// lock held until it is out of sight. The end of every game that was not cancelled;
+    /// a cancelled game's folder goes when it is dropped.
+    pub async fn remove_async(mut self) {
+        let path = std::mem::take(&mut self.path);
+        let Ok(lock) = self._lock.try_clone() else {
+            // No second handle on the lock: removed here, as a drop would.
+            let _ = remove(&path);
+            return;
+        };
+        let _ = tokio::task::spawn_blocking(move || {
+            let _ = remove(&path);
+            drop(lock);
+        })
+        .await;
+    }
+}
+
 impl Drop for GameFolder {
     fn drop(&mut self) {
-        let _ = remove(&self.path);
+        if !self.path.as_os_str().is_empty() {
+            let _ = remove(&self.path);
+        }
     }
 }
 

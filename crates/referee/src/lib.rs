@@ -367,7 +367,9 @@ pub async fn play<G: Registered>(
     let kind = G::KIND;
     let folder = match &setup.workdir_root {
         Some(_) => None,
-        None => Some(folders::GameFolder::create().map_err(|err| RefereeError::new("cannot make the game's working folder", err))?),
+        None => {
+            Some(folders::GameFolder::create_async().await.map_err(|err| RefereeError::new("cannot make the game's working folder", err))?)
+        }
     };
     let root: PathBuf = match (&setup.workdir_root, &folder) {
         (Some(root), _) => {
@@ -481,7 +483,9 @@ pub async fn play<G: Registered>(
         seat.finish(&outcome).await;
     }
     drop(seats);
-    drop(folder);
+    if let Some(folder) = folder {
+        folder.remove_async().await;
+    }
     Ok(GameRecord {
         game: kind.name().to_string(),
         options: setup.options.clone(),
