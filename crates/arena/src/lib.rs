@@ -216,59 +216,129 @@ pub async fn run_tournament(
             n_openings: openings.len(),
             seed: config.seed,
         };
+        // The stage's games run on up to `jobs` workers, and the schedule is asked again
+        // whenever fewer games are under way than there are workers (a game ended): a
+        // bracket's next match or a Swiss round starts as soon as its players are known,
+        // not when a whole batch has ended.
         let mut checked = false;
+        let mut job: Option<GameJob> = None;
+        let mut running: JoinSet<Attempt> = JoinSet::new();
+        let mut in_flight: HashSet<String> = HashSet::new();
+        // Why the run stops, once it must: no new game starts, and those that finish
+        // meanwhile are still stored.
+        let mut stop: Option<ArenaError> = None;
         let result = loop {
-            let stage_results: Vec<GameOutcome> = finished.iter().filter(|o| o.spec.stage == idx).cloned().collect();
-            let next = schedule::next(&ctx, &stage_results);
-            // Programs matter only while the stage has games to play: a decided stage is
-            // not held against a bot changed since.
-            if !checked && (started.is_empty() || matches!(next, Next::Play(_))) {
-                for (id, reason) in build_programs(&stage_participants, &specs, options.sandboxed).await {
-                    let text = format!("{} could not be built for {}: {reason}", all[id].name, stage.name);
-                    note(store, &mut stored_notes, idx, Some(id), &text, &mut on_event).await?;
-                }
-                check_fingerprints(store, config, idx, &stage_participants, &all, &specs).await?;
-                checked = true;
-            }
-            match next {
-                Next::Done(result) => break result,
-                Next::Play(games) => {
-                    let done: HashSet<&str> = stage_results.iter().map(|o| o.spec.key.as_str()).collect();
-                    let todo: Vec<GameSpec> = games.into_iter().filter(|g| !done.contains(g.key.as_str())).collect();
-                    let planned: HashSet<&str> = done.iter().copied().chain(todo.iter().map(|g| g.key.as_str())).collect();
-                    on_event(Event::Planned { stage: idx, total: planned.len() });
-                    if todo.is_empty() {
-                        return Err(ArenaError::Stage {
-                            stage: stage.name.clone(),
-                            message: "the schedule asks for no new game but is not done".to_string(),
-                        });
+            if stop.is_none() && running.len() < options.jobs.max(1) {
+                let stage_results: Vec<GameOutcome> = finished.iter().filter(|o| o.spec.stage == idx).cloned().collect();
+                let next = schedule::next(&ctx, &stage_results);
+                // Programs matter only while the stage has games to play: a decided stage is
+                // not held against a bot changed since.
+                if !checked && (started.is_empty() || matches!(next, Next::Play(_))) {
+                    for (id, reason) in build_programs(&stage_participants, &specs, options.sandboxed).await {
+                        let text = format!("{} could not be built for {}: {reason}", all[id].name, stage.name);
+                        note(store, &mut stored_notes, idx, Some(id), &text, &mut on_event).await?;
                     }
-                    let mut so_far = stage_results.clone();
-                    let names: Vec<String> = all.iter().map(|e| e.name.clone()).collect();
-                    let watch = options.watch.clone().map(|w| (w, names));
-                    let prints = Arc::new(StagePrints::load(store, idx, &stage.name, &all).await?);
-                    let played = play_games(
-                        todo,
-                        &specs,
-                        &starts,
-                        &stage_options,
-                        (limits, options.sandboxed, watch),
-                        &prints,
-                        options.jobs,
-                        (store, &lock),
-                        |progress| match progress {
-                            GameProgress::Finished(outcome) => {
-                                so_far.push(outcome.clone());
-                                let leader = leader(stage, &stage_participants, &all, &so_far);
-                                on_event(Event::GameFinished { stage: idx, outcome: Box::new(outcome.clone()), leader });
+                    check_fingerprints(store, config, idx, &stage_participants, &all, &specs).await?;
+                    checked = true;
+                }
+                match next {
+                    Next::Done(result) if running.is_empty() => break result,
+                    // Games still under way that the schedule no longer needs finish and
+                    // are stored first.
+                    Next::Done(_) => {}
+                    Next::Play(games) => {
+                        let done: HashSet<&str> = stage_results.iter().map(|o| o.spec.key.as_str()).collect();
+                        let new: Vec<GameSpec> =
+                            games.iter().filter(|g| !done.contains(g.key.as_str()) && !in_flight.contains(&g.key)).cloned().collect();
+                        let planned: HashSet<&str> = done
+                            .iter()
+                            .copied()
+                            .chain(games.iter().map(|g| g.key.as_str()))
+                            .chain(in_flight.iter().map(String::as_str))
+                            .collect();
+                        on_event(Event::Planned { stage: idx, total: planned.len() });
+                        if new.is_empty() && running.is_empty() {
+                            return Err(ArenaError::Stage {
+                                stage: stage.name.clone(),
+                                message: "the schedule asks for no new game but is not done".to_string(),
+                            });
+                        }
+                        if !new.is_empty() && job.is_none() {
+                            let names: Vec<String> = all.iter().map(|e| e.name.clone()).collect();
+                            job = Some(GameJob {
+                                specs: Arc::clone(&specs),
+                                permits: Arc::new(Semaphore::new(options.jobs.max(1))),
+                                options: stage_options.clone(),
+                                limits,
+                                sandboxed: options.sandboxed,
+                                watch: options.watch.clone().map(|w| (w, names)),
+                                prints: Arc::new(StagePrints::load(store, idx, &stage.name, &all).await?),
+                            });
+                        }
+                        if let Some(job) = &job {
+                            for spec in new {
+                                let start =
+                                    starts.for_game(&spec).map_err(|message| ArenaError::Stage { stage: stage.name.clone(), message })?;
+                                in_flight.insert(spec.key.clone());
+                                job.spawn(&mut running, spec, start, 1, Duration::ZERO);
                             }
-                            GameProgress::Retrying(text) => on_event(Event::Note { stage: idx, text }),
-                        },
-                    )
-                    .await?;
-                    finished.extend(played);
+                        }
+                    }
                 }
             }
+            let Some(joined) = running.join_next().await else {
+                match stop.take() {
+                    Some(err) => return Err(err),
+                    None => continue,
+                }
+            };
+            let Some(job) = &job else { continue };
+            let (spec, start, attempt, result) = match joined {
+                Ok(Ok(Some(game))) => game,
+                Ok(Ok(None)) => continue,
+                Ok(Err(err)) => {
+                    // A changed program: the games running are stopped too.
+                    running.abort_all();
+                    job.permits.close();
+                    stop.get_or_insert(err);
+                    continue;
+                }
+                Err(err) if err.is_cancelled() => continue,
+                Err(err) => {
+                    return Err(ArenaError::Stage { stage: stage.name.clone(), message: format!("a game task failed: {err}") });
+                }
+            };
+            let record = match result {
+                Ok(record) => record,
+                Err(err) if stop.is_none() && attempt < ATTEMPTS => {
+                    let wait = RETRY_WAIT * 2u32.pow(attempt - 1);
+                    let text = format!(
+                        "game {} was not played, by the referee's fault (not a bot's): {err}; trying again in {} s (attempt {} of {ATTEMPTS})",
+                        spec.key,
+                        wait.as_secs(),
+                        attempt + 1
+                    );
+                    on_event(Event::Note { stage: idx, text });
+                    job.spawn(&mut running, spec, start, attempt + 1, wait);
+                    continue;
+                }
+                Err(err) => {
+                    // The games running finish and are stored.
+                    job.permits.close();
+                    in_flight.remove(&spec.key);
+                    stop.get_or_insert(ArenaError::Referee { key: spec.key.clone(), attempts: attempt, error: err.to_string() });
+                    continue;
+                }
+            };
+            in_flight.remove(&spec.key);
+            let outcome = store_game(store, &lock, spec, &record).await?;
+            if let Some((watch, _)) = &job.watch {
+                (watch.0)(Live::Ended { key: outcome.spec.key.clone(), record: Box::new(record) });
+            }
+            finished.push(outcome.clone());
+            let so_far: Vec<GameOutcome> = finished.iter().filter(|o| o.spec.stage == idx).cloned().collect();
+            let leader = leader(stage, &stage_participants, &all, &so_far);
+            on_event(Event::GameFinished { stage: idx, outcome: Box::new(outcome), leader });
         };
         for (id, reason) in &result.failed {
             let text = format!("{} is out after {}: {reason}", all[*id].name, stage.name);
@@ -534,19 +604,12 @@ pub const ATTEMPTS: u32 = 3;
 /// The wait before a game's second attempt; it doubles for each further one.
 pub const RETRY_WAIT: Duration = Duration::from_secs(1);
 
-/// What [`play_games`] tells its caller as games end.
-enum GameProgress<'a> {
-    Finished(&'a GameOutcome),
-    /// A game failed by the referee's fault and is tried again: why, for people.
-    Retrying(String),
-}
-
 /// What a game task gives back: the game, its start, which attempt it was, and the
 /// record or the referee's failure; `None` when the game was not started (the run is
 /// stopping); an `Err` stops the run (a program changed during its stage).
 type Attempt = Result<Option<(GameSpec, AnyPosition, u32, Result<GameRecord, referee::RefereeError>)>, ArenaError>;
 
-/// What every game task of a batch shares.
+/// What every game task of a stage shares.
 #[derive(Clone)]
 struct GameJob {
     specs: Arc<Vec<BotSpec>>,
@@ -597,97 +660,25 @@ impl GameJob {
     }
 }
 
-/// Plays `games` with at most `jobs` at a time and stores each as soon as it ends. A game
-/// the referee fails to play (our failure, never a bot's) is tried again later, up to
-/// [`ATTEMPTS`] times in all; if it still fails, no new game starts, the games under way
-/// finish and are stored, and the run stops with the error. A program changed during its
-/// stage stops the run at once (its games under way are stopped too).
-#[allow(clippy::too_many_arguments)]
-async fn play_games(
-    games: Vec<GameSpec>,
-    specs: &Arc<Vec<BotSpec>>,
-    starts: &Arc<Starts>,
-    options: &Options,
-    (limits, sandboxed, watch): (LimitOverrides, bool, Option<(Watch, Vec<String>)>),
-    prints: &Arc<StagePrints>,
-    jobs: usize,
-    (store, lock): (&store::Store, &store::RunnerLock),
-    mut on_progress: impl FnMut(GameProgress<'_>),
-) -> Result<Vec<GameOutcome>, ArenaError> {
-    let job = GameJob {
-        specs: Arc::clone(specs),
-        permits: Arc::new(Semaphore::new(jobs.max(1))),
-        options: options.clone(),
-        limits,
-        sandboxed,
-        watch,
-        prints: Arc::clone(prints),
-    };
-    let mut running = JoinSet::new();
-    for spec in games {
-        let start = starts.for_game(&spec).map_err(|message| ArenaError::Stage { stage: format!("{}", spec.stage + 1), message })?;
-        job.spawn(&mut running, spec, start, 1, Duration::ZERO);
-    }
-    let mut outcomes = Vec::new();
-    // Why the run stops, once it must: no new game starts, and those that finish
-    // meanwhile are still stored below.
-    let mut stop = None;
-    while let Some(joined) = running.join_next().await {
-        let (spec, start, attempt, result) = match joined {
-            Ok(Ok(Some(game))) => game,
-            Ok(Ok(None)) => continue,
-            Ok(Err(err)) => {
-                // A changed program: the games running are stopped too.
-                running.abort_all();
-                job.permits.close();
-                stop.get_or_insert(err);
-                continue;
-            }
-            Err(err) if err.is_cancelled() => continue,
-            Err(err) => return Err(ArenaError::Stage { stage: "?".to_string(), message: format!("a game task failed: {err}") }),
-        };
-        let record = match result {
-            Ok(record) => record,
-            Err(err) if stop.is_none() && attempt < ATTEMPTS => {
-                let wait = RETRY_WAIT * 2u32.pow(attempt - 1);
-                on_progress(GameProgress::Retrying(format!(
-                    "game {} was not played, by the referee's fault (not a bot's): {err}; trying again in {} s (attempt {} of {ATTEMPTS})",
-                    spec.key,
-                    wait.as_secs(),
-                    attempt + 1
-                )));
-                job.spawn(&mut running, spec, start, attempt + 1, wait);
-                continue;
-            }
-            Err(err) => {
-                // The games running finish and are stored.
-                job.permits.close();
-                stop.get_or_insert(ArenaError::Referee { key: spec.key.clone(), attempts: attempt, error: err.to_string() });
-                continue;
-            }
-        };
-        let outcome = outcome_of(spec, &record);
-        let json = serde_json::to_string(&record).expect("a record serialises");
-        lock.check()?;
-        // A game already stored (by a runner before this one) counts as first stored.
-        let outcome = match store.save_game(&outcome, &json).await? {
-            store::Saved::Stored | store::Saved::Again => outcome,
-            store::Saved::Kept(kept) => {
-                let text = format!("game {} was stored before with another result; the first stored counts", kept.spec.key);
-                store.save_note(kept.spec.stage, None, &text).await?;
-                *kept
-            }
-        };
-        if let Some((watch, _)) = &job.watch {
-            (watch.0)(Live::Ended { key: outcome.spec.key.clone(), record: Box::new(record) });
+/// Stores a finished game, holding the runner lock; a game already stored (by a runner
+/// before this one) with another record is noted and counts as first stored.
+async fn store_game(
+    store: &store::Store,
+    lock: &store::RunnerLock,
+    spec: GameSpec,
+    record: &GameRecord,
+) -> Result<GameOutcome, ArenaError> {
+    let outcome = outcome_of(spec, record);
+    let json = serde_json::to_string(record).expect("a record serialises");
+    lock.check()?;
+    Ok(match store.save_game(&outcome, &json).await? {
+        store::Saved::Stored | store::Saved::Again => outcome,
+        store::Saved::Kept(kept) => {
+            let text = format!("game {} was stored before with another result; the first stored counts", kept.spec.key);
+            store.save_note(kept.spec.stage, None, &text).await?;
+            *kept
         }
-        on_progress(GameProgress::Finished(&outcome));
-        outcomes.push(outcome);
-    }
-    match stop {
-        Some(err) => Err(err),
-        None => Ok(outcomes),
-    }
+    })
 }
 
 /// A side's limits: the game's, then the bot's manifest, then the tournament's.
