@@ -134,7 +134,7 @@ pub struct StoredStageResult {
 
 /// The name under which the runner adds a stage's baseline to the entrants.
 pub fn baseline_name(stage: &StageConfig) -> String {
-    format!("baseline ({})", stage.baseline.as_deref().unwrap_or("random"))
+    format!("baseline ({})", stage.format.baseline().unwrap_or("random"))
 }
 
 /// Runs (or resumes) the tournament to its end.
@@ -155,12 +155,12 @@ pub async fn run_tournament(
     // games are games like any other.
     let mut baselines = Vec::new();
     for stage in &config.stages {
-        if stage.format == Format::EntryCheck {
+        if stage.format.kind() == Format::EntryCheck {
             let name = baseline_name(stage);
             let id = match all.iter().position(|e| e.name == name) {
                 Some(id) => id,
                 None => {
-                    let bot = stage.baseline.clone().unwrap_or_else(|| "random".to_string());
+                    let bot = stage.format.baseline().unwrap_or("random").to_string();
                     let spec = entrants::resolve_bot(&bot, &options.config_dir, config.game).map_err(ArenaError::Entrants)?;
                     all.push(Entrant { id: all.len(), name: name.clone(), bot, submitted: None });
                     specs.push(spec);
@@ -186,7 +186,7 @@ pub async fn run_tournament(
         let mut stage_participants: Vec<EntrantId> = participants.clone();
         if !started.is_empty() {
             stage_participants.retain(|id| started.contains(id));
-        } else if stage.format == Format::EntryCheck {
+        } else if stage.format.kind() == Format::EntryCheck {
             // The entry check asks every program for its self-description first.
             let mut described = Vec::new();
             for &id in &stage_participants {

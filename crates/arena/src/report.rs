@@ -207,13 +207,13 @@ impl StageView<'_> {
         let (table, order): (Standings, Vec<EntrantId>) = match decided {
             _ if self.participants.is_empty() => (Standings { rows: Vec::new(), cross: Vec::new() }, Vec::new()),
             Some(result) => {
-                let shown: Vec<EntrantId> = match stage.format {
-                    Format::Final => {
-                        let n = stage.top.map_or(self.participants.len(), |top| (top as usize).min(self.participants.len()));
+                let shown: Vec<EntrantId> = match stage.format.top() {
+                    Some(top) => {
+                        let n = (top as usize).min(self.participants.len());
                         let finalists = &self.participants[..n];
                         result.ranking.iter().copied().filter(|id| finalists.contains(id)).collect()
                     }
-                    _ => result.ranking.clone(),
+                    None => result.ranking.clone(),
                 };
                 (self.in_order(&shown), result.ranking.clone())
             }
@@ -223,9 +223,9 @@ impl StageView<'_> {
                 (live, order)
             }
         };
-        let groups = match stage.format {
+        let groups = match stage.format.kind() {
             Format::Groups if !self.participants.is_empty() => {
-                let dealt = tournament::schedule::deal_groups(self.participants, stage.groups.unwrap_or(1) as usize);
+                let dealt = tournament::schedule::deal_groups(self.participants, stage.format.groups() as usize);
                 dealt
                     .iter()
                     .enumerate()

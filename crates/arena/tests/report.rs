@@ -49,7 +49,7 @@ fn simulate(db: &Path, config_text: &str, play: impl Fn(usize, &GameSpec) -> Gam
             .collect();
         let mut baselines = Vec::new();
         for stage in &config.stages {
-            if stage.format == Format::EntryCheck {
+            if stage.format.kind() == Format::EntryCheck {
                 let id = entrants.len();
                 entrants.push(Entrant { id, name: arena::baseline_name(stage), bot: "random".to_string(), submitted: None });
                 baselines.push(Some(id));

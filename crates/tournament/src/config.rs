@@ -142,23 +142,11 @@ pub struct OpeningsConfig {
     pub generate: Option<u32>,
 }
 
-/// One stage, checked: the fields a format does not use are `None`.
+/// One stage, checked. What only some formats use is in its format's variant.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StageConfig {
     pub name: String,
-    pub format: Format,
-    /// Round robin and final: how many times every pair meets (default 1).
-    pub cycles: Option<u32>,
-    /// Groups: how many (a power of two).
-    pub groups: Option<u32>,
-    /// Final: how many of the previous stage's ranking take part.
-    pub top: Option<u32>,
-    /// Swiss: how many rounds.
-    pub rounds: Option<u32>,
-    /// Entry check: the baseline bot (default `random`).
-    pub baseline: Option<String>,
-    /// Gauntlet: the entrant that plays everyone.
-    pub challenger: Option<String>,
+    pub format: StageFormat,
     /// Game options of this stage (Connect Four's two categories), replacing the
     /// tournament's.
     pub options: Option<Options>,
@@ -169,8 +157,6 @@ pub struct StageConfig {
     /// Whether a deal is two games with the colours swapped (else one game, colours
     /// alternating from match to match).
     pub swap: bool,
-    /// Deals added to a knockout match that ends level before the submission decides.
-    pub extra_deals: u32,
     pub openings: OpeningsConfig,
     pub scoring: Scoring,
     pub tie_breaks: Vec<TieBreak>,
@@ -178,6 +164,102 @@ pub struct StageConfig {
     /// Whether entrants may be replaced before this stage starts (their programs are
     /// fingerprinted when it starts, and a change during the stage is refused).
     pub allow_replacement: bool,
+}
+
+/// A stage's format with the settings that format alone uses, checked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StageFormat {
+    /// Each entrant plays a match against `baseline` (a bot; `random` by default).
+    EntryCheck { baseline: String },
+    /// Every pair meets `cycles` times.
+    RoundRobin { cycles: u32 },
+    /// `groups` groups (a power of two), each a round robin of `cycles`.
+    Groups { groups: u32, cycles: u32 },
+    /// A bracket of the previous stage's qualifiers; a match that ends level gets
+    /// `extra_deals` more deals before the earlier submission decides.
+    DoubleElimination { extra_deals: u32 },
+    /// A round robin of `cycles` among the `top` of the previous stage's ranking.
+    Final { top: u32, cycles: u32 },
+    /// `rounds` rounds of pairings by points.
+    Swiss { rounds: u32 },
+    /// `challenger` (an entrant's name) plays everyone else.
+    Gauntlet { challenger: String },
+}
+
+impl StageFormat {
+    /// Which format this is.
+    pub fn kind(&self) -> Format {
+        match self {
+            StageFormat::EntryCheck { .. } => Format::EntryCheck,
+            StageFormat::RoundRobin { .. } => Format::RoundRobin,
+            StageFormat::Groups { .. } => Format::Groups,
+            StageFormat::DoubleElimination { .. } => Format::DoubleElimination,
+            StageFormat::Final { .. } => Format::Final,
+            StageFormat::Swiss { .. } => Format::Swiss,
+            StageFormat::Gauntlet { .. } => Format::Gauntlet,
+        }
+    }
+
+    /// The format's name as the config writes it (`round-robin`).
+    pub fn name(&self) -> &'static str {
+        self.kind().name()
+    }
+
+    /// How many times a pair meets: the round robins' `cycles`, else 1.
+    pub fn cycles(&self) -> u32 {
+        match self {
+            StageFormat::RoundRobin { cycles } | StageFormat::Groups { cycles, .. } | StageFormat::Final { cycles, .. } => *cycles,
+            _ => 1,
+        }
+    }
+
+    /// The number of groups: `groups` for a groups stage, else 1.
+    pub fn groups(&self) -> u32 {
+        match self {
+            StageFormat::Groups { groups, .. } => *groups,
+            _ => 1,
+        }
+    }
+
+    /// The final's `top`, `None` for other formats.
+    pub fn top(&self) -> Option<u32> {
+        match self {
+            StageFormat::Final { top, .. } => Some(*top),
+            _ => None,
+        }
+    }
+
+    /// A Swiss stage's rounds, else 1.
+    pub fn rounds(&self) -> u32 {
+        match self {
+            StageFormat::Swiss { rounds } => *rounds,
+            _ => 1,
+        }
+    }
+
+    /// An entry check's baseline bot, `None` for other formats.
+    pub fn baseline(&self) -> Option<&str> {
+        match self {
+            StageFormat::EntryCheck { baseline } => Some(baseline),
+            _ => None,
+        }
+    }
+
+    /// A gauntlet's challenger, `None` for other formats.
+    pub fn challenger(&self) -> Option<&str> {
+        match self {
+            StageFormat::Gauntlet { challenger } => Some(challenger),
+            _ => None,
+        }
+    }
+
+    /// Deals added to a level bracket match: a double elimination's `extra_deals`, else 0.
+    pub fn extra_deals(&self) -> u32 {
+        match self {
+            StageFormat::DoubleElimination { extra_deals } => *extra_deals,
+            _ => 0,
+        }
+    }
 }
 
 impl Format {
@@ -191,6 +273,20 @@ impl Format {
             Format::Final => "final",
             Format::Swiss => "swiss",
             Format::Gauntlet => "gauntlet",
+        }
+    }
+
+    /// This format with the settings a config gets when it names none (a gauntlet's
+    /// challenger, which a config must name, empty).
+    pub fn with_defaults(self) -> StageFormat {
+        match self {
+            Format::EntryCheck => StageFormat::EntryCheck { baseline: "random".to_string() },
+            Format::RoundRobin => StageFormat::RoundRobin { cycles: 1 },
+            Format::Groups => StageFormat::Groups { groups: 1, cycles: 1 },
+            Format::DoubleElimination => StageFormat::DoubleElimination { extra_deals: 1 },
+            Format::Final => StageFormat::Final { top: 2, cycles: 1 },
+            Format::Swiss => StageFormat::Swiss { rounds: 1 },
+            Format::Gauntlet => StageFormat::Gauntlet { challenger: String::new() },
         }
     }
 
@@ -615,7 +711,7 @@ impl Reader<'_> {
             }
         };
 
-        let cycles = if uses("cycles") { Some(positive(&raw.cycles, "cycles", 1)?) } else { None };
+        let cycles = positive(&raw.cycles, "cycles", 1)?;
         let groups = match &raw.groups {
             Some(v) => {
                 let n = *v.get_ref();
@@ -630,9 +726,9 @@ impl Reader<'_> {
                         format!("groups = {n} needs at least {} entrants (2 a group); the config lists {n_entrants}", n * 2),
                     ));
                 }
-                Some(n)
+                n
             }
-            None => None,
+            None => 1,
         };
         let top = match &raw.top {
             Some(v) => {
@@ -645,22 +741,32 @@ impl Reader<'_> {
                 {
                     return Err(self.invalid(&v.span(), format!("top = {n}: the config lists only {n_entrants} entrants")));
                 }
-                Some(n)
+                n
             }
-            None => None,
+            None => 2,
         };
-        let rounds = match &raw.rounds {
-            Some(_) => Some(positive(&raw.rounds, "rounds", 1)?),
-            None => None,
-        };
-        let baseline = match &raw.baseline {
-            Some(v) => Some(self.non_empty(v, "baseline")?),
-            None if format == Format::EntryCheck => Some("random".to_string()),
-            None => None,
-        };
-        let challenger = match &raw.challenger {
-            Some(v) => Some(self.non_empty(v, "challenger")?),
-            None => None,
+        let rounds = positive(&raw.rounds, "rounds", 1)?;
+        // Keys a format needs were checked above: their defaults here are never taken.
+        let stage_format = match format {
+            Format::EntryCheck => StageFormat::EntryCheck {
+                baseline: match &raw.baseline {
+                    Some(v) => self.non_empty(v, "baseline")?,
+                    None => "random".to_string(),
+                },
+            },
+            Format::RoundRobin => StageFormat::RoundRobin { cycles },
+            Format::Groups => StageFormat::Groups { groups, cycles },
+            Format::DoubleElimination => {
+                StageFormat::DoubleElimination { extra_deals: raw.extra_deals.as_ref().map_or(1, |v| *v.get_ref()) }
+            }
+            Format::Final => StageFormat::Final { top, cycles },
+            Format::Swiss => StageFormat::Swiss { rounds },
+            Format::Gauntlet => StageFormat::Gauntlet {
+                challenger: match &raw.challenger {
+                    Some(v) => self.non_empty(v, "challenger")?,
+                    None => String::new(),
+                },
+            },
         };
 
         let options = match &raw.options {
@@ -672,10 +778,6 @@ impl Reader<'_> {
         let matches = positive(&raw.matches, "matches", 1)?;
         let deals = positive(&raw.deals, "deals", 1)?;
         let swap = raw.swap.unwrap_or(true);
-        let extra_deals = match &raw.extra_deals {
-            Some(v) => *v.get_ref(),
-            None => 1,
-        };
 
         let openings = match &raw.openings {
             Some(openings) => self.openings(game, openings)?,
@@ -727,18 +829,11 @@ impl Reader<'_> {
 
         Ok(StageConfig {
             name,
-            format,
-            cycles,
-            groups,
-            top,
-            rounds,
-            baseline,
-            challenger,
+            format: stage_format,
             options,
             matches,
             deals,
             swap,
-            extra_deals,
             openings,
             scoring,
             tie_breaks,

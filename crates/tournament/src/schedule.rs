@@ -227,7 +227,7 @@ pub(crate) fn evaluate<'r>(ctx: &StageContext, results: &'r [GameOutcome]) -> Ev
     let finished = Finished::new(ctx.index, results);
     let mut games: Vec<&GameOutcome> = finished.by_key.values().copied().collect();
     games.sort_by(|x, y| x.spec.key.cmp(&y.spec.key));
-    let mut evaluation = match ctx.config.format {
+    let mut evaluation = match ctx.config.format.kind() {
         Format::EntryCheck => entry_check(ctx, &finished),
         Format::RoundRobin | Format::Final => round_robin(ctx, &finished),
         Format::Groups => groups(ctx, &finished),
@@ -457,7 +457,7 @@ pub fn oriented_pairs(players: &[EntrantId]) -> Vec<(EntrantId, EntrantId)> {
 fn round_robin_games(ctx: &StageContext, players: &[EntrantId]) -> Vec<GameSpec> {
     let config = ctx.config;
     let mut specs = Vec::new();
-    for cycle in 0..config.cycles.unwrap_or(1) {
+    for cycle in 0..config.format.cycles() {
         let tag = format!("r{cycle}");
         for (a, b) in oriented_pairs(players) {
             for m in 0..config.matches {
@@ -491,13 +491,10 @@ fn finish<'r>(
 }
 
 fn round_robin<'r>(ctx: &StageContext, finished: &Finished<'r>) -> Evaluation<'r> {
-    let n = match ctx.config.format {
-        Format::Final => ctx.config.top.map_or(ctx.participants.len(), |top| (top as usize).min(ctx.participants.len())),
-        _ => ctx.participants.len(),
-    };
+    let n = ctx.config.format.top().map_or(ctx.participants.len(), |top| (top as usize).min(ctx.participants.len()));
     let (players, rest) = ctx.participants.split_at(n);
     let (done, play) = finished.split(round_robin_games(ctx, players));
-    let mut ranker = Ranker::new(ctx, finished, done, &BTreeMap::new(), play.is_empty(), ctx.config.cycles.unwrap_or(1));
+    let mut ranker = Ranker::new(ctx, finished, done, &BTreeMap::new(), play.is_empty(), ctx.config.format.cycles());
     let classes = ranker.rank(players);
     let qualified = classes.iter().flatten().copied().collect();
     finish(ranker, play, classes, rest, qualified, BTreeMap::new())
@@ -515,7 +512,7 @@ pub fn deal_groups(participants: &[EntrantId], groups: usize) -> Vec<Vec<Entrant
 }
 
 fn groups<'r>(ctx: &StageContext, finished: &Finished<'r>) -> Evaluation<'r> {
-    let groups = deal_groups(ctx.participants, ctx.config.groups.unwrap_or(1) as usize);
+    let groups = deal_groups(ctx.participants, ctx.config.format.groups() as usize);
     let mut specs = Vec::new();
     for group in &groups {
         specs.extend(round_robin_games(ctx, group));
@@ -526,7 +523,7 @@ fn groups<'r>(ctx: &StageContext, finished: &Finished<'r>) -> Evaluation<'r> {
     let mut tie_values = BTreeMap::new();
     for group in &groups {
         let in_group: Vec<_> = done.iter().copied().filter(|g| g.spec.players.iter().all(|p| group.contains(p))).collect();
-        let mut ranker = Ranker::new(ctx, finished, in_group, &BTreeMap::new(), complete, ctx.config.cycles.unwrap_or(1));
+        let mut ranker = Ranker::new(ctx, finished, in_group, &BTreeMap::new(), complete, ctx.config.format.cycles());
         ranker.matters = Matters::First;
         let order: Vec<EntrantId> = ranker.rank(group).into_iter().flatten().collect();
         play.extend(std::mem::take(&mut ranker.play));
@@ -549,8 +546,8 @@ fn groups<'r>(ctx: &StageContext, finished: &Finished<'r>) -> Evaluation<'r> {
 fn gauntlet<'r>(ctx: &StageContext, finished: &Finished<'r>) -> Evaluation<'r> {
     let challenger = ctx
         .config
-        .challenger
-        .as_deref()
+        .format
+        .challenger()
         .and_then(|name| ctx.entrants.iter().find(|e| e.name == name))
         .map(|e| e.id)
         .filter(|id| ctx.participants.contains(id));
@@ -611,7 +608,7 @@ fn swiss_state<'r>(ctx: &StageContext, finished: &Finished<'r>) -> SwissState<'r
     let mut met = BTreeSet::new();
     let mut had_bye = BTreeSet::new();
     let mut side0: BTreeMap<EntrantId, u32> = BTreeMap::new();
-    for round in 0..config.rounds.unwrap_or(1) {
+    for round in 0..config.format.rounds() {
         let mut points = scoring::points(config.scoring, &state.games);
         for (&id, &b) in &state.bonus {
             *points.entry(id).or_insert(0.0) += b;
@@ -689,7 +686,7 @@ fn pair_swiss(order: &[EntrantId], met: &BTreeSet<(EntrantId, EntrantId)>) -> Ve
 fn swiss<'r>(ctx: &StageContext, finished: &Finished<'r>) -> Evaluation<'r> {
     let state = swiss_state(ctx, finished);
     let complete = state.play.is_empty();
-    let mut ranker = Ranker::new(ctx, finished, state.games, &state.bonus, complete, ctx.config.rounds.unwrap_or(1));
+    let mut ranker = Ranker::new(ctx, finished, state.games, &state.bonus, complete, ctx.config.format.rounds());
     let classes = ranker.rank(ctx.participants);
     let qualified = classes.iter().flatten().copied().collect();
     finish(ranker, state.play, classes, &[], qualified, state.bonus)
@@ -832,7 +829,7 @@ fn bracket_states(ctx: &StageContext, finished: &Finished, play: &mut Vec<GameSp
                 }
                 let tag = format!("r{}", state.shape.round);
                 let meeting = Meeting { tag: &tag, round: state.shape.round, a, b, match_idx: 0, colour_offset: 0 };
-                let (done, _) = finished.split(ctx.games(&meeting, 0..ctx.config.deals + ctx.config.extra_deals, None));
+                let (done, _) = finished.split(ctx.games(&meeting, 0..ctx.config.deals + ctx.config.format.extra_deals(), None));
                 let (pa, pb) = scoring::match_totals(ctx.config.scoring, &done, a, b);
                 state.games = done.len() as u32;
                 state.points = Some([pa, pb]);
@@ -895,8 +892,8 @@ fn knockout(
     if let Some(winner) = scoring::match_winner(ctx.config.scoring, &done, a, b) {
         return Some(winner);
     }
-    if ctx.config.extra_deals > 0 {
-        let deals = ctx.config.deals..ctx.config.deals + ctx.config.extra_deals;
+    if ctx.config.format.extra_deals() > 0 {
+        let deals = ctx.config.deals..ctx.config.deals + ctx.config.format.extra_deals();
         let (extra, open) = finished.split(ctx.games(&meeting, deals, None));
         if !open.is_empty() {
             play.extend(open);

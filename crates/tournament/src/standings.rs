@@ -100,7 +100,7 @@ pub fn bracket(
     entrants: &[Entrant],
     results: &[GameOutcome],
 ) -> Vec<schedule::BracketState> {
-    if config.format != Format::DoubleElimination {
+    if config.format.kind() != Format::DoubleElimination {
         return Vec::new();
     }
     let index = results.first().map_or(0, |o| o.spec.stage);
@@ -120,7 +120,7 @@ struct Stage<'r> {
 impl<'r> Stage<'r> {
     fn new(config: &'r StageConfig, participants: &[EntrantId], entrants: &[Entrant], results: &'r [GameOutcome]) -> Stage<'r> {
         let index = results.first().map_or(0, |o| o.spec.stage);
-        let baseline = match config.format {
+        let baseline = match config.format.kind() {
             Format::EntryCheck => {
                 results.iter().filter(|o| o.spec.stage == index).flat_map(|o| o.spec.players).find(|id| !participants.contains(id))
             }

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use rules::GameKind;
-use tournament::config::{ConfigError, Format, OpeningsConfig, Scoring, TieBreak, TournamentConfig};
+use tournament::config::{ConfigError, Format, OpeningsConfig, Scoring, StageFormat, TieBreak, TournamentConfig};
 
 fn presets_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../presets")
@@ -51,14 +51,14 @@ fn every_preset_parses_and_its_bots_exist() {
 fn gomoku_2004() {
     let config = preset("gomoku-2004.toml");
     assert_eq!(config.game, GameKind::Gomoku);
-    let formats: Vec<Format> = config.stages.iter().map(|s| s.format).collect();
+    let formats: Vec<Format> = config.stages.iter().map(|s| s.format.kind()).collect();
     assert_eq!(formats, [Format::EntryCheck, Format::RoundRobin, Format::Final]);
     let [entry, rr, fin] = &config.stages[..] else { unreachable!() };
-    assert_eq!(entry.baseline.as_deref(), Some("random"));
+    assert_eq!(entry.format, StageFormat::EntryCheck { baseline: "random".to_string() });
     assert_eq!((rr.deals, rr.swap, rr.scoring), (5, true, Scoring::Game210));
     assert_eq!(rr.openings, OpeningsConfig { default: true, file: Some("gomoku-2004-openings.txt".into()), generate: None });
     assert_eq!(rr.tie_breaks, [TieBreak::ExtraGames, TieBreak::Submission]);
-    assert_eq!((fin.top, fin.deals, fin.scoring), (Some(3), 3, Scoring::Game210));
+    assert_eq!((&fin.format, fin.deals, fin.scoring), (&StageFormat::Final { top: 3, cycles: 1 }, 3, Scoring::Game210));
     assert_eq!(fin.openings, OpeningsConfig { default: true, file: None, generate: Some(2) });
 }
 
@@ -66,9 +66,9 @@ fn gomoku_2004() {
 fn legions() {
     let config = preset("legions.toml");
     let [groups, bracket] = &config.stages[..] else { panic!("two stages") };
-    assert_eq!((groups.format, groups.groups, groups.scoring), (Format::Groups, Some(2), Scoring::ScoreSum));
+    assert_eq!((&groups.format, groups.scoring), (&StageFormat::Groups { groups: 2, cycles: 1 }, Scoring::ScoreSum));
     assert_eq!(groups.tie_breaks, [TieBreak::Submission]);
-    assert_eq!((bracket.format, bracket.deals, bracket.swap, bracket.extra_deals), (Format::DoubleElimination, 1, true, 1));
+    assert_eq!((&bracket.format, bracket.deals, bracket.swap), (&StageFormat::DoubleElimination { extra_deals: 1 }, 1, true));
     assert_eq!(config.options.get("size").map(String::as_str), Some("17"));
     assert!(config.entrants.iter().all(|e| e.submitted.is_some()));
 }
@@ -85,7 +85,7 @@ fn connect4_2008() {
         })
         .collect();
     assert_eq!(sizes, [("7".into(), "6".into()), ("20".into(), "20".into())]);
-    assert!(config.stages.iter().all(|s| s.format == Format::RoundRobin && s.scoring == Scoring::Game1Half0 && s.swap));
+    assert!(config.stages.iter().all(|s| s.format.kind() == Format::RoundRobin && s.scoring == Scoring::Game1Half0 && s.swap));
 }
 
 #[test]
@@ -101,7 +101,7 @@ fn pahtum_2019() {
 fn nupud_1995() {
     let config = preset("nupud-1995.toml");
     let [stage] = &config.stages[..] else { panic!("one stage") };
-    assert_eq!((stage.format, stage.games_per_meeting(), stage.scoring), (Format::RoundRobin, 2, Scoring::Game1Half0));
+    assert_eq!((stage.format.kind(), stage.games_per_meeting(), stage.scoring), (Format::RoundRobin, 2, Scoring::Game1Half0));
 }
 
 #[test]
@@ -111,12 +111,13 @@ fn defaults() {
     assert_eq!((config.name.as_str(), config.seed), ("my-cup", 0));
     let stage = &config.stages[0];
     assert_eq!(stage.name, "round-robin");
-    assert_eq!((stage.cycles, stage.matches, stage.deals, stage.swap, stage.extra_deals), (Some(1), 1, 1, true, 1));
+    assert_eq!((&stage.format, stage.matches, stage.deals, stage.swap), (&StageFormat::RoundRobin { cycles: 1 }, 1, 1, true));
     assert_eq!(stage.openings, OpeningsConfig { default: true, file: None, generate: None });
     assert_eq!(stage.scoring, Scoring::Game1Half0);
     assert_eq!(stage.tie_breaks, [TieBreak::HeadToHead, TieBreak::SonnebornBerger, TieBreak::Submission]);
     assert!(stage.allow_replacement);
-    assert_eq!((stage.groups, stage.top, stage.rounds, stage.baseline.as_deref()), (None, None, None, None));
+    // The format-specific settings of other formats have no place in a round robin's.
+    assert_eq!((stage.format.top(), stage.format.baseline(), stage.format.extra_deals()), (None, None, 0));
 }
 
 #[test]

@@ -5,25 +5,18 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use proptest::prelude::*;
 use rules::LimitSet;
-use tournament::config::{Format, OpeningsConfig, Scoring, StageConfig, TieBreak};
+use tournament::config::{Format, OpeningsConfig, Scoring, StageConfig, StageFormat, TieBreak};
 use tournament::schedule::{self, Next, StageContext, StageResult};
 use tournament::{Entrant, EntrantId, GameOutcome, GameSpec, derive_seed, scoring};
 
 fn stage(format: Format) -> StageConfig {
     StageConfig {
         name: "test".to_string(),
-        format,
-        cycles: None,
-        groups: None,
-        top: None,
-        rounds: None,
-        baseline: None,
-        challenger: None,
+        format: format.with_defaults(),
         options: None,
         matches: 1,
         deals: 1,
         swap: false,
-        extra_deals: 0,
         openings: OpeningsConfig::default(),
         scoring: Scoring::Game210,
         tie_breaks: Vec::new(),
@@ -111,7 +104,7 @@ fn round_robin_plays_every_pair_the_configured_number_of_times_with_sides_balanc
     ];
     for (n, cycles, matches, deals, swap) in cases {
         let mut config = stage(Format::RoundRobin);
-        config.cycles = Some(cycles);
+        config.format = StageFormat::RoundRobin { cycles };
         config.matches = matches;
         config.deals = deals;
         config.swap = swap;
@@ -221,7 +214,7 @@ fn double_elimination_with_4_5_and_8_entrants() {
     let mut config = stage(Format::DoubleElimination);
     config.deals = 1;
     config.swap = true;
-    config.extra_deals = 1;
+    config.format = StageFormat::DoubleElimination { extra_deals: 1 };
     config.scoring = Scoring::ScoreSum;
     for n in [4, 5, 8] {
         for salt in 0..50 {
@@ -250,7 +243,7 @@ proptest! {
         let mut config = stage(Format::DoubleElimination);
         config.deals = 2;
         config.swap = swap;
-        config.extra_deals = 1;
+        config.format = StageFormat::DoubleElimination { extra_deals: 1 };
         config.scoring = if game_scoring { Scoring::Game210 } else { Scoring::Match310 };
         check_double_elimination(n, &config, salt);
     }
@@ -277,18 +270,15 @@ proptest! {
 /// Stages for the resume test, with ties, extra games and knockouts.
 fn resumable(which: usize) -> (StageConfig, usize) {
     let tie_breaks = vec![TieBreak::HeadToHead, TieBreak::ExtraGames, TieBreak::Submission];
-    let mut config = match which {
-        0 => stage(Format::RoundRobin),
-        1 => stage(Format::Groups),
-        2 => stage(Format::DoubleElimination),
-        3 => stage(Format::Swiss),
-        _ => stage(Format::Final),
+    let mut config = stage(Format::RoundRobin);
+    config.format = match which {
+        0 => StageFormat::RoundRobin { cycles: 1 },
+        1 => StageFormat::Groups { groups: 2, cycles: 1 },
+        2 => StageFormat::DoubleElimination { extra_deals: 1 },
+        3 => StageFormat::Swiss { rounds: 3 },
+        _ => StageFormat::Final { top: 4, cycles: 1 },
     };
     config.tie_breaks = tie_breaks;
-    config.groups = Some(2);
-    config.rounds = Some(3);
-    config.top = Some(4);
-    config.extra_deals = 1;
     config.scoring = Scoring::Game1Half0;
     (config, 7)
 }
@@ -299,7 +289,7 @@ fn groups_of_a_power_of_two() {
     assert_eq!(schedule::deal_groups(&[0, 1, 2, 3, 4, 5], 2), [vec![0, 3, 4], vec![1, 2, 5]]);
     for (n, groups) in [(8, 2), (16, 4), (6, 2), (9, 4), (4, 4)] {
         let mut config = stage(Format::Groups);
-        config.groups = Some(groups);
+        config.format = StageFormat::Groups { groups, cycles: 1 };
         config.swap = true;
         config.scoring = Scoring::ScoreSum;
         config.tie_breaks = vec![TieBreak::Submission];
@@ -529,7 +519,7 @@ fn extra_games_only_where_a_tie_matters() {
     // In groups only a tie for first place gets extra games: A and B tie for first in
     // group 0 and play; C and D tie for second... not leading, no extra games.
     let mut config = stage(Format::Groups);
-    config.groups = Some(1);
+    config.format = StageFormat::Groups { groups: 1, cycles: 1 };
     config.scoring = Scoring::Game1Half0;
     config.tie_breaks = vec![TieBreak::ExtraGames, TieBreak::Submission];
     let entrants = entrants(4);
@@ -560,7 +550,7 @@ fn swiss_has_no_rematch_when_avoidable() {
     for (n, rounds) in [(8, 3), (8, 7), (7, 5), (10, 6), (6, 5), (5, 6)] {
         for salt in 0..20 {
             let mut config = stage(Format::Swiss);
-            config.rounds = Some(rounds);
+            config.format = StageFormat::Swiss { rounds };
             config.scoring = Scoring::Game1Half0;
             let entrants = entrants(n);
             let participants: Vec<EntrantId> = (0..n).collect();
@@ -625,8 +615,7 @@ fn entry_check_passes_winners_and_says_why_others_failed() {
 #[test]
 fn final_takes_the_top_and_gauntlet_plays_the_challenger() {
     let mut config = stage(Format::Final);
-    config.top = Some(3);
-    config.cycles = Some(3);
+    config.format = StageFormat::Final { top: 3, cycles: 3 };
     config.swap = true;
     let entrants = entrants(6);
     let participants = [5, 4, 3, 2, 1, 0];
@@ -637,7 +626,7 @@ fn final_takes_the_top_and_gauntlet_plays_the_challenger() {
     assert_eq!(result.ranking[3..], [2, 1, 0]);
 
     let mut config = stage(Format::Gauntlet);
-    config.challenger = Some("bot2".to_string());
+    config.format = StageFormat::Gauntlet { challenger: "bot2".to_string() };
     config.deals = 3;
     let ctx = context(&config, &entrants, &participants);
     let (result, results) = run(&ctx, Vec::new(), usize::MAX, |s| random_outcome(s, 9));

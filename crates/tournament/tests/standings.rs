@@ -4,7 +4,7 @@
 use std::fmt::Write;
 
 use rules::LimitSet;
-use tournament::config::{Format, OpeningsConfig, Scoring, StageConfig, TieBreak};
+use tournament::config::{Format, OpeningsConfig, Scoring, StageConfig, StageFormat, TieBreak};
 use tournament::schedule::{self, Next, StageContext};
 use tournament::standings::{Standings, standings};
 use tournament::{Entrant, EntrantId, GameOutcome, GameSpec};
@@ -12,18 +12,11 @@ use tournament::{Entrant, EntrantId, GameOutcome, GameSpec};
 fn stage(format: Format, scoring: Scoring) -> StageConfig {
     StageConfig {
         name: "test".to_string(),
-        format,
-        cycles: None,
-        groups: None,
-        top: None,
-        rounds: None,
-        baseline: None,
-        challenger: None,
+        format: format.with_defaults(),
         options: None,
         matches: 1,
         deals: 1,
         swap: false,
-        extra_deals: 0,
         openings: OpeningsConfig::default(),
         scoring,
         tie_breaks: Vec::new(),
@@ -175,7 +168,7 @@ fn standings_mid_stage_count_what_is_finished() {
 #[test]
 fn swiss_byes_count_as_a_won_match() {
     let mut config = stage(Format::Swiss, Scoring::Game1Half0);
-    config.rounds = Some(1);
+    config.format = StageFormat::Swiss { rounds: 1 };
     config.deals = 2;
     let entrants = entrants(3);
     let participants = [0, 1, 2];
