@@ -9,14 +9,19 @@
 //! the rules, when the referee plays it). [`play_game`] makes the one run-time choice of
 //! the game, from its start position.
 
-pub mod build;
-pub mod drivers;
 pub mod folders;
 pub mod human;
-pub mod limits;
-pub mod manifest;
-pub mod nofollow;
 pub mod record;
+mod spec;
+
+// The bots' side of a game (manifests, builds, drivers, faults) is the `bots` crate; it
+// is re-exported here for the referee's callers.
+pub use bots::{
+    BoxFuture, Fault, FaultKind, LastMove, ProgramBot, Protocol, RefereeError, Reply, SeatContext, StartError, TurnClock, TurnRequest,
+    is_exhaustion, read_move,
+};
+pub use bots::{build, drivers, limits, manifest, nofollow};
+pub use spec::BotSpec;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -24,237 +29,10 @@ use std::time::{Duration, Instant};
 use players::Builtin;
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
-use rules::{AnyPosition, Game, GameKind, Options, Outcome, Registered, Side, Visit};
+use rules::{AnyPosition, Game, Options, Outcome, Registered, Side, Visit};
 
-pub use limits::{LimitOverrides, Limits};
-pub use manifest::{BotSpec, Manifest, ManifestError, ProgramBot, Protocol};
+pub use bots::{LimitOverrides, Limits, Manifest, ManifestError};
 pub use record::{GameRecord, PlayerRecord, ResultRecord, StartupRecord, Termination, TurnRecord};
-
-/// Our own failure while playing a game, never a bot's: no working folder, no process
-/// could be started for want of descriptors, processes or memory, no server socket. The
-/// game was not played; trying again later may work.
-#[derive(Debug, thiserror::Error)]
-#[error("{what}: {error}")]
-pub struct RefereeError {
-    /// What the referee tried, e.g. "cannot make the game's working folder".
-    pub what: String,
-    pub error: std::io::Error,
-}
-
-impl RefereeError {
-    pub fn new(what: impl Into<String>, error: std::io::Error) -> RefereeError {
-        RefereeError { what: what.into(), error }
-    }
-
-    /// A bot asked to play a game it does not play: the caller's mistake, refused before
-    /// anything starts.
-    pub fn wrong_game(bot: &str, plays: GameKind, asked: GameKind) -> RefereeError {
-        let error = std::io::Error::new(std::io::ErrorKind::InvalidInput, format!("it plays {plays}"));
-        RefereeError::new(format!("bot {bot} cannot play {asked}"), error)
-    }
-}
-
-/// A boxed future that may move between threads, for the driver trait.
-pub type BoxFuture<'a, T> = std::pin::Pin<Box<dyn std::future::Future<Output = T> + Send + 'a>>;
-
-/// Whether an I/O error is the machine running short (descriptors, memory, disk space)
-/// or failing, rather than something a bot did to its own files.
-pub fn is_exhaustion(err: &std::io::Error) -> bool {
-    use rustix::io::Errno;
-    let Some(code) = err.raw_os_error() else { return false };
-    [Errno::MFILE, Errno::NFILE, Errno::NOMEM, Errno::AGAIN, Errno::NOSPC, Errno::DQUOT, Errno::IO, Errno::ROFS]
-        .iter()
-        .any(|errno| errno.raw_os_error() == code)
-}
-
-/// Why a program could not be started, or asked for its self-description.
-#[derive(Debug)]
-pub enum StartError {
-    /// The bot's fault, with what it wrote on stderr until then (a traceback, say).
-    Bot { fault: Fault, stderr: jail::Log },
-    /// Our own failure.
-    Referee(RefereeError),
-}
-
-impl StartError {
-    /// The bot's fault, `None` for our own failure.
-    pub fn fault(&self) -> Option<&Fault> {
-        match self {
-            StartError::Bot { fault, .. } => Some(fault),
-            StartError::Referee(_) => None,
-        }
-    }
-}
-
-impl From<Fault> for StartError {
-    fn from(fault: Fault) -> StartError {
-        StartError::Bot { fault, stderr: jail::Log::default() }
-    }
-}
-
-impl From<RefereeError> for StartError {
-    fn from(err: RefereeError) -> StartError {
-        StartError::Referee(err)
-    }
-}
-
-impl std::fmt::Display for StartError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            StartError::Bot { fault, .. } => write!(f, "{}", fault.detail),
-            StartError::Referee(err) => write!(f, "{err}"),
-        }
-    }
-}
-
-/// What kind of fault a bot made.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum FaultKind {
-    Timeout,
-    IllegalMove,
-    Crash,
-    ProtocolError,
-}
-
-/// A bot's fault in one turn, with what a person needs to know.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Fault {
-    pub kind: FaultKind,
-    pub detail: String,
-}
-
-impl Fault {
-    pub fn new(kind: FaultKind, detail: impl Into<String>) -> Fault {
-        Fault { kind, detail: detail.into() }
-    }
-
-    /// The termination this fault causes when `side` made it.
-    pub fn into_termination(self, side: Side) -> Termination {
-        let (side, detail) = (side.index(), self.detail);
-        match self.kind {
-            FaultKind::Timeout => Termination::Timeout { side, detail },
-            FaultKind::IllegalMove => Termination::IllegalMove { side, detail },
-            FaultKind::Crash => Termination::Crash { side, detail },
-            FaultKind::ProtocolError => Termination::ProtocolError { side, detail },
-        }
-    }
-}
-
-/// Everything a seat needs to know about its game.
-#[derive(Clone, Debug)]
-pub struct SeatContext {
-    pub kind: GameKind,
-    pub options: Options,
-    pub start: AnyPosition,
-    pub side: Side,
-    pub limits: Limits,
-    /// The bot's own working directory, fresh for this game.
-    pub workdir: PathBuf,
-    pub seed: u64,
-}
-
-/// The opponent's last move as a bot may see it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum LastMove {
-    /// The opponent has not moved yet in this game.
-    None,
-    /// The opponent moved, but the move stays secret for now (Nupud's set-up).
-    Hidden,
-    Move(String),
-}
-
-/// The time a side has for the turn it is asked to play.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub struct TurnClock {
-    /// The per-move limit.
-    pub move_time: Option<Duration>,
-    /// What is left of the per-game wall-clock budget.
-    pub game_time_left: Option<Duration>,
-    /// What is left of the per-game CPU budget.
-    pub cpu_left: Option<Duration>,
-}
-
-impl TurnClock {
-    /// The wall-clock time this turn may take at most: the per-move limit, the game
-    /// budget left, and, for a CPU budget, a guard of twice the CPU time left plus a
-    /// second (a bot that waits instead of computing must not wait forever, and a bot
-    /// that computes on a busy machine must meet the CPU limit first).
-    pub fn wall_limit(&self) -> Option<Duration> {
-        let cpu_guard = self.cpu_left.map(|left| left * 2 + Duration::from_secs(1));
-        [self.move_time, self.game_time_left, cpu_guard].into_iter().flatten().min()
-    }
-
-    /// The deadline of a turn whose clock starts now. `cpu_used_before` is the CPU time
-    /// the bot's process group has used so far (persistent processes) or zero.
-    pub fn deadline_from_now(&self, cpu_used_before: Duration) -> jail::Deadline {
-        jail::Deadline {
-            wall: self.wall_limit().map(|limit| Instant::now() + limit),
-            cpu: self.cpu_left.map(|left| cpu_used_before + left),
-        }
-    }
-
-    /// A human-readable description of the limit that was hit, for fault details.
-    pub fn describe(&self, limit: jail::TimeLimit) -> String {
-        match limit {
-            jail::TimeLimit::Cpu => {
-                format!("out of CPU time (the game's CPU budget had {} s left at the start of this move)", secs(self.cpu_left))
-            }
-            jail::TimeLimit::Wall => match (self.move_time, self.game_time_left, self.cpu_left) {
-                (Some(m), g, c) if g.is_none_or(|g| m <= g) && c.is_none_or(|c| m <= c * 2 + Duration::from_secs(1)) => {
-                    format!("out of time ({} s per move)", fmt_secs(m))
-                }
-                (_, Some(_), _) => "out of time (game clock ran out)".to_string(),
-                _ => "waited twice as long as the CPU time left, plus a second".to_string(),
-            },
-        }
-    }
-}
-
-fn secs(d: Option<Duration>) -> String {
-    d.map(fmt_secs).unwrap_or_else(|| "-".to_string())
-}
-
-fn fmt_secs(d: Duration) -> String {
-    let s = d.as_secs_f64();
-    if s.fract() == 0.0 { format!("{s:.0}") } else { format!("{s:.3}") }
-}
-
-/// One request to play a turn of a game `G`.
-#[derive(Debug)]
-pub struct TurnRequest<'a, G> {
-    pub pos: &'a G,
-    pub last_move: LastMove,
-    pub clock: TurnClock,
-}
-
-/// A seat's answer to a turn: a move of the game (read, not yet checked by the rules),
-/// or the bot's fault.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Reply<M> {
-    pub answer: Result<M, Fault>,
-    pub elapsed: Duration,
-    /// CPU time the bot used for this turn (zero where it is not measured).
-    pub cpu: Duration,
-    pub stderr: jail::Log,
-}
-
-impl<M> Reply<M> {
-    pub fn fault(kind: FaultKind, detail: impl Into<String>, elapsed: Duration, stderr: jail::Log) -> Reply<M> {
-        Reply { answer: Err(Fault::new(kind, detail)), elapsed, cpu: Duration::ZERO, stderr }
-    }
-}
-
-/// Reads a move a bot wrote as text: a text the game cannot read is a fault of
-/// `unreadable` (a protocol error for most interfaces; an illegal move where the
-/// interface counts an impossible square as one), a readable one is left for the rules
-/// to check when it is played.
-pub fn read_move<G: Game>(pos: &G, text: &str, unreadable: FaultKind) -> Result<G::Move, Fault> {
-    match pos.parse_move(text) {
-        Ok(mv) => Ok(mv),
-        Err(err @ rules::MoveError::Parse { .. }) => Err(Fault::new(unreadable, err.to_string())),
-        Err(err) => Err(Fault::new(FaultKind::IllegalMove, err.to_string())),
-    }
-}
 
 /// One side of a game in progress.
 enum Seat<G: Game> {

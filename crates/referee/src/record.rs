@@ -2,62 +2,11 @@
 //! replay and judge it: game, options and start; the players; every move with its time
 //! and the bot's stderr (and a failed start's); the result and why play stopped.
 
-use rules::{Options, Side};
+use rules::Options;
 use serde::{Deserialize, Serialize};
 
-use crate::limits::{LimitOverrides, Limits};
-
-/// Why play stopped. `side` is the side at fault (0 moved first).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
-pub enum Termination {
-    /// The game ended by its rules.
-    Rules,
-    /// A time limit ran out (per move, per game, or CPU budget).
-    Timeout { side: usize, detail: String },
-    /// The bot's move was refused by the rules.
-    IllegalMove { side: usize, detail: String },
-    /// The bot's process died, failed to start, or exited before answering.
-    Crash { side: usize, detail: String },
-    /// The bot broke its interface (garbage, an unknown message, an over-long line).
-    ProtocolError { side: usize, detail: String },
-}
-
-impl Termination {
-    /// The side at fault, `None` for an end by the rules.
-    pub fn side(&self) -> Option<Side> {
-        match self {
-            Termination::Rules => None,
-            Termination::Timeout { side, .. }
-            | Termination::IllegalMove { side, .. }
-            | Termination::Crash { side, .. }
-            | Termination::ProtocolError { side, .. } => Side::from_index(*side),
-        }
-    }
-
-    pub fn kind(&self) -> &'static str {
-        match self {
-            Termination::Rules => "rules",
-            Termination::Timeout { .. } => "timeout",
-            Termination::IllegalMove { .. } => "illegal-move",
-            Termination::Crash { .. } => "crash",
-            Termination::ProtocolError { .. } => "protocol-error",
-        }
-    }
-
-    /// One line for people: "rules", or "timeout by side 1: out of time (5 s per move)".
-    pub fn describe(&self, side_names: [&str; 2]) -> String {
-        match self {
-            Termination::Rules => "by the rules".to_string(),
-            Termination::Timeout { side, detail }
-            | Termination::IllegalMove { side, detail }
-            | Termination::Crash { side, detail }
-            | Termination::ProtocolError { side, detail } => {
-                format!("{} by {}: {detail}", self.kind(), side_names.get(*side).copied().unwrap_or("?"))
-            }
-        }
-    }
-}
+use bots::LimitOverrides;
+pub use bots::Termination;
 
 /// Who played one side.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -146,18 +95,4 @@ pub struct GameRecord {
     /// Start of the game, Unix time in milliseconds.
     pub started_ms: u64,
     pub duration_ms: u64,
-}
-
-impl Limits {
-    /// The limits in the record's units (ms, MB, KB).
-    pub fn to_record(&self) -> LimitOverrides {
-        let ms = |d: Option<std::time::Duration>| d.map(|d| d.as_millis() as u64);
-        LimitOverrides {
-            move_ms: ms(self.move_time),
-            game_ms: ms(self.game_time),
-            cpu_ms: ms(self.game_cpu),
-            memory_mb: self.memory.map(|b| b / (1024 * 1024)),
-            stderr_kb: Some((self.stderr_per_move / 1024) as u64),
-        }
-    }
 }

@@ -67,6 +67,20 @@ impl Limits {
     }
 }
 
+impl Limits {
+    /// The limits in the record's units (ms, MB, KB).
+    pub fn to_record(&self) -> LimitOverrides {
+        let ms = |d: Option<std::time::Duration>| d.map(|d| d.as_millis() as u64);
+        LimitOverrides {
+            move_ms: ms(self.move_time),
+            game_ms: ms(self.game_time),
+            cpu_ms: ms(self.game_cpu),
+            memory_mb: self.memory.map(|b| b / (1024 * 1024)),
+            stderr_kb: Some((self.stderr_per_move / 1024) as u64),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

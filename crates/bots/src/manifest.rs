@@ -3,7 +3,6 @@
 
 use std::path::{Path, PathBuf};
 
-use players::Builtin;
 use rules::GameKind;
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
@@ -180,50 +179,6 @@ pub struct ProgramBot {
     /// The program file whose SHA-256 identifies the bot (the first path in the command).
     pub program_file: Option<PathBuf>,
     pub workdir_template: Option<PathBuf>,
-}
-
-/// A player as named on the command line.
-#[derive(Clone, Debug, PartialEq)]
-pub enum BotSpec {
-    Builtin(Builtin),
-    Human,
-    /// A person playing through another front end (the web arena); see [`crate::human::Remote`].
-    Remote(crate::human::Remote),
-    Program(Box<ProgramBot>),
-}
-
-impl BotSpec {
-    /// Reads a bot name: a built-in player, `human`, or a manifest path or folder.
-    pub fn from_arg(arg: &str) -> Result<BotSpec, ManifestError> {
-        if let Some(builtin) = Builtin::from_name(arg) {
-            return Ok(BotSpec::Builtin(builtin));
-        }
-        if arg == "human" {
-            return Ok(BotSpec::Human);
-        }
-        let path = Path::new(arg);
-        if path.is_dir() {
-            let manifest = path.join("bot.toml");
-            if !manifest.is_file() {
-                return Err(ManifestError::NoManifest { path: path.to_path_buf() });
-            }
-            return ProgramBot::load(&manifest).map(|bot| BotSpec::Program(Box::new(bot)));
-        }
-        if path.is_file() {
-            return ProgramBot::load(path).map(|bot| BotSpec::Program(Box::new(bot)));
-        }
-        Err(ManifestError::NotFound(arg.to_string()))
-    }
-
-    /// The name shown in results.
-    pub fn name(&self) -> String {
-        match self {
-            BotSpec::Builtin(builtin) => builtin.name().to_string(),
-            BotSpec::Human => "human".to_string(),
-            BotSpec::Remote(remote) => remote.name.clone(),
-            BotSpec::Program(bot) => bot.manifest.name.clone(),
-        }
-    }
 }
 
 impl ProgramBot {
@@ -431,7 +386,6 @@ mod tests {
         let folder = std::fs::canonicalize(dir.path()).unwrap();
         assert_eq!(bot.command, vec!["python3".to_string(), folder.join("random.py").to_string_lossy().into_owned(), "-v".to_string()]);
         assert_eq!(bot.fingerprint().unwrap().len(), 64);
-        assert!(matches!(BotSpec::from_arg(dir.path().to_str().unwrap()), Ok(BotSpec::Program(_))));
     }
 
     #[test]
@@ -506,9 +460,7 @@ mod tests {
             assert!(err.contains(message), "{err}");
             assert!(!err.contains('\n'), "one line: {err}");
         }
-        assert!(BotSpec::from_arg("/no/such/bot").unwrap_err().to_string().contains("no such file"));
         let long = format!("name = \"{}\"\ngame = \"gomoku\"\nprotocol = \"arbiter\"\ncommand = [\"x\"]\n", "n".repeat(65));
         assert!(ProgramBot::load(&write(dir.path(), &long)).unwrap_err().to_string().contains("name is longer than 64 characters"));
-        assert!(matches!(BotSpec::from_arg("greedy"), Ok(BotSpec::Builtin(Builtin::Greedy))));
     }
 }
