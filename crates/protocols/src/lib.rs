@@ -6,3 +6,4 @@
 pub mod arbiter;
 pub mod connect4_tcp;
 pub mod gomoku_console;
+pub mod names;

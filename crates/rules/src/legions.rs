@@ -63,8 +63,6 @@ pub const MAX_SIZE: usize = 32;
 pub const MIN_SIZE: usize = 3;
 /// New legions a player gets each turn.
 pub const LEGIONS_PER_TURN: i64 = 5;
-/// The longest name a bot may give on empty input.
-pub const MAX_NAME_LEN: usize = 16;
 
 /// One bitset of the board: row `y` is `rows[y]`, bit `x` is column `x`.
 type Rows = [u32; MAX_SIZE];
@@ -1231,29 +1229,4 @@ fn parse_cell(text: &str) -> Option<Option<MapCell>> {
         _ => return None,
     };
     Some(Some(MapCell { owner, veteran, connected }))
-}
-
-/// Why a bot's name answer was refused.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum NameError {
-    #[error("the name is empty")]
-    Empty,
-    #[error("the name {0:?} is longer than 16 characters")]
-    TooLong(String),
-    #[error("the name answer has more than one line")]
-    MoreLines,
-}
-
-/// Checks a bot's answer to empty input: one line (a final line end allowed, `\r\n` too)
-/// of at most 16 characters, surrounding whitespace trimmed. Returns the name.
-pub fn check_name(stdout: &str) -> Result<String, NameError> {
-    let mut lines = stdout.lines().filter(|line| !line.trim().is_empty());
-    let name = lines.next().ok_or(NameError::Empty)?.trim();
-    if lines.next().is_some() {
-        return Err(NameError::MoreLines);
-    }
-    if name.chars().count() > MAX_NAME_LEN {
-        return Err(NameError::TooLong(name.to_string()));
-    }
-    Ok(name.to_string())
 }

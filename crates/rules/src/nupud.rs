@@ -35,7 +35,8 @@
 //!
 //! The native bot interface (one process per call, `docs/bots.md`) is here as pure
 //! functions: [`Request`] with [`parse_request`] / [`Request::to_text`] for what a bot
-//! reads, [`format_move_input`], [`parse_board_lines`], [`parse_setup`], [`parse_name`].
+//! reads, [`format_move_input`], [`parse_board_lines`], [`parse_setup`] (the name a bot gives is
+//! checked in `protocols::names`).
 
 use std::fmt;
 
@@ -1127,8 +1128,6 @@ pub enum NativeError {
     BoardLine { line: usize, reason: String },
     #[error("bad board: {0}")]
     Board(String),
-    #[error("a name is one non-empty line of at most 16 characters, got {0:?}")]
-    Name(String),
 }
 
 /// What a bot reads on stdin in one call.
@@ -1236,18 +1235,6 @@ pub fn parse_setup(line: &str) -> Result<Setup, NativeError> {
         *value = b - b'0';
     }
     Setup::new(values).ok_or_else(|| NativeError::SetupValues(text.to_string()))
-}
-
-/// Reads a bot's name answer (to empty stdin): one line, non-empty, at most 16
-/// characters; the line end and surrounding whitespace are dropped.
-pub fn parse_name(text: &str) -> Result<String, NativeError> {
-    let body = text.strip_suffix('\n').unwrap_or(text);
-    let body = body.strip_suffix('\r').unwrap_or(body);
-    let name = body.trim();
-    if name.is_empty() || name.contains(['\n', '\r']) || name.chars().count() > 16 {
-        return Err(NativeError::Name(text.to_string()));
-    }
-    Ok(name.to_string())
 }
 
 #[cfg(test)]

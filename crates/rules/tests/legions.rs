@@ -7,8 +7,8 @@ use proptest::prelude::*;
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 use rules::legions::{
-    self, Desertion, Effect, Input, Legion, Move, NameError, Order, OrderReport, Position, Skip, check_name, format_input, format_orders,
-    parse_input, parse_orders,
+    self, Desertion, Effect, Input, Legion, Move, Order, OrderReport, Position, Skip, format_input, format_orders, parse_input,
+    parse_orders,
 };
 use rules::{Game, MoveError, Options, Outcome, Side};
 
@@ -413,16 +413,6 @@ fn orders_reader() {
     assert_eq!(pos.parse_move(&pos.format_move(&mv)), Ok(mv.clone()));
     assert_eq!(format_orders(&Move::sends(&[(3, 6, 1), (3, 5, 2)]), "\n"), "3 6 1\n3 5 2");
     assert_eq!(pos.format_move(&Move::default()), "");
-}
-
-#[test]
-fn name_answer() {
-    assert_eq!(check_name("Legionnaire\n"), Ok("Legionnaire".to_string()));
-    assert_eq!(check_name("  Caesar \r\n"), Ok("Caesar".to_string()));
-    assert_eq!(check_name("SixteenCharsLong"), Ok("SixteenCharsLong".to_string()));
-    assert_eq!(check_name("SeventeenCharsLng"), Err(NameError::TooLong("SeventeenCharsLng".to_string())));
-    assert_eq!(check_name("\n"), Err(NameError::Empty));
-    assert_eq!(check_name("a\nb\n"), Err(NameError::MoreLines));
 }
 
 #[test]

@@ -660,16 +660,6 @@ fn native_board_lines_are_strict() {
     assert!(matches!(nupud::parse_board_lines(four_ones), Err(NativeError::Board(_))));
 }
 
-#[test]
-fn native_names_are_one_short_line() {
-    assert_eq!(nupud::parse_name("Mari\n").unwrap(), "Mari");
-    assert_eq!(nupud::parse_name("0123456789abcdef\r\n").unwrap(), "0123456789abcdef");
-    assert_eq!(nupud::parse_name("Õunapuu-Üllar").unwrap(), "Õunapuu-Üllar");
-    assert!(nupud::parse_name("0123456789abcdefg\n").is_err());
-    assert!(nupud::parse_name("\n").is_err());
-    assert!(nupud::parse_name("two\nlines\n").is_err());
-}
-
 // ---------------------------------------------------------------------------------------
 // Perft and the naive cross-check
 

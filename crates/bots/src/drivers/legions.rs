@@ -95,7 +95,7 @@ pub async fn describe(bot: &ProgramBot, workdir: &Path, sandboxed: bool) -> Resu
     let stderr = once.stderr.clone();
     let output = once.into_output()?;
     let text = String::from_utf8_lossy(&output);
-    match legions::check_name(&text) {
+    match protocols::names::legions_name(&text) {
         Ok(name) => Ok(Some(Identity { name, author: None })),
         Err(err) => {
             let fault = Fault::new(FaultKind::ProtocolError, format!("the name answer {} is refused: {err}", quote(&output)));
