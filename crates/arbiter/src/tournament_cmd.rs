@@ -184,6 +184,8 @@ impl Progress {
                 Some(bar) => bar.println(format!("  note: {text}")),
                 None => eprintln!("  note: {text}"),
             },
+            // Its note follows.
+            Event::EntrantFailed { .. } => {}
             Event::StageFinished { stage, .. } => {
                 self.finish_bar();
                 eprintln!("stage {} ({}) decided", stage + 1, self.names[stage]);

@@ -113,6 +113,13 @@ pub enum Event {
         outcome: Box<GameOutcome>,
         leader: Option<String>,
     },
+    /// An entrant failed its stage's entry check before playing (its self-description
+    /// failed): who and why (a `Note` says the same for people).
+    EntrantFailed {
+        stage: usize,
+        entrant: EntrantId,
+        reason: String,
+    },
     /// Something a person should know (an entrant failed the entry check, ...).
     Note {
         stage: usize,
@@ -193,6 +200,7 @@ pub async fn run_tournament(
                 match describe(&specs[id], &options.config_dir, options.sandboxed).await? {
                     Ok(()) => described.push(id),
                     Err(reason) => {
+                        on_event(Event::EntrantFailed { stage: idx, entrant: id, reason: reason.clone() });
                         let text = format!("{} failed the entry check: {reason}", all[id].name);
                         note(store, &mut stored_notes, idx, Some(id), &text, &mut on_event).await?;
                     }

@@ -50,7 +50,7 @@ pub fn routes() -> Router<Arc<App>> {
             "/api/submissions",
             get(submissions_list)
                 .post(upload)
-                .layer(axum::extract::DefaultBodyLimit::max(crate::submissions::MAX_UPLOAD_BYTES + 256 * 1024)),
+                .layer(axum::extract::DefaultBodyLimit::max(submissions::MAX_UPLOAD_BYTES + 256 * 1024)),
         )
         .route("/api/submissions/{game}/{name}", get(submission_versions))
         .route("/api/{*rest}", get(unknown).post(unknown))
@@ -273,18 +273,18 @@ async fn play(State(app): AppState, client: Client, ApiJson(req): ApiJson<PlayRe
     Ok((StatusCode::CREATED, Json(games::start_human(&app, client, req)?)))
 }
 
-fn submit_error(err: crate::submissions::SubmitError) -> ApiError {
+fn submit_error(err: submissions::SubmitError) -> ApiError {
     ApiError::new(StatusCode::from_u16(err.status()).unwrap_or(StatusCode::BAD_REQUEST), err.to_string())
 }
 
-async fn submissions_list(State(app): AppState) -> ApiResult<Json<Vec<crate::submissions::Version>>> {
+async fn submissions_list(State(app): AppState) -> ApiResult<Json<Vec<submissions::Version>>> {
     app.submissions.list().map(Json).map_err(submit_error)
 }
 
 async fn submission_versions(
     State(app): AppState,
     UrlPath((game, name)): UrlPath<(String, String)>,
-) -> ApiResult<Json<Vec<crate::submissions::Version>>> {
+) -> ApiResult<Json<Vec<submissions::Version>>> {
     let kind = games::parse_game(&game)?;
     let versions = app.submissions.versions(kind, &name).map_err(submit_error)?;
     if versions.is_empty() {
@@ -299,7 +299,7 @@ const UPLOAD_FIELDS: &str = "name, game, protocol, language, options, source, ma
 /// An upload (multipart form): `source` (one file) or `manifest` (bot.toml) with
 /// `files`; `name`, `game`, `protocol`, `language`, `options` (a JSON object) as text.
 async fn upload(State(app): AppState, _: Organiser, mut form: axum::extract::Multipart) -> ApiResult<Response> {
-    use crate::submissions::{Language, ManifestUpload, SourceUpload, SubmitOutcome, Upload};
+    use submissions::{Language, ManifestUpload, SourceUpload, SubmitOutcome, Upload};
     if app.frozen() {
         return Err(ApiError::conflict("submissions are frozen by the organiser"));
     }
@@ -343,7 +343,7 @@ async fn upload(State(app): AppState, _: Organiser, mut form: axum::extract::Mul
         }
         (Some((filename, code)), None) => {
             let name = field("name").ok_or_else(|| ApiError::bad_request("missing the bot's name (field `name`)"))?;
-            let game = crate::submissions::parse_game(&field("game").unwrap_or_default()).map_err(submit_error)?;
+            let game = submissions::parse_game(&field("game").unwrap_or_default()).map_err(submit_error)?;
             let protocol = match field("protocol") {
                 Some(p) => Some(
                     referee::Protocol::ALL
@@ -354,7 +354,7 @@ async fn upload(State(app): AppState, _: Organiser, mut form: axum::extract::Mul
                 None => None,
             };
             let language = match field("language") {
-                Some(l) => Some(Language::from_name(&l).ok_or_else(|| submit_error(crate::submissions::SubmitError::UnknownLanguage(l)))?),
+                Some(l) => Some(Language::from_name(&l).ok_or_else(|| submit_error(submissions::SubmitError::UnknownLanguage(l)))?),
                 None => None,
             };
             if !files.is_empty() {
@@ -374,7 +374,7 @@ async fn upload(State(app): AppState, _: Organiser, mut form: axum::extract::Mul
         }
     };
     if let (Some(game), Some(name)) = (game, name)
-        && crate::submissions::check_name(&name).is_ok()
+        && submissions::check_name(&name).is_ok()
         && let Some(tournament) = app.tournaments.playing(&app.submissions.root().join(game.name()).join(&name))
     {
         return Err(ApiError::conflict(format!(

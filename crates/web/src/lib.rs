@@ -10,7 +10,6 @@ pub mod http;
 pub mod live;
 pub mod pages;
 pub mod quota;
-pub mod submissions;
 pub mod tournaments;
 pub mod view;
 

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use referee::Protocol;
 use rules::GameKind;
-use web::submissions::{
+use submissions::{
     EntryCheckResult, Language, ManifestUpload, SourceUpload, Submissions, SubmitError, SubmitOutcome, Upload, Version,
 };
 
@@ -134,7 +134,7 @@ async fn a_compile_error_returns_the_compilers_message_and_stores_nothing() {
     let outcome = subs.submit(source("broken", "broken.c", data("syntax_error.c")), true).await.unwrap();
     let SubmitOutcome::CompileFailed { log } = outcome else { panic!("a syntax error compiles: {outcome:?}") };
     assert!(log.contains("error") && log.contains("main.c:2"), "{log}");
-    assert!(log.len() <= web::submissions::MAX_LOG_BYTES + 16);
+    assert!(log.len() <= submissions::MAX_LOG_BYTES + 16);
     assert_eq!(snapshot(dir.path()), before);
     assert!(subs.current(GameKind::Pahtum, "broken").unwrap().is_none());
     // A Python syntax error too.
@@ -212,8 +212,8 @@ async fn bad_requests_are_refused_with_their_status_and_change_nothing() {
     let (dir, subs) = open();
     accepted(&subs, source("keeper", "k.py", data("greedy_pahtum.py"))).await;
     let before = snapshot(dir.path());
-    let big = vec![b'/'; web::submissions::MAX_FILE_BYTES + 1];
-    let quarter = vec![b'#'; web::submissions::MAX_FILE_BYTES];
+    let big = vec![b'/'; submissions::MAX_FILE_BYTES + 1];
+    let quarter = vec![b'#'; submissions::MAX_FILE_BYTES];
     let good = "name = \"m\"\ngame = \"pahtum\"\nprotocol = \"pahtum\"\ncommand = [\"python3\", \"./bot.py\"]\n";
     let mut wrong_protocol = source("p", "p.c", data("greedy_pahtum.c"));
     if let Upload::Source(s) = &mut wrong_protocol {
@@ -267,8 +267,8 @@ async fn bad_requests_are_refused_with_their_status_and_change_nothing() {
         assert!(!message.contains('\n'), "{what}: one line: {message}");
         assert_eq!(snapshot(dir.path()), before, "{what} changed the folder");
     }
-    assert_eq!(web::submissions::parse_game("go").unwrap_err().status(), 400);
-    assert_eq!(web::submissions::parse_game("Pah-tum").unwrap(), GameKind::Pahtum);
+    assert_eq!(submissions::parse_game("go").unwrap_err().status(), 400);
+    assert_eq!(submissions::parse_game("Pah-tum").unwrap(), GameKind::Pahtum);
     assert_eq!(subs.list().unwrap().len(), 1);
 }
 

@@ -859,10 +859,10 @@ async fn run_entry_check(version: &Version, sandboxed: bool) -> Result<EntryChec
     let db_dir = tempfile::Builder::new().prefix("arbiter-entry-check-").tempdir().map_err(io_error("cannot make a database folder"))?;
     let store = store::Store::open(&db_dir.path().join("entry-check.sqlite")).await.map_err(|err| fail(err.to_string()))?;
     let options = arena::RunOptions { jobs: 2, config_dir: version.path.clone(), sandboxed, watch: None, wait_for_runner: false };
-    let mut notes = Vec::new();
+    let mut refused = Vec::new();
     let run = arena::run_tournament(&config, &config_text, std::slice::from_ref(&entrant), &store, &options, |event| {
-        if let arena::Event::Note { text, .. } = event {
-            notes.push(text);
+        if let arena::Event::EntrantFailed { reason, .. } = event {
+            refused.push(reason);
         }
     })
     .await;
@@ -880,8 +880,7 @@ async fn run_entry_check(version: &Version, sandboxed: bool) -> Result<EntryChec
         format!("passed: won {}, drew {}, lost {} against {ENTRY_CHECK_BASELINE}", count("win"), count("draw"), count("loss"))
     } else if let Some((_, reason)) = stage.failed.iter().find(|(id, _)| *id == 0) {
         format!("failed: {reason}")
-    } else if let Some(note) = notes.first() {
-        let reason = note.split_once("failed the entry check: ").map_or(note.as_str(), |(_, reason)| reason);
+    } else if let Some(reason) = refused.first() {
         format!("failed: {reason}")
     } else {
         "failed".to_string()
