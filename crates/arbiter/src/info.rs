@@ -24,7 +24,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         return Ok(());
     };
     println!("manifest: {}", printable(&bot.manifest_path.display().to_string()));
-    println!("game:     {}", bot.game);
+    println!("game:     {}", bot.game.map_or("any (the arbiter protocol)".to_string(), |game| game.to_string()));
     println!("protocol: {}", bot.manifest.protocol.name());
     println!("command:  {}", printable(&bot.command.join(" ")));
     if let Some(sha) = bot.fingerprint() {

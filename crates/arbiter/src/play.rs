@@ -255,9 +255,9 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
 pub fn bot(arg: &str, kind: GameKind) -> anyhow::Result<BotSpec> {
     let spec = BotSpec::from_arg(arg)?;
     if let BotSpec::Program(program) = &spec
-        && program.game != kind
+        && let Some(plays) = program.plays_other_than(kind)
     {
-        bail!("bot {arg} plays {}, not {kind}", program.game);
+        bail!("bot {arg} plays {plays}, not {kind}");
     }
     Ok(spec)
 }

@@ -23,7 +23,10 @@ pub fn resolve_bot(bot: &str, config_dir: &Path, game: GameKind) -> Result<BotSp
     let spec = BotSpec::from_arg(&arg).map_err(|err| err.to_string())?;
     match &spec {
         BotSpec::Human => Err(format!("bot {bot}: a human cannot enter a tournament")),
-        BotSpec::Program(program) if program.game != game => Err(format!("bot {bot} plays {}, not {game}", program.game)),
+        BotSpec::Program(program) => match program.plays_other_than(game) {
+            Some(plays) => Err(format!("bot {bot} plays {plays}, not {game}")),
+            None => Ok(spec),
+        },
         _ => Ok(spec),
     }
 }

@@ -168,12 +168,17 @@ fn check_text(field: &str, text: &str, max: usize) -> Result<(), String> {
     Ok(())
 }
 
+/// The manifest's `game` of a project-protocol bot that plays every game.
+pub const ANY_GAME: &str = "any";
+
 /// A bot ready to be started: its manifest with paths resolved.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ProgramBot {
     pub manifest: Manifest,
     pub manifest_path: PathBuf,
-    pub game: GameKind,
+    /// The game it plays; `None` for a project-protocol bot whose manifest says
+    /// `game = "any"` (it plays every game from the protocol's lines).
+    pub game: Option<GameKind>,
     /// The command with paths made absolute.
     pub command: Vec<String>,
     /// The program file whose SHA-256 identifies the bot (the first path in the command).
@@ -182,16 +187,31 @@ pub struct ProgramBot {
 }
 
 impl ProgramBot {
+    /// The game it plays when that is not `kind`: `None` when it plays `kind` (or any).
+    pub fn plays_other_than(&self, kind: GameKind) -> Option<GameKind> {
+        self.game.filter(|&game| game != kind)
+    }
+
     /// Reads and checks a manifest, resolving its paths.
     pub fn load(path: &Path) -> Result<ProgramBot, ManifestError> {
         let text = std::fs::read_to_string(path).map_err(|source| ManifestError::Read { path: path.to_path_buf(), source })?;
         let invalid = |message: String| ManifestError::Invalid { path: path.to_path_buf(), message };
         let manifest: Manifest = toml::from_str(&text).map_err(|err| invalid(err.to_string().trim_end().replace('\n', " ")))?;
-        let game = GameKind::from_name(&manifest.game).map_err(|err| invalid(err.to_string()))?;
-        if let Some(protocol_game) = manifest.protocol.game()
-            && protocol_game != game
-        {
-            return Err(invalid(format!("protocol {} is for {protocol_game}, not {game}", manifest.protocol.name())));
+        let game = match manifest.game.as_str() {
+            ANY_GAME => None,
+            name => Some(GameKind::from_name(name).map_err(|err| invalid(err.to_string()))?),
+        };
+        match (manifest.protocol.game(), game) {
+            (Some(protocol_game), Some(game)) if protocol_game != game => {
+                return Err(invalid(format!("protocol {} is for {protocol_game}, not {game}", manifest.protocol.name())));
+            }
+            (Some(protocol_game), None) => {
+                return Err(invalid(format!(
+                    "game = \"{ANY_GAME}\" is for the arbiter protocol; protocol {} plays {protocol_game} only",
+                    manifest.protocol.name()
+                )));
+            }
+            _ => {}
         }
         manifest.check().map_err(invalid)?;
         let folder = path.parent().map(Path::to_path_buf).unwrap_or_default();
@@ -389,6 +409,19 @@ mod tests {
     }
 
     #[test]
+    fn a_project_protocol_bot_may_play_any_game() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = write(dir.path(), "name = \"r\"\ngame = \"any\"\nprotocol = \"arbiter\"\ncommand = [\"x\"]\n");
+        let bot = ProgramBot::load(&path).unwrap();
+        assert_eq!(bot.game, None);
+        assert!(GameKind::ALL.iter().all(|&kind| bot.plays_other_than(kind).is_none()));
+        let path = write(dir.path(), "name = \"r\"\ngame = \"gomoku\"\nprotocol = \"arbiter\"\ncommand = [\"x\"]\n");
+        let bot = ProgramBot::load(&path).unwrap();
+        assert_eq!(bot.plays_other_than(GameKind::Gomoku), None);
+        assert!(GameKind::ALL.iter().filter(|&&kind| kind != GameKind::Gomoku).all(|&kind| bot.plays_other_than(kind) == Some(GameKind::Gomoku)));
+    }
+
+    #[test]
     fn a_workdir_stays_inside_and_holds_no_links() {
         let dir = tempfile::tempdir().unwrap();
         let bot = dir.path().join("bot");
@@ -434,6 +467,10 @@ mod tests {
         let cases = [
             ("name = \"r\"\ngame = \"chess\"\nprotocol = \"arbiter\"\ncommand = [\"x\"]\n", "unknown game \"chess\""),
             ("name = \"r\"\ngame = \"gomoku\"\nprotocol = \"pahtum\"\ncommand = [\"x\"]\n", "protocol pahtum is for pahtum, not gomoku"),
+            (
+                "name = \"r\"\ngame = \"any\"\nprotocol = \"pahtum\"\ncommand = [\"x\"]\n",
+                "game = \"any\" is for the arbiter protocol; protocol pahtum plays pahtum only",
+            ),
             ("name = \"r\"\ngame = \"gomoku\"\nprotocol = \"telepathy\"\ncommand = [\"x\"]\n", "unknown variant `telepathy`"),
             ("name = \"r\"\ngame = \"gomoku\"\nprotocol = \"arbiter\"\ncommand = []\n", "command is empty"),
             ("name = \"r\"\ngame = \"gomoku\"\nprotocol = \"arbiter\"\ncommand = [\"x\"]\ncolour = 1\n", "unknown field `colour`"),

@@ -135,9 +135,9 @@ pub async fn play<G: Registered>(
 ) -> Result<GameRecord, RefereeError> {
     for bot in bots {
         if let BotSpec::Program(program) = bot
-            && program.game != G::KIND
+            && let Some(plays) = program.plays_other_than(G::KIND)
         {
-            return Err(RefereeError::wrong_game(&program.manifest.name, program.game, G::KIND));
+            return Err(RefereeError::wrong_game(&program.manifest.name, plays, G::KIND));
         }
     }
     let started = Instant::now();

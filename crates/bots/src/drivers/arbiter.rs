@@ -128,7 +128,7 @@ impl<G: Registered> Bot<G> {
 
 /// Asks a bot for its name and author: the handshake, then `quit`.
 pub async fn describe(bot: &ProgramBot, workdir: &Path, sandboxed: bool) -> Result<Option<Identity>, StartError> {
-    let limits = crate::Limits { sandboxed, ..crate::Limits::for_kind(bot.game) };
+    let limits = crate::Limits { sandboxed, ..bot.game.map_or(crate::Limits::NONE, crate::Limits::for_kind) };
     let mut cmd = command(bot, workdir, &limits, &[]);
     cmd.limits.memory = None;
     let mut process = super::spawn(&cmd)?;
