@@ -20,6 +20,7 @@ registry! {
     pahtum => Pahtum,
     legions => Legions,
     nupud => Nupud,
+    reversi => Reversi,
 }
 
 use std::fmt::Debug;
