@@ -1,6 +1,10 @@
 //! Built-in players for every game: `random` (the seeds' baseline program) and `greedy`
 //! (one move of lookahead). Pure: they see a position and an RNG, nothing else.
 
+pub mod legions;
+
+use std::any::Any;
+
 use rand::Rng;
 use rand::seq::IndexedRandom;
 use rules::Visit;
@@ -62,6 +66,18 @@ impl<R: Rng + ?Sized> Visit for ChooseText<'_, R> {
     }
 }
 
+/// The moves the greedy player weighs: the legal moves, or for a game that cannot list
+/// them (`GameInfo::enumerable` false) the sample of the player made for that game.
+/// Players made for one game register here, one line each.
+pub fn candidate_moves<G: Game, R: Rng + ?Sized>(pos: &G, rng: &mut R, out: &mut Vec<G::Move>) {
+    if let Some(legions_pos) = (pos as &dyn Any).downcast_ref::<rules::legions::Position>()
+        && let Some(legions_out) = (&mut *out as &mut dyn Any).downcast_mut::<Vec<rules::legions::Move>>()
+    {
+        return legions::candidates(legions_pos, rng, legions_out);
+    }
+    pos.legal_moves(out);
+}
+
 /// How good a move looks after one ply, compared lexicographically.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Verdict {
@@ -79,7 +95,7 @@ enum Verdict {
 pub fn choose_greedy<G: Game, R: Rng + ?Sized>(pos: &G, rng: &mut R) -> Option<G::Move> {
     let me = pos.to_move()?;
     let mut candidates = Vec::new();
-    pos.candidate_moves(rng, &mut candidates);
+    candidate_moves(pos, rng, &mut candidates);
     let mut replies = Vec::new();
     let mut best: Vec<(Verdict, G::Move)> = Vec::new();
     for mv in candidates {
@@ -119,7 +135,7 @@ fn judge<G: Game, R: Rng + ?Sized>(next: &G, me: Side, rng: &mut R, replies: &mu
     let running = lead(next.running_scores());
     if next.to_move() == Some(me.other()) {
         replies.clear();
-        next.candidate_moves(rng, replies);
+        candidate_moves(next, rng, replies);
         for reply in replies.iter() {
             let mut after = next.clone();
             if after.play(reply).is_ok() && after.outcome().is_some_and(|o| o.winner == Some(me.other())) {

@@ -38,8 +38,6 @@
 //!   target uniform over the non-own provinces reachable at that moment, a count uniform
 //!   in 1..=legions left, the order played at once so the next one may build on it.
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 use std::fmt;
 
 use rand::{Rng, RngExt};
@@ -191,9 +189,11 @@ pub struct TurnReport {
     pub unused: i64,
 }
 
-/// The board: who holds what, and which provinces are connected to their city.
+/// The board: who holds what, and which provinces are connected to their city. Players
+/// that look ahead copy it ([`Position::board`]) and play orders on the copy with
+/// [`Board::send`], which runs an order exactly as the rules do.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-struct Board {
+pub struct Board {
     n: usize,
     own: [Rows; 2],
     vet: Rows,
@@ -416,6 +416,51 @@ impl Board {
     }
 }
 
+/// What a player that looks ahead reads and does on a copy of the board.
+impl Board {
+    /// The board side n.
+    pub fn size(&self) -> usize {
+        self.n
+    }
+
+    /// The legion holding (x, y), if any.
+    pub fn holder(&self, x: usize, y: usize) -> Option<Legion> {
+        self.legion(x, y)
+    }
+
+    /// Whether (x, y) is one of `side`'s provinces connected to its city.
+    pub fn is_connected_to(&self, side: Side, x: usize, y: usize) -> bool {
+        bit(&self.conn[side.index()], x, y)
+    }
+
+    /// Where `side`'s city is.
+    pub fn city_of(&self, side: Side) -> (usize, usize) {
+        self.city(side)
+    }
+
+    /// The provinces an order of `side` reaches now that are not its own, row by row.
+    pub fn targets(&self, side: Side) -> Vec<(usize, usize)> {
+        let frontier = self.frontier(side.index());
+        self.cells().filter(|&(x, y)| bit(&frontier, x, y)).collect()
+    }
+
+    /// Legions an order of `side` needs to take (x, y): 1 empty, 2 novice, 3 veteran, 0 own.
+    pub fn cost(&self, side: Side, x: usize, y: usize) -> i64 {
+        self.needed(side.index(), x, y)
+    }
+
+    /// Runs one order of `c >= 1` legions of `side` to (x, y), as the rules run it.
+    pub fn send(&mut self, side: Side, x: usize, y: usize, c: i64) -> Effect {
+        self.apply(side, x as i64, y as i64, c)
+    }
+
+    /// `side`'s running score on this board (1 a novice, 2 a veteran, the city not
+    /// counted; only provinces connected to the city unless `score_disconnected`).
+    pub fn points(&self, side: Side, score_disconnected: bool) -> i64 {
+        self.score(side, score_disconnected)
+    }
+}
+
 /// The state of a game of Legions.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Position {
@@ -441,6 +486,11 @@ impl Position {
     /// The board side n.
     pub fn size(&self) -> usize {
         self.board.n
+    }
+
+    /// The board, for players that try orders on a copy of it.
+    pub fn board(&self) -> &Board {
+        &self.board
     }
 
     /// The legion holding province (x, y), `None` when empty. Panics off the board.
@@ -594,163 +644,6 @@ impl Position {
         let (x, y) = board.pick(&frontier, rng).expect("the enemy city is never enclosed by the player's own connected provinces");
         (x as i64, y as i64, rng.random_range(1..=left))
     }
-
-    /// The cheapest way to the enemy city: orders along a path, with the legions each
-    /// province needs; `None` when it needs more than 5.
-    fn city_strike(&self) -> Option<Move> {
-        let b = &self.board;
-        let side = self.side_to_move();
-        let p = side.index();
-        let n = b.n;
-        let idx = |x: usize, y: usize| y * n + x;
-        let mut dist = vec![i64::MAX; n * n];
-        let mut parent = vec![usize::MAX; n * n];
-        let mut heap = BinaryHeap::new();
-        for (x, y) in b.cells() {
-            if bit(&b.conn[p], x, y) {
-                dist[idx(x, y)] = 0;
-                heap.push(Reverse((0i64, idx(x, y))));
-            }
-        }
-        let (tx, ty) = b.city(side.other());
-        while let Some(Reverse((d, i))) = heap.pop() {
-            if d > dist[i] || d > LEGIONS_PER_TURN {
-                continue;
-            }
-            if i == idx(tx, ty) {
-                break;
-            }
-            let (x, y) = (i % n, i / n);
-            let mut next = Vec::with_capacity(4);
-            if x > 0 {
-                next.push((x - 1, y));
-            }
-            if x + 1 < n {
-                next.push((x + 1, y));
-            }
-            if y > 0 {
-                next.push((x, y - 1));
-            }
-            if y + 1 < n {
-                next.push((x, y + 1));
-            }
-            for (nx, ny) in next {
-                let j = idx(nx, ny);
-                let nd = d + b.needed(p, nx, ny);
-                if nd < dist[j] {
-                    dist[j] = nd;
-                    parent[j] = i;
-                    heap.push(Reverse((nd, j)));
-                }
-            }
-        }
-        let target = idx(tx, ty);
-        if dist[target] > LEGIONS_PER_TURN {
-            return None;
-        }
-        let mut path = Vec::new();
-        let mut i = target;
-        while dist[i] > 0 {
-            let (x, y) = (i % n, i / n);
-            let need = b.needed(p, x, y);
-            if need > 0 {
-                path.push((x as i64, y as i64, need));
-            }
-            i = parent[i];
-        }
-        path.reverse();
-        Some(Move::sends(&path))
-    }
-
-    fn eval(&self, board: &Board, side: Side) -> i64 {
-        if bit(&board.own[side.index()], board.city(side.other()).0, board.city(side.other()).1) {
-            return i64::MAX / 2;
-        }
-        board.score(side, self.score_disconnected) - board.score(side.other(), self.score_disconnected)
-    }
-
-    /// Orders chosen one by one, each the affordable target with the best score change
-    /// per legion (ties: the first in row order).
-    fn greedy(&self) -> Move {
-        let side = self.side_to_move();
-        let p = side.index();
-        let mut board = *self.board;
-        let mut left = LEGIONS_PER_TURN;
-        let mut orders = Vec::new();
-        while left > 0 {
-            let base = self.eval(&board, side);
-            let frontier = board.frontier(p);
-            // (gain, legions), the order, the board after it.
-            type Best = ((i64, i64), (usize, usize, i64), Board);
-            let mut best: Option<Best> = None;
-            for (x, y) in board.cells() {
-                if !bit(&frontier, x, y) {
-                    continue;
-                }
-                let need = board.needed(p, x, y);
-                if need > left {
-                    continue;
-                }
-                let mut next = board;
-                next.apply(side, x as i64, y as i64, need);
-                let gain = self.eval(&next, side).saturating_sub(base);
-                // Compare gain/need as fractions: gain * other_need.
-                let key = (gain, need);
-                let better = match &best {
-                    None => true,
-                    Some(((g, k), _, _)) => gain.saturating_mul(*k) > g.saturating_mul(key.1),
-                };
-                if better {
-                    best = Some((key, (x, y, need), next));
-                }
-            }
-            let Some((_, (x, y, need), next)) = best else { break };
-            orders.push((x as i64, y as i64, need));
-            left -= need;
-            board = next;
-            if bit(&board.own[p], board.city(side.other()).0, board.city(side.other()).1) {
-                break;
-            }
-        }
-        Move::sends(&orders)
-    }
-
-    /// Orders chosen at random among affordable reachable targets, each with the count it
-    /// needs; `attack` is the chance of preferring an enemy province when there is one.
-    fn smart_random<R: Rng + ?Sized>(&self, attack: f64, rng: &mut R) -> Move {
-        let side = self.side_to_move();
-        let p = side.index();
-        let mut board = *self.board;
-        let mut left = LEGIONS_PER_TURN;
-        let mut orders = Vec::new();
-        while left > 0 {
-            let frontier = board.frontier(p);
-            let mut cheap = [0u32; MAX_SIZE];
-            let mut enemy = [0u32; MAX_SIZE];
-            for (x, y) in board.cells() {
-                if bit(&frontier, x, y) {
-                    let need = board.needed(p, x, y);
-                    if need <= left {
-                        cheap[y] |= 1 << x;
-                        if need >= 2 {
-                            enemy[y] |= 1 << x;
-                        }
-                    }
-                }
-            }
-            let pick =
-                if rng.random_bool(attack) { board.pick(&enemy, rng).or_else(|| board.pick(&cheap, rng)) } else { board.pick(&cheap, rng) };
-            let Some((x, y)) = pick else { break };
-            let need = board.needed(p, x, y);
-            let effect = board.apply(side, x as i64, y as i64, need);
-            orders.push((x as i64, y as i64, need));
-            left -= need;
-            if matches!(effect, Effect::Captured { city: true, .. }) {
-                break;
-            }
-        }
-        Move::sends(&orders)
-    }
 }
 
 impl Game for Position {
@@ -902,55 +795,19 @@ impl Game for Position {
         Some([self.score(Side::First), self.score(Side::Second)])
     }
 
-    /// A deterministic sample: the strike on the enemy city when 5 legions can take it,
-    /// the greedy move, one single order per reachable target with the legions it needs
-    /// (row by row), and the empty move.
+    /// A deterministic sample (a turn is a list of orders, too many to list): one single
+    /// order per reachable target with the legions it needs (row by row), and the empty
+    /// move.
     fn legal_moves(&self, out: &mut Vec<Move>) {
         if self.is_over() {
             return;
         }
-        let start = out.len();
-        let push = |out: &mut Vec<Move>, mv: Move| {
-            if !out[start..].contains(&mv) {
-                out.push(mv);
-            }
-        };
-        if let Some(strike) = self.city_strike() {
-            push(out, strike);
-        }
-        push(out, self.greedy());
         let side = self.side_to_move();
-        let frontier = self.board.frontier(side.index());
-        for (x, y) in self.board.cells() {
-            if bit(&frontier, x, y) {
-                let need = self.board.needed(side.index(), x, y);
-                push(out, Move::sends(&[(x as i64, y as i64, need)]));
-            }
+        for (x, y) in self.board.targets(side) {
+            let need = self.board.cost(side, x, y);
+            out.push(Move::sends(&[(x as i64, y as i64, need)]));
         }
-        push(out, Move::default());
-    }
-
-    /// The strike on the enemy city when possible, the greedy move, and 40 random moves
-    /// that send each target the legions it needs (half of them preferring attacks).
-    fn candidate_moves<R: Rng + ?Sized>(&self, rng: &mut R, out: &mut Vec<Move>) {
-        if self.is_over() {
-            return;
-        }
-        let start = out.len();
-        if let Some(strike) = self.city_strike() {
-            out.push(strike);
-        }
-        let greedy = self.greedy();
-        if !out[start..].contains(&greedy) {
-            out.push(greedy);
-        }
-        for k in 0..40 {
-            let attack = if k % 2 == 0 { 0.0 } else { 0.7 };
-            let mv = self.smart_random(attack, rng);
-            if !out[start..].contains(&mv) {
-                out.push(mv);
-            }
-        }
+        out.push(Move::default());
     }
 
     fn random_move<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<Move> {

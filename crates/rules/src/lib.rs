@@ -165,16 +165,8 @@ pub trait Game: Clone + Debug + PartialEq + Send + Sync + 'static {
     fn running_scores(&self) -> Option<[i64; 2]>;
 
     /// Appends every legal move in a deterministic order; nothing when the game is over.
-    /// For games that are not [`GameInfo::enumerable`] this appends a sample of moves instead
-    /// (it is what [`Game::candidate_moves`] builds on).
+    /// For games that are not [`GameInfo::enumerable`] this appends a sample of moves instead.
     fn legal_moves(&self, out: &mut Vec<Self::Move>);
-
-    /// Moves a one-move-lookahead player should consider. By default the legal moves;
-    /// games that cannot enumerate theirs give a varied sample.
-    fn candidate_moves<R: Rng + ?Sized>(&self, rng: &mut R, out: &mut Vec<Self::Move>) {
-        let _ = rng;
-        self.legal_moves(out);
-    }
 
     /// A legal move chosen at random (the seeds' baseline player), `None` when over.
     fn random_move<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<Self::Move>;

@@ -1,0 +1,160 @@
+//! The Legions player's ideas: a turn is a list of orders, too many to list, so the greedy
+//! player weighs a sample built here: the strike on the enemy city when five legions take
+//! it, the best-gain turn, and random turns that send each target the legions it needs.
+//! The orders are tried on a copy of the board ([`Board::send`] runs them as the rules do).
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use rand::seq::IndexedRandom;
+use rand::{Rng, RngExt};
+use rules::legions::{Board, Effect, LEGIONS_PER_TURN, Move, Position};
+use rules::{Game, Side};
+
+/// How many random turns the sample holds (half of them preferring attacks).
+const RANDOM_TURNS: usize = 40;
+
+/// Appends the turns worth weighing: the city strike when there is one, the greedy turn,
+/// and [`RANDOM_TURNS`] random turns, without repeats; nothing when the game is over.
+pub fn candidates<R: Rng + ?Sized>(pos: &Position, rng: &mut R, out: &mut Vec<Move>) {
+    let Some(side) = pos.to_move() else { return };
+    let start = out.len();
+    let push = |out: &mut Vec<Move>, mv: Move| {
+        if !out[start..].contains(&mv) {
+            out.push(mv);
+        }
+    };
+    if let Some(strike) = city_strike(pos.board(), side) {
+        push(out, strike);
+    }
+    push(out, greedy(pos, side));
+    for k in 0..RANDOM_TURNS {
+        let attack = if k % 2 == 0 { 0.0 } else { 0.7 };
+        push(out, smart_random(pos.board(), side, attack, rng));
+    }
+}
+
+/// The cheapest way to the enemy city: orders along a path from `side`'s connected
+/// provinces, each with the legions its province needs; `None` when it needs more than 5.
+pub fn city_strike(board: &Board, side: Side) -> Option<Move> {
+    let n = board.size();
+    let idx = |x: usize, y: usize| y * n + x;
+    let mut dist = vec![i64::MAX; n * n];
+    let mut parent = vec![usize::MAX; n * n];
+    let mut heap = BinaryHeap::new();
+    for y in 0..n {
+        for x in 0..n {
+            if board.is_connected_to(side, x, y) {
+                dist[idx(x, y)] = 0;
+                heap.push(Reverse((0i64, idx(x, y))));
+            }
+        }
+    }
+    let (tx, ty) = board.city_of(side.other());
+    let target = idx(tx, ty);
+    while let Some(Reverse((d, i))) = heap.pop() {
+        if d > dist[i] || d > LEGIONS_PER_TURN {
+            continue;
+        }
+        if i == target {
+            break;
+        }
+        let (x, y) = (i % n, i / n);
+        let neighbours = [(x.wrapping_sub(1), y), (x + 1, y), (x, y.wrapping_sub(1)), (x, y + 1)];
+        for (nx, ny) in neighbours.into_iter().filter(|&(nx, ny)| nx < n && ny < n) {
+            let j = idx(nx, ny);
+            let nd = d + board.cost(side, nx, ny);
+            if nd < dist[j] {
+                dist[j] = nd;
+                parent[j] = i;
+                heap.push(Reverse((nd, j)));
+            }
+        }
+    }
+    if dist[target] > LEGIONS_PER_TURN {
+        return None;
+    }
+    let mut path = Vec::new();
+    let mut i = target;
+    while dist[i] > 0 {
+        let (x, y) = (i % n, i / n);
+        let need = board.cost(side, x, y);
+        if need > 0 {
+            path.push((x as i64, y as i64, need));
+        }
+        i = parent[i];
+    }
+    path.reverse();
+    Some(Move::sends(&path))
+}
+
+/// `side`'s score lead on `board`, or a huge value once it holds the enemy city.
+fn lead(board: &Board, side: Side, score_disconnected: bool) -> i64 {
+    let (cx, cy) = board.city_of(side.other());
+    if board.holder(cx, cy).is_some_and(|legion| legion.owner == side) {
+        return i64::MAX / 2;
+    }
+    board.points(side, score_disconnected) - board.points(side.other(), score_disconnected)
+}
+
+/// Orders chosen one by one, each the affordable target with the best lead gain per
+/// legion (ties: the first in row order), until the legions run out or the city falls.
+pub fn greedy(pos: &Position, side: Side) -> Move {
+    let scoring = pos.score_disconnected();
+    let mut board = *pos.board();
+    let mut left = LEGIONS_PER_TURN;
+    let mut orders = Vec::new();
+    while left > 0 {
+        let base = lead(&board, side, scoring);
+        // (gain, legions), the order, the board after it.
+        let mut best: Option<((i64, i64), (usize, usize, i64), Board)> = None;
+        for (x, y) in board.targets(side) {
+            let need = board.cost(side, x, y);
+            if need > left {
+                continue;
+            }
+            let mut next = board;
+            next.send(side, x, y, need);
+            let gain = lead(&next, side, scoring).saturating_sub(base);
+            // gain / need against the best's, as fractions: gain * best_need > best_gain * need.
+            let better = match &best {
+                None => true,
+                Some(((g, k), _, _)) => gain.saturating_mul(*k) > g.saturating_mul(need),
+            };
+            if better {
+                best = Some(((gain, need), (x, y, need), next));
+            }
+        }
+        let Some((_, (x, y, need), next)) = best else { break };
+        orders.push((x as i64, y as i64, need));
+        left -= need;
+        board = next;
+        let (cx, cy) = board.city_of(side.other());
+        if board.holder(cx, cy).is_some_and(|legion| legion.owner == side) {
+            break;
+        }
+    }
+    Move::sends(&orders)
+}
+
+/// Orders chosen at random among the affordable targets, each with the legions it needs;
+/// `attack` is the chance of preferring an enemy province when one is affordable.
+pub fn smart_random<R: Rng + ?Sized>(board: &Board, side: Side, attack: f64, rng: &mut R) -> Move {
+    let mut board = *board;
+    let mut left = LEGIONS_PER_TURN;
+    let mut orders = Vec::new();
+    while left > 0 {
+        let cheap: Vec<(usize, usize)> = board.targets(side).into_iter().filter(|&(x, y)| board.cost(side, x, y) <= left).collect();
+        let enemy: Vec<(usize, usize)> = cheap.iter().copied().filter(|&(x, y)| board.cost(side, x, y) >= 2).collect();
+        let pick = if rng.random_bool(attack) { enemy.choose(rng).or_else(|| cheap.choose(rng)) } else { cheap.choose(rng) };
+        let Some(&(x, y)) = pick else { break };
+        let need = board.cost(side, x, y);
+        let effect = board.send(side, x, y, need);
+        orders.push((x as i64, y as i64, need));
+        left -= need;
+        if matches!(effect, Effect::Captured { city: true, .. }) {
+            break;
+        }
+    }
+    Move::sends(&orders)
+}

@@ -1,0 +1,116 @@
+//! The Legions player's sample of turns: the city strike, the greedy turn, random turns
+//! that waste nothing, and the greedy player built on them beating the baseline.
+
+use proptest::prelude::*;
+use rand::SeedableRng;
+use rand::rngs::ChaCha8Rng;
+use rules::legions::{Effect, Move, Position};
+use rules::{Game, Options, Side};
+
+use players::Builtin;
+use players::legions::{candidates, city_strike, greedy};
+
+/// A position from map rows written like the native input (cells separated by spaces).
+fn board(player: Side, rows: &[&str]) -> Position {
+    let n = rows.len();
+    let text = format!("{}\n{n}\n0 0\n{} {}\n{}\n", player.index(), n - 1, n - 1, rows.join("\n"));
+    Position::new(&Options::new(), Some(&text)).expect("test board")
+}
+
+/// Whether every order of the turn just played used exactly the legions it needed.
+fn wastes_nothing(pos: &Position) -> bool {
+    pos.last_turn()
+        .expect("a turn was played")
+        .orders
+        .iter()
+        .all(|o| matches!(o.effect, Effect::Occupied { starved: 0 } | Effect::Captured { lost: 0, .. }))
+}
+
+#[test]
+fn the_strike_takes_the_city_when_five_legions_reach_it() {
+    // From (2, 1) the city (3, 3) is two empty provinces and a novice away: 1 + 1 + 2.
+    let pos = board(Side::First, &["N0 N0 N0 .", ". . N0 .", ". . . .", ". . . N1"]);
+    let strike = city_strike(pos.board(), Side::First).expect("4 legions reach the city");
+    assert_eq!((strike.orders.len(), legions_sent(&strike)), (3, 4), "{strike:?}");
+    let mut next = pos.clone();
+    next.play(&strike).unwrap();
+    assert_eq!(next.city_taker(), Some(Side::First));
+    // The strike comes first among the candidates.
+    let mut moves = Vec::new();
+    candidates(&pos, &mut ChaCha8Rng::seed_from_u64(7), &mut moves);
+    assert_eq!(moves[0], strike);
+    assert!(moves.len() >= 20, "{}", moves.len());
+    // Too far: the city is 6 provinces away from a lone city at the start of 7 x 7.
+    assert_eq!(city_strike(Position::with_size(7).board(), Side::First), None);
+}
+
+/// The legions a turn sends.
+fn legions_sent(turn: &Move) -> i64 {
+    turn.orders.iter().map(|o| if let rules::legions::Order::Send { c, .. } = o { *c } else { 0 }).sum()
+}
+
+#[test]
+fn the_greedy_turn_spends_every_legion_for_a_gain() {
+    // Adjacent enemy novice (2 legions) and veteran (3).
+    let pos = board(Side::First, &["N0 N1 . .", "V1 . . .", ". . . .", ". . . N1"]);
+    let lead = |pos: &Position| pos.running_scores().map(|s| s[0] - s[1]).unwrap();
+    let turn = greedy(&pos, Side::First);
+    assert_eq!(legions_sent(&turn), 5, "{turn:?}");
+    let mut next = pos.clone();
+    next.play(&turn).unwrap();
+    assert!(wastes_nothing(&next), "{:?}", next.last_turn());
+    assert!(lead(&next) > lead(&pos) + 3, "{turn:?}: {} -> {}", lead(&pos), lead(&next));
+    // Among the candidates, a turn takes both enemy provinces.
+    let mut moves = Vec::new();
+    candidates(&pos, &mut ChaCha8Rng::seed_from_u64(7), &mut moves);
+    let both = |mv: &&Move| mv.orders.len() == 2 && legions_sent(mv) == 5;
+    assert!(moves.iter().any(|mv| both(&mv)), "{moves:?}");
+    // At the start it expands to five empty provinces.
+    let turn = greedy(&Position::with_size(7), Side::First);
+    assert_eq!((turn.orders.len(), legions_sent(&turn)), (5, 5), "{turn:?}");
+}
+
+#[test]
+fn the_greedy_player_beats_the_baseline() {
+    let start = Position::with_size(7);
+    let mut rng = ChaCha8Rng::seed_from_u64(9);
+    let mut wins = 0;
+    for game in 0..10 {
+        let greedy_side = if game % 2 == 0 { Side::First } else { Side::Second };
+        let mut pos = start.clone();
+        while let Some(side) = pos.to_move() {
+            let player = if side == greedy_side { Builtin::Greedy } else { Builtin::Random };
+            let mv = player.choose(&pos, &mut rng).expect("the game is on");
+            pos.play(&mv).unwrap();
+        }
+        if pos.outcome().unwrap().winner == Some(greedy_side) {
+            wins += 1;
+        }
+    }
+    assert!(wins >= 9, "the greedy player won only {wins} of 10");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// On positions from random games, every candidate is a different turn that plays
+    /// without skips, desertions or wasted legions.
+    #[test]
+    fn candidates_waste_nothing(seed in any::<u64>(), size in 3usize..=9, turns in 0usize..40) {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut pos = Position::with_size(size);
+        for _ in 0..turns {
+            let Some(mv) = pos.random_move(&mut rng) else { break };
+            pos.play(&mv).unwrap();
+        }
+        let mut moves = Vec::new();
+        candidates(&pos, &mut rng, &mut moves);
+        prop_assert_eq!(moves.is_empty(), pos.to_move().is_none());
+        for (i, mv) in moves.iter().enumerate() {
+            prop_assert!(!moves[..i].contains(mv));
+            let mut next = pos.clone();
+            next.play(mv).unwrap();
+            prop_assert!(wastes_nothing(&next), "{:?}", next.last_turn());
+        }
+    }
+}
