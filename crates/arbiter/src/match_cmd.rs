@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicU32, Ordering};
 
 use anyhow::{Context, bail};
 use rand::SeedableRng;
@@ -150,13 +150,15 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let result: anyhow::Result<()> = runtime.block_on(async {
         let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
         let next = Arc::new(AtomicU32::new(0));
-        let stop = Arc::new(AtomicBool::new(false));
+        // The workers end with this block: dropping the set aborts those still running,
+        // and with them their games and the bots' processes (killed on drop).
+        let mut workers = tokio::task::JoinSet::new();
         for _ in 0..args.jobs.min(n_pairs) {
-            let (shared, next, stop, tx) = (shared.clone(), next.clone(), stop.clone(), tx.clone());
-            tokio::spawn(async move {
+            let (shared, next, tx) = (shared.clone(), next.clone(), tx.clone());
+            workers.spawn(async move {
                 loop {
                     let pair = next.fetch_add(1, Ordering::SeqCst);
-                    if pair >= n_pairs || stop.load(Ordering::SeqCst) {
+                    if pair >= n_pairs {
                         break;
                     }
                     let result = play_pair(&shared, pair).await;
@@ -188,9 +190,8 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
                     println!("{}", progress(counted, &result.scores, &tally, sprt.as_ref()));
                 }
                 if decision != Decision::Continue {
-                    // Games still running are abandoned: dropping the runtime drops their
-                    // tasks, and with them the bots' processes (killed on drop).
-                    stop.store(true, Ordering::SeqCst);
+                    // Games still running are abandoned (the workers are aborted).
+                    workers.abort_all();
                     return Ok(());
                 }
             }

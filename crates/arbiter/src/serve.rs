@@ -5,6 +5,9 @@ use std::path::PathBuf;
 
 use anyhow::{Context, bail};
 
+/// How long a stopping server waits for its games and tournaments to end.
+const STOP_GRACE: std::time::Duration = std::time::Duration::from_secs(10);
+
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// A tournament database to show (repeatable), e.g. one `arbiter tournament` writes;
@@ -89,10 +92,16 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         }
         use std::io::Write;
         let _ = std::io::stdout().flush();
+        let stop = crate::tournament_cmd::stop_signal().context("cannot watch for Ctrl-C and SIGTERM")?;
+        let tasks = app.tasks.clone();
         tokio::select! {
             result = web::serve(app, listener) => result.context("the server stopped"),
-            _ = tokio::signal::ctrl_c() => {
-                println!("arbiter serve: stopped; finished games are stored, running tournaments resume at the next start");
+            signal = stop => {
+                // Every game, tournament and connection is cancelled: bots are killed, the
+                // finished games are already stored.
+                let all_ended = tasks.shutdown(STOP_GRACE).await;
+                let left = if all_ended { String::new() } else { format!(" ({} tasks had not ended after {} s)", tasks.running(), STOP_GRACE.as_secs()) };
+                println!("arbiter serve: stopped by {signal}; finished games are stored, running tournaments resume at the next start{left}");
                 Ok(())
             }
         }

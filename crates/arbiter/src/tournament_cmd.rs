@@ -96,7 +96,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
 
 /// Waits for SIGINT (Ctrl-C), SIGTERM or SIGHUP, whichever comes first, and says which.
 /// The handlers are in place when this returns.
-fn stop_signal() -> std::io::Result<impl Future<Output = &'static str>> {
+pub(crate) fn stop_signal() -> std::io::Result<impl Future<Output = &'static str>> {
     use tokio::signal::unix::{SignalKind, signal};
     let mut interrupt = signal(SignalKind::interrupt())?;
     let mut terminate = signal(SignalKind::terminate())?;

@@ -470,7 +470,7 @@ async fn start_tournament(
     let t = app.tournaments.add(&id_base, path, store, true);
     let options = arena::RunOptions { jobs: app.config.jobs, config_dir, sandboxed: app.sandboxed(), watch: None, wait_for_runner: false };
     t.mark_running(&entrants);
-    tokio::spawn(Arc::clone(&t).run(config, text, entrants, options, Arc::clone(&app.registry)));
+    app.tournaments.spawn_run(&t, config, text, entrants, options, Arc::clone(&app.registry));
     Ok((StatusCode::CREATED, Json(json!({ "id": t.id }))))
 }
 
@@ -581,7 +581,7 @@ pub async fn resume_managed(app: &Arc<App>) -> Result<(), String> {
                     wait_for_runner: true,
                 };
                 t.mark_running(&entrants);
-                tokio::spawn(Arc::clone(&t).run(config, row.config_text, entrants, options, Arc::clone(&app.registry)));
+                app.tournaments.spawn_run(&t, config, row.config_text, entrants, options, Arc::clone(&app.registry));
             }
             Err(err) => t.fail(crate::hide_paths(&format!("cannot resume: {err}"))),
         }

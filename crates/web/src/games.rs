@@ -154,7 +154,7 @@ pub fn start_match(app: &Arc<App>, client: Client, req: TestRequest) -> ApiResul
         games.push((game, swap));
     }
     let app = Arc::clone(app);
-    tokio::spawn(async move {
+    app.tasks.clone().spawn(async move {
         for (n, (game, swap)) in games.into_iter().enumerate() {
             let seats = if swap { [&bots[1], &bots[0]] } else { [&bots[0], &bots[1]] };
             play_live(&app, &game, seats, seed.wrapping_add(n as u64)).await;
@@ -184,7 +184,7 @@ pub fn start_human(app: &Arc<App>, client: Client, req: PlayRequest) -> ApiResul
     app.registry.insert(Arc::clone(&game));
     let app = Arc::clone(app);
     let person = BotSpec::Remote(remote);
-    tokio::spawn(async move {
+    app.tasks.clone().spawn(async move {
         let seats = if req.side == 0 { [&person, &bot] } else { [&bot, &person] };
         play_live(&app, &game, seats, seed).await;
         drop(slot);
@@ -217,7 +217,7 @@ async fn play_live(app: &Arc<App>, game: &Arc<LiveGame>, bots: [&BotSpec; 2], se
         Ok(()) => {
             let registry = Arc::clone(&app.registry);
             let id = game.id.clone();
-            tokio::spawn(async move {
+            app.tasks.spawn(async move {
                 tokio::time::sleep(crate::tournaments::LINGER).await;
                 registry.remove(&id);
             });

@@ -26,6 +26,7 @@ use tower_http::timeout::RequestBodyTimeoutLayer;
 
 use crate::error::ApiError;
 use crate::quota::{Client, Quota};
+use crate::tasks::Tasks;
 
 /// How much of the server connections may hold.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -89,8 +90,10 @@ pub fn raise_descriptor_limit() -> u64 {
     descriptor_limit()
 }
 
-/// Serves `router` on `listener` until the listener fails, within `limits`.
-pub async fn serve(router: Router, listener: TcpListener, limits: Limits) -> std::io::Result<()> {
+/// Serves `router` on `listener` within `limits` until the server stops (`tasks`
+/// cancelled); each connection is one of `tasks`.
+pub async fn serve(router: Router, listener: TcpListener, limits: Limits, tasks: &Tasks) -> std::io::Result<()> {
+    let stopping = tasks.stopping();
     let slots = Arc::new(Semaphore::new(limits.max_connections));
     let per_client = Quota::new(("connection", "connections", "open"), usize::MAX, limits.max_connections_per_client);
     let mut http = hyper::server::conn::http1::Builder::new();
@@ -101,8 +104,15 @@ pub async fn serve(router: Router, listener: TcpListener, limits: Limits) -> std
         // stays small, so many of them cannot fill the memory.
         .max_buf_size(64 * 1024);
     loop {
-        let slot = Arc::clone(&slots).acquire_owned().await.expect("the semaphore is never closed");
-        let (stream, peer) = match listener.accept().await {
+        let slot = tokio::select! {
+            () = stopping.cancelled() => return Ok(()),
+            slot = Arc::clone(&slots).acquire_owned() => slot.expect("the semaphore is never closed"),
+        };
+        let accepted = tokio::select! {
+            () = stopping.cancelled() => return Ok(()),
+            accepted = listener.accept() => accepted,
+        };
+        let (stream, peer) = match accepted {
             Ok(accepted) => accepted,
             Err(err) => {
                 // Out of descriptors (the runner's, since connections are capped) or a
@@ -129,7 +139,7 @@ pub async fn serve(router: Router, listener: TcpListener, limits: Limits) -> std
             router.clone().oneshot(request)
         });
         let connection = http.serve_connection(TokioIo::new(stream), service);
-        tokio::spawn(async move {
+        tasks.spawn(async move {
             // A connection's end is the client's business (closed, timed out, malformed).
             let _ = connection.await;
             drop((slot, held));

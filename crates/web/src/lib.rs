@@ -10,6 +10,7 @@ pub mod http;
 pub mod live;
 pub mod pages;
 pub mod quota;
+pub mod tasks;
 pub mod tournaments;
 pub mod view;
 
@@ -20,6 +21,7 @@ use std::sync::{Arc, Mutex};
 use rules::GameKind;
 
 use crate::live::Registry;
+use crate::tasks::Tasks;
 use crate::tournaments::Tournaments;
 
 /// How the server was started.
@@ -52,6 +54,8 @@ pub struct App {
     pub registry: Arc<Registry>,
     pub submissions: submissions::Submissions,
     pub tournaments: Tournaments,
+    /// Every background task of the server (games, tournaments, watchers, connections).
+    pub tasks: Tasks,
     /// Testing-ground matches running, overall and per client.
     pub matches: Arc<quota::Quota>,
     /// Human games open, overall and per client.
@@ -101,10 +105,12 @@ impl App {
         }
         let registry = Arc::new(Registry::new(config.data.join("games")));
         let submissions = submissions::Submissions::open(&config.data.join("bots"))?;
+        let tasks = Tasks::default();
         let app = Arc::new(App {
             registry,
             submissions,
-            tournaments: Tournaments::default(),
+            tournaments: Tournaments::new(tasks.clone()),
+            tasks,
             matches: quota::Quota::new(("match", "matches", "running"), games::MAX_MATCHES, games::MAX_MATCHES_PER_CLIENT),
             human_games: quota::Quota::new(
                 ("human game", "human games", "open"),
@@ -199,8 +205,8 @@ pub fn router(app: Arc<App>) -> axum::Router {
 /// Serves until the listener fails, within the connection caps and timeouts of the
 /// config.
 pub async fn serve(app: Arc<App>, listener: tokio::net::TcpListener) -> std::io::Result<()> {
-    let limits = app.config.limits.clone();
-    http::serve(router(app), listener, limits).await
+    let (limits, tasks) = (app.config.limits.clone(), app.tasks.clone());
+    http::serve(router(app), listener, limits, &tasks).await
 }
 
 /// Opens a tournament database that is already there. It is probed read-only first, so

@@ -16,6 +16,7 @@ use tokio::sync::{Notify, broadcast};
 use tournament::TournamentConfig;
 
 use crate::live::{LiveGame, Origin, Registry, Update, now_us};
+use crate::tasks::Tasks;
 
 /// How often a watcher looks for games stored by another process.
 const POLL: Duration = Duration::from_millis(500);
@@ -64,6 +65,8 @@ pub struct Tournament {
     latest: Mutex<Option<Arc<str>>>,
     pub updates: broadcast::Sender<Update>,
     pub notify: Notify,
+    /// The server's tasks, for the lingering removal of finished live games.
+    tasks: Tasks,
 }
 
 /// A line of the tournament list.
@@ -92,7 +95,7 @@ pub struct GameLine {
 }
 
 impl Tournament {
-    pub fn new(id: String, path: PathBuf, store: store::Store, managed: bool) -> Tournament {
+    pub fn new(id: String, path: PathBuf, store: store::Store, managed: bool, tasks: Tasks) -> Tournament {
         // Each message is a whole snapshot; a viewer this many behind is dropped and its
         // browser reconnects to a fresh snapshot.
         let (updates, _) = broadcast::channel(UPDATE_BUFFER);
@@ -106,6 +109,7 @@ impl Tournament {
             latest: Mutex::new(None),
             updates,
             notify: Notify::new(),
+            tasks,
         }
     }
 
@@ -320,7 +324,7 @@ impl Tournament {
                         game.finish(&record);
                     }
                     let registry = Arc::clone(registry);
-                    tokio::spawn(async move {
+                    self.tasks.spawn(async move {
                         tokio::time::sleep(LINGER).await;
                         registry.remove(&gone.live_id);
                     });
@@ -339,12 +343,30 @@ impl Tournament {
 }
 
 /// The tournaments of the server.
-#[derive(Default)]
 pub struct Tournaments {
     list: Mutex<Vec<Arc<Tournament>>>,
+    tasks: Tasks,
 }
 
 impl Tournaments {
+    /// No tournaments yet; their runs and watchers will be `tasks`.
+    pub fn new(tasks: Tasks) -> Tournaments {
+        Tournaments { list: Mutex::new(Vec::new()), tasks }
+    }
+
+    /// Runs (or resumes) `tournament` in the background, as one of the server's tasks.
+    pub fn spawn_run(
+        &self,
+        tournament: &Arc<Tournament>,
+        config: TournamentConfig,
+        text: String,
+        entrants: Vec<ResolvedEntrant>,
+        options: RunOptions,
+        registry: Arc<Registry>,
+    ) {
+        self.tasks.spawn(Arc::clone(tournament).run(config, text, entrants, options, registry));
+    }
+
     pub fn all(&self) -> Vec<Arc<Tournament>> {
         self.list.lock().unwrap_or_else(|p| p.into_inner()).clone()
     }
@@ -362,9 +384,9 @@ impl Tournaments {
             id = format!("{base_id}-{n}");
             n += 1;
         }
-        let tournament = Arc::new(Tournament::new(id, path, store, managed));
+        let tournament = Arc::new(Tournament::new(id, path, store, managed, self.tasks.clone()));
         list.push(Arc::clone(&tournament));
-        tokio::spawn(Arc::clone(&tournament).watch());
+        self.tasks.spawn(Arc::clone(&tournament).watch());
         tournament
     }
 
