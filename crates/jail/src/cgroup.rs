@@ -487,6 +487,10 @@ impl Cleanup {
     /// Kills the members and removes the directories, waiting as long as needed (at most
     /// [`KILL_WAIT`] and [`RMDIR_WAIT`] per directory).
     fn finish(mut self) {
+        self.finish_here();
+    }
+
+    fn finish_here(&mut self) {
         if !self.group.pids().is_empty() {
             self.group.kill();
         }
@@ -496,6 +500,17 @@ impl Cleanup {
                 Ok(()) => true,
                 Err(e) => e.kind() == io::ErrorKind::NotFound,
             });
+        }
+    }
+}
+
+impl Drop for Cleanup {
+    /// A cleanup dropped before it ran (a runtime shutting down refuses new blocking
+    /// work and drops it) finishes here, on this thread: dropping its cgroup instead
+    /// would hand the same cleanup to the same runtime again, without end.
+    fn drop(&mut self) {
+        if !self.group.dirs.is_empty() {
+            self.finish_here();
         }
     }
 }

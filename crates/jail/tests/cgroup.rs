@@ -213,3 +213,26 @@ fn create_add_drop_is_cheap() {
     // never fail this test, a cgroup that takes a second to set up would.
     assert!(median(&setup) + median(&teardown) < Duration::from_secs(1), "create + add {setup:?}, drop {teardown:?}");
 }
+
+/// A cgroup with a live member, held by a task that a runtime's shutdown drops (a game
+/// cut off by Ctrl-C): the runtime refuses the blocking cleanup and drops it unrun. The
+/// cleanup still happens, once; before the fix, each dropped cleanup dropped its cgroup,
+/// which handed a new cleanup to the same runtime, until the stack overflowed.
+#[test]
+fn a_cgroup_dropped_as_its_runtime_shuts_down_is_still_cleaned_up() {
+    require_cgroups();
+    let cg = BotCgroup::create(None, Some(16)).unwrap();
+    let dirs = cg.dirs().to_vec();
+    let mut child = start_in(&cg, "sleep 600");
+    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(1).max_blocking_threads(1).enable_all().build().unwrap();
+    // The one blocking thread is busy while the runtime shuts down.
+    runtime.spawn_blocking(|| std::thread::sleep(Duration::from_millis(300)));
+    // A game's task holds the cgroup; the shutdown drops the task, and with it the cgroup.
+    runtime.spawn(async move {
+        let _cg = cg;
+        std::future::pending::<()>().await
+    });
+    runtime.shutdown_timeout(Duration::from_secs(10));
+    assert!(child.wait().is_ok());
+    assert!(eventually(Duration::from_secs(30), || dirs.iter().all(|dir| !dir.exists())), "the cgroup's directories are removed");
+}
