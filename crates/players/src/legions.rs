@@ -88,10 +88,15 @@ pub fn city_strike(board: &Board, side: Side) -> Option<Move> {
     Some(Move::sends(&path))
 }
 
+/// Whether `side` has taken the enemy city on `board`.
+fn holds_enemy_city(board: &Board, side: Side) -> bool {
+    let (cx, cy) = board.city_of(side.other());
+    board.holder(cx, cy).is_some_and(|legion| legion.owner == side)
+}
+
 /// `side`'s score lead on `board`, or a huge value once it holds the enemy city.
 fn lead(board: &Board, side: Side, score_disconnected: bool) -> i64 {
-    let (cx, cy) = board.city_of(side.other());
-    if board.holder(cx, cy).is_some_and(|legion| legion.owner == side) {
+    if holds_enemy_city(board, side) {
         return i64::MAX / 2;
     }
     board.points(side, score_disconnected) - board.points(side.other(), score_disconnected)
@@ -107,7 +112,8 @@ pub fn greedy(pos: &Position, side: Side) -> Move {
     while left > 0 {
         let base = lead(&board, side, scoring);
         // (gain, legions), the order, the board after it.
-        let mut best: Option<((i64, i64), (usize, usize, i64), Board)> = None;
+        type Best = ((i64, i64), (usize, usize, i64), Board);
+        let mut best: Option<Best> = None;
         for (x, y) in board.targets(side) {
             let need = board.cost(side, x, y);
             if need > left {
@@ -129,8 +135,7 @@ pub fn greedy(pos: &Position, side: Side) -> Move {
         orders.push((x as i64, y as i64, need));
         left -= need;
         board = next;
-        let (cx, cy) = board.city_of(side.other());
-        if board.holder(cx, cy).is_some_and(|legion| legion.owner == side) {
+        if holds_enemy_city(&board, side) {
             break;
         }
     }
