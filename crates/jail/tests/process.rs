@@ -80,6 +80,21 @@ async fn reads_lines_and_waits() {
 }
 
 #[tokio::test]
+async fn bots_run_below_the_referees_priority() {
+    let dir = tempfile::tempdir().unwrap();
+    // The shell's nice value (field 19 of its stat), read after the referee's first line,
+    // and that of a program it starts.
+    let script = "read x; cut -d' ' -f19 /proc/$$/stat; sh -c 'cut -d\" \" -f19 /proc/$$/stat'";
+    let mut p = Process::spawn(&sh(script, dir.path(), Limits::default())).unwrap();
+    let deadline = Deadline::wall_in(Duration::from_secs(10));
+    p.send(b"go\n", deadline).await.unwrap();
+    let own = rustix::process::getpriority_process(None).unwrap();
+    let expected = (own + jail::BOT_NICE).min(19).to_string();
+    assert_eq!(p.read_line(deadline).await.unwrap(), expected);
+    assert_eq!(p.read_line(deadline).await.unwrap(), expected);
+}
+
+#[tokio::test]
 async fn a_silent_bot_times_out_on_the_wall_clock() {
     let dir = tempfile::tempdir().unwrap();
     let mut p = Process::spawn(&sh("sleep 30", dir.path(), Limits::default())).unwrap();
