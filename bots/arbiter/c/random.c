@@ -77,7 +77,8 @@ int main(void) {
         char *rest = strchr(line, ' ');
         rest = rest ? rest + 1 : line + strlen(line);
         if (strncmp(line, "arbiter ", 8) == 0) {
-            printf("name random-c\nauthor Arbiter sample bots\nready\n");
+            /* reuse: it can play game after game (it keeps nothing from one to the next). */
+            printf("name random-c\nauthor Arbiter sample bots\nreuse\nready\n");
             fflush(stdout);
         } else if (strncmp(line, "game ", 5) == 0) {
             sscanf(rest, "%63s", game);

@@ -34,6 +34,7 @@ def main():
         if word == "arbiter":
             print("name random-py")
             print("author Arbiter sample bots")
+            print("reuse")  # it can play game after game: it keeps nothing between games
             print("ready", flush=True)
         elif word == "game":
             game = rest.split(" ")[0]

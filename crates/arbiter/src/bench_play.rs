@@ -22,7 +22,7 @@ pub struct Args {
     /// A game option (repeatable).
     #[arg(short = 'o', long = "option", value_name = "KEY=VALUE")]
     options: Vec<String>,
-    /// A limit for both sides (move-ms, game-ms, cpu-ms, memory-mb, stderr-kb).
+    /// A limit for both sides (move-ms, move-cpu-ms, game-ms, cpu-ms, memory-mb, stderr-kb).
     #[arg(short = 'l', long = "limit", value_name = "KEY=VALUE")]
     limits: Vec<String>,
     /// Print JSON instead of text.
@@ -30,6 +30,8 @@ pub struct Args {
     json: bool,
     #[command(flatten)]
     sandbox: super::sandboxing::SandboxArgs,
+    #[command(flatten)]
+    reuse: super::play::ReuseArgs,
 }
 
 #[derive(Serialize)]
@@ -46,6 +48,14 @@ struct Figures {
     /// Mean wall time per move over the whole run (everything the referee does
     /// included), microseconds.
     us_per_move_overall: f64,
+    /// Mean bot time per move as the records give it (request written to answer read
+    /// for a persistent process; start to exit for a process per move), microseconds.
+    us_bot_per_move: f64,
+    /// Mean time the referee spent around each move (the whole turn minus the bot's
+    /// time, from the records), microseconds.
+    us_referee_per_move: f64,
+    /// The most the referee spent around one move, microseconds.
+    us_referee_max: u64,
     faults: u32,
 }
 
@@ -58,15 +68,18 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let sandbox = super::sandboxing::decide(args.sandbox.to_policy(), has_programs)?;
     super::sandboxing::warn(&sandbox);
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the async runtime")?;
+    let pool = args.reuse.pool(1);
     let mut rng = <rand::rngs::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(1);
     let start_text = kind.random_start(&options, &mut rng)?;
     let start = kind.new_position(&options, start_text.as_deref())?;
     let (mut moves, mut faults) = (0u64, 0u32);
+    let (mut turns, mut bot_us, mut referee_us, mut referee_max) = (0u64, 0u64, 0u64, 0u64);
     let (mut steady_time, mut steady_moves) = (Duration::ZERO, 0u64);
     let began = Instant::now();
     for idx in 0..args.games {
         let order = if idx % 2 == 0 { [0, 1] } else { [1, 0] };
         let mut setup = GameSetup::new(start.clone(), options.clone(), u64::from(idx));
+        setup.pool = pool.clone();
         setup.limits = order.map(|player| super::play::side_limits(setup.limits[0], &bots[player], &overrides));
         for limits in &mut setup.limits {
             limits.sandboxed = sandbox.sandboxed;
@@ -85,11 +98,20 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             }))
             .with_context(|| format!("game {} was not played", idx + 1))?;
         moves += record.moves.len() as u64;
+        for side in record.timing.iter().flatten() {
+            turns += side.turns;
+            bot_us += side.bot_us;
+            referee_us += side.referee_us;
+            referee_max = referee_max.max(side.referee_max_us);
+        }
         if record.result.termination != Termination::Rules {
             faults += 1;
         }
     }
     let seconds = began.elapsed().as_secs_f64();
+    if let Some(pool) = pool {
+        runtime.block_on(pool.close());
+    }
     let figures = Figures {
         game: kind.name().to_string(),
         bots: [bots[0].name(), bots[1].name()],
@@ -99,13 +121,16 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         games_per_second: f64::from(args.games) / seconds,
         us_per_move_steady: steady_time.as_secs_f64() * 1e6 / steady_moves.max(1) as f64,
         us_per_move_overall: seconds * 1e6 / moves.max(1) as f64,
+        us_bot_per_move: bot_us as f64 / turns.max(1) as f64,
+        us_referee_per_move: referee_us as f64 / turns.max(1) as f64,
+        us_referee_max: referee_max,
         faults,
     };
     if args.json {
         println!("{}", serde_json::to_string_pretty(&figures)?);
     } else {
         println!(
-            "{} {} vs {}: {} games, {} moves in {:.2} s: {:.1} games/s, {:.1} µs per move overall, {:.1} µs per move after the first of each game ({} games lost by faults)",
+            "{} {} vs {}: {} games, {} moves in {:.2} s: {:.1} games/s, {:.1} µs per move overall, {:.1} µs per move after the first of each game; per move the bot {:.1} µs, the referee around it {:.1} µs (at most {} µs) ({} games lost by faults)",
             figures.game,
             figures.bots[0],
             figures.bots[1],
@@ -115,6 +140,9 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             figures.games_per_second,
             figures.us_per_move_overall,
             figures.us_per_move_steady,
+            figures.us_bot_per_move,
+            figures.us_referee_per_move,
+            figures.us_referee_max,
             figures.faults
         );
     }

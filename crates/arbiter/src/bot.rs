@@ -55,6 +55,8 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             ToBot::Hello { .. } => {
                 writeln!(out, "{}", FromBot::Name(format!("arbiter-{player}")))?;
                 writeln!(out, "{}", FromBot::Author("Arbiter built-in players".to_string()))?;
+                // Each `start` sets up a new position: it can play game after game.
+                writeln!(out, "{}", FromBot::Reuse)?;
                 writeln!(out, "{}", FromBot::Ready)?;
                 out.flush()?;
             }

@@ -99,6 +99,18 @@ fn one_line(err: &anyhow::Error) -> String {
     err.chain().map(ToString::to_string).collect::<Vec<_>>().join(": ")
 }
 
+/// Says so, in one line on stderr, when `-j` puts more games on the machine at once
+/// than it has cores: a bot that computes through its move then waits for a core, and
+/// its wall clock runs meanwhile.
+fn warn_oversubscribed(jobs: usize) {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if jobs > cores {
+        eprintln!(
+            "warning: -j {jobs} plays {jobs} games at once on {cores} core(s): bots that compute through their moves share the cores and their wall-clock time runs while they wait; use -j {cores} or less, or time moves in CPU time (move-cpu-ms)"
+        );
+    }
+}
+
 /// Reads `-o key=value` arguments into game options, checked against the game.
 fn parse_options(kind: GameKind, pairs: &[String]) -> anyhow::Result<Options> {
     let mut options = Options::new();

@@ -38,7 +38,8 @@ pub struct Args {
     #[arg(short = 'o', long = "option", value_name = "KEY=VALUE")]
     options: Vec<String>,
     /// A limit for both sides, overriding the game's and the manifests': move-ms,
-    /// game-ms, cpu-ms, memory-mb, stderr-kb (0 removes a time limit). Repeatable.
+    /// move-cpu-ms, game-ms, cpu-ms, memory-mb, stderr-kb (0 removes a time limit).
+    /// Repeatable.
     #[arg(short = 'l', long = "limit", value_name = "KEY=VALUE")]
     limits: Vec<String>,
     /// Pairs played at the same time.
@@ -53,6 +54,8 @@ pub struct Args {
     json: bool,
     #[command(flatten)]
     sandbox: super::sandboxing::SandboxArgs,
+    #[command(flatten)]
+    reuse: super::play::ReuseArgs,
 }
 
 /// What every worker needs to play a pair.
@@ -64,6 +67,8 @@ struct Match {
     sandboxed: bool,
     seed: u64,
     games: u32,
+    /// Where the bots' processes wait between games (`--no-reuse`: none).
+    pool: Option<Arc<referee::pool::Pool>>,
 }
 
 /// One finished pair (or the last, single game): A's scores and faults per game.
@@ -141,7 +146,20 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             names[0], names[1], args.games
         );
     }
-    let shared = Arc::new(Match { kind, options: options.clone(), bots, overrides, sandboxed: sandbox.sandboxed, seed, games: args.games });
+    if has_programs {
+        super::warn_oversubscribed(args.jobs as usize);
+    }
+    let pool = args.reuse.pool(args.jobs as usize);
+    let shared = Arc::new(Match {
+        kind,
+        options: options.clone(),
+        bots,
+        overrides,
+        sandboxed: sandbox.sandboxed,
+        seed,
+        games: args.games,
+        pool: pool.clone(),
+    });
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the async runtime")?;
 
     let mut tally = Tally::new();
@@ -198,6 +216,9 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         }
         Ok(())
     });
+    if let Some(pool) = pool {
+        runtime.block_on(pool.close());
+    }
     drop(runtime);
     result?;
 
@@ -244,6 +265,7 @@ async fn play_pair(shared: &Match, pair: u32) -> anyhow::Result<PairResult> {
         // In the first game A (player 0) is side 0; in the second B is.
         let order = if idx % 2 == 0 { [0, 1] } else { [1, 0] };
         let mut setup = GameSetup::new(start.clone(), shared.options.clone(), derive(shared.seed, u64::from(idx)));
+        setup.pool = shared.pool.clone();
         setup.limits = order.map(|player| side_limits(setup.limits[0], &shared.bots[player], &shared.overrides));
         for limits in &mut setup.limits {
             limits.sandboxed = shared.sandboxed;

@@ -52,6 +52,25 @@ pub struct Args {
     json: bool,
     #[command(flatten)]
     sandbox: super::sandboxing::SandboxArgs,
+    #[command(flatten)]
+    reuse: ReuseArgs,
+}
+
+/// The `--no-reuse` flag of `play`, `match` and `bench-play`.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct ReuseArgs {
+    /// Start every bot afresh for each game, even one that can play game after game in
+    /// one process (the project protocol's `reuse`, kept by default).
+    #[arg(long)]
+    pub no_reuse: bool,
+}
+
+impl ReuseArgs {
+    /// Where processes wait between games, for `jobs` parallel games of two bots; `None`
+    /// with `--no-reuse`.
+    pub fn pool(&self, jobs: usize) -> Option<std::sync::Arc<referee::pool::Pool>> {
+        (!self.no_reuse).then(|| referee::pool::Pool::new(referee::pool::Pool::size_for(2, jobs)))
+    }
 }
 
 #[derive(Serialize)]
@@ -116,6 +135,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create record folder {}", dir.display()))?;
     }
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the async runtime")?;
+    let pool = args.reuse.pool(1);
     if !args.json {
         println!("{kind}: {} vs {}, {} game(s), seed {seed}", args.a, args.b, args.games);
     }
@@ -141,6 +161,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         let order = if idx % 2 == 0 { [0, 1] } else { [1, 0] };
         let game_seed = derive(seed, u64::from(idx));
         let mut setup = GameSetup::new(start.clone(), options.clone(), game_seed);
+        setup.pool = pool.clone();
         setup.limits = order.map(|player| side_limits(setup.limits[0], &bots[player], &overrides));
         for limits in &mut setup.limits {
             limits.sandboxed = sandbox.sandboxed;
@@ -216,6 +237,9 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         }
         reports.push(report);
     }
+    if let Some(pool) = pool {
+        runtime.block_on(pool.close());
+    }
     let written: Vec<PathBuf> = reports.iter().filter_map(|r| r.record.clone()).collect();
     let average_moves = reports.iter().map(|r| r.moves.len() as f64).sum::<f64>() / reports.len() as f64;
     let summary = Summary { game: kind.name(), options, seed, games: reports, players: tallies, average_moves };
@@ -276,7 +300,7 @@ pub fn parse_limits(pairs: &[String]) -> anyhow::Result<LimitOverrides> {
         table.insert(key.trim().to_string(), toml::Value::Integer(value));
     }
     let overrides: LimitOverrides = table.try_into().map_err(|err: toml::de::Error| {
-        anyhow::anyhow!("{} (limits: move-ms, game-ms, cpu-ms, memory-mb, stderr-kb)", err.message().trim())
+        anyhow::anyhow!("{} (limits: move-ms, move-cpu-ms, game-ms, cpu-ms, memory-mb, stderr-kb)", err.message().trim())
     })?;
     Ok(overrides)
 }

@@ -56,6 +56,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     }
     let sandbox = super::sandboxing::decide(args.sandbox.to_policy(), true)?;
     super::sandboxing::warn(&sandbox);
+    super::warn_oversubscribed(jobs);
     let presets = args.presets.is_dir().then(|| args.presets.clone());
     let mut hosts = args.public_host.clone();
     for name in &hosts {

@@ -52,6 +52,9 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let db = args.db.clone();
     let has_programs = entrants.iter().any(|e| matches!(e.spec, referee::BotSpec::Program(_)));
     let sandbox = super::sandboxing::decide(args.sandbox.to_policy(), has_programs)?;
+    if has_programs {
+        super::warn_oversubscribed(jobs);
+    }
     let options = RunOptions { jobs, config_dir, sandboxed: sandbox.sandboxed, watch: None, wait_for_runner: args.wait };
     println!(
         "{}: {} entrants, {} stage(s), {jobs} game(s) at a time, results in {}",

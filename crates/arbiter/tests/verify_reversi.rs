@@ -26,8 +26,7 @@ fn verify(args: &[&str], lines: &[String]) -> Vec<Value> {
     let output = child.wait_with_output().expect("arbiter runs");
     writer.join().expect("writer thread");
     assert!(output.status.success(), "verify failed: {}", String::from_utf8_lossy(&output.stderr));
-    let out: Vec<Value> =
-        String::from_utf8(output.stdout).unwrap().lines().map(|line| serde_json::from_str(line).expect("JSON")).collect();
+    let out: Vec<Value> = String::from_utf8(output.stdout).unwrap().lines().map(|line| serde_json::from_str(line).expect("JSON")).collect();
     assert_eq!(out.len(), lines.len(), "one output line per input line");
     out
 }
@@ -38,10 +37,8 @@ fn record(moves: &[&str]) -> String {
 
 #[test]
 fn openings_and_refusals() {
-    let out = verify(
-        &[],
-        &[record(&[]), record(&["d3"]), record(&["pass"]), record(&["d3", "d3"]), record(&["d3", "a1"]), record(&["z9"])],
-    );
+    let out =
+        verify(&[], &[record(&[]), record(&["d3"]), record(&["pass"]), record(&["d3", "d3"]), record(&["d3", "a1"]), record(&["z9"])]);
     assert_eq!(out[0], json!({"status": "ongoing", "winner": null, "scores": [2, 2], "legal": ["d3", "c4", "f5", "e6"]}));
     assert_eq!(out[1], json!({"status": "ongoing", "winner": null, "scores": [4, 1], "legal": ["c3", "e3", "c5"]}));
     assert_eq!(out[2]["status"], "illegal");

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
+use referee::pool::Pool;
 use referee::{BotSpec, GameRecord, GameSetup, LimitOverrides, Limits};
 use rules::{AnyPosition, GameKind, Options};
 use serde::{Deserialize, Serialize};
@@ -144,13 +145,33 @@ pub fn baseline_name(stage: &StageConfig) -> String {
     format!("baseline ({})", stage.format.baseline().unwrap_or("random"))
 }
 
-/// Runs (or resumes) the tournament to its end.
+/// Runs (or resumes) the tournament to its end. When the config allows it (`reuse`),
+/// bots that can play game after game keep their processes between their games, in a
+/// pool for the whole run, ended with it.
 pub async fn run_tournament(
     config: &TournamentConfig,
     config_text: &str,
     entrants: &[ResolvedEntrant],
     store: &store::Store,
     options: &RunOptions,
+    on_event: impl FnMut(Event),
+) -> Result<Vec<StoredStageResult>, ArenaError> {
+    // Every entrant and every stage's baseline may have a process waiting.
+    let pool = config.reuse.then(|| Pool::new(Pool::size_for(entrants.len() + config.stages.len(), options.jobs.max(1))));
+    let result = run_stages(config, config_text, entrants, store, options, pool.clone(), on_event).await;
+    if let Some(pool) = pool {
+        pool.close().await;
+    }
+    result
+}
+
+async fn run_stages(
+    config: &TournamentConfig,
+    config_text: &str,
+    entrants: &[ResolvedEntrant],
+    store: &store::Store,
+    options: &RunOptions,
+    pool: Option<Arc<Pool>>,
     mut on_event: impl FnMut(Event),
 ) -> Result<Vec<StoredStageResult>, ArenaError> {
     // One runner per tournament, from before the first read of its games to the end.
@@ -279,6 +300,7 @@ pub async fn run_tournament(
                                 options: stage_options.clone(),
                                 limits,
                                 sandboxed: options.sandboxed,
+                                pool: pool.clone(),
                                 watch: options.watch.clone().map(|w| (w, names)),
                                 prints: Arc::new(StagePrints::load(store, idx, &stage.name, &all).await?),
                             });
@@ -625,6 +647,8 @@ struct GameJob {
     options: Options,
     limits: LimitOverrides,
     sandboxed: bool,
+    /// Where processes wait between games (`reuse`).
+    pool: Option<Arc<Pool>>,
     watch: Option<(Watch, Vec<String>)>,
     prints: Arc<StagePrints>,
 }
@@ -643,6 +667,7 @@ impl GameJob {
             job.prints.check(spec.players, &job.specs).await?;
             let bots = [&job.specs[spec.players[0]], &job.specs[spec.players[1]]];
             let mut setup = GameSetup::new(start.clone(), job.options.clone(), spec.seed);
+            setup.pool = job.pool.clone();
             setup.limits = [0, 1].map(|side| side_limits(setup.limits[side], bots[side], &job.limits));
             for side_limits in &mut setup.limits {
                 side_limits.sandboxed = job.sandboxed;

@@ -5,9 +5,11 @@
 
 pub mod build;
 pub mod drivers;
+pub mod folders;
 pub mod limits;
 pub mod manifest;
 pub mod nofollow;
+pub mod pool;
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -136,9 +138,22 @@ pub struct SeatContext {
     pub start: AnyPosition,
     pub side: Side,
     pub limits: Limits,
-    /// The bot's own working directory, fresh for this game.
+    /// The bot's own working directory, fresh for this game (not made for a seat that
+    /// does not use it, see [`SeatContext::uses_game_folder`]).
     pub workdir: PathBuf,
     pub seed: u64,
+    /// Where processes of bots that can play game after game are kept between games
+    /// (`None`: one process per game, the default of the seeds' contests).
+    pub pool: Option<std::sync::Arc<pool::Pool>>,
+}
+
+impl SeatContext {
+    /// Whether `bot` works in a folder of the game's (`workdir`): every program does,
+    /// except one of the project protocol when processes are kept, which has a folder of
+    /// its own for as long as its process lives.
+    pub fn uses_game_folder(bot: &ProgramBot, pooled: bool) -> bool {
+        !(pooled && bot.manifest.protocol == Protocol::Arbiter)
+    }
 }
 
 /// The opponent's last move as a bot may see it.
@@ -160,39 +175,59 @@ pub struct TurnClock {
     pub game_time_left: Option<Duration>,
     /// What is left of the per-game CPU budget.
     pub cpu_left: Option<Duration>,
+    /// The per-move CPU limit (`move-cpu-ms`).
+    pub move_cpu: Option<Duration>,
 }
 
 impl TurnClock {
+    /// The CPU time this turn may use: the per-move CPU limit or the game's CPU budget
+    /// left, whichever is less.
+    fn cpu_allowance(&self) -> Option<Duration> {
+        [self.move_cpu, self.cpu_left].into_iter().flatten().min()
+    }
+
     /// The wall-clock time this turn may take at most: the per-move limit, the game
-    /// budget left, and, for a CPU budget, a guard of twice the CPU time left plus a
+    /// budget left, and, for CPU limits, a guard of twice the CPU time allowed plus a
     /// second (a bot that waits instead of computing must not wait forever, and a bot
     /// that computes on a busy machine must meet the CPU limit first).
     pub fn wall_limit(&self) -> Option<Duration> {
-        let cpu_guard = self.cpu_left.map(|left| left * 2 + Duration::from_secs(1));
+        let cpu_guard = self.cpu_allowance().map(|left| left * 2 + Duration::from_secs(1));
         [self.move_time, self.game_time_left, cpu_guard].into_iter().flatten().min()
+    }
+
+    /// The time a bot is told it has for this turn (the project protocol's `time`): the
+    /// least of the per-move limit, the game's wall-clock budget left and its CPU time
+    /// allowed, since a bot that stays within it meets every limit.
+    pub fn announced(&self) -> Option<Duration> {
+        [self.move_time, self.game_time_left, self.cpu_allowance()].into_iter().flatten().min()
     }
 
     /// The deadline of a turn whose clock starts now. `cpu_used_before` is the CPU time
     /// the bot's process group has used so far (persistent processes) or zero.
     pub fn deadline_from_now(&self, cpu_used_before: Duration) -> jail::Deadline {
-        jail::Deadline {
-            wall: self.wall_limit().map(|limit| Instant::now() + limit),
-            cpu: self.cpu_left.map(|left| cpu_used_before + left),
-        }
+        self.deadline_from(Instant::now(), cpu_used_before)
+    }
+
+    /// The deadline of a turn whose clock started at `start`.
+    pub fn deadline_from(&self, start: Instant, cpu_used_before: Duration) -> jail::Deadline {
+        jail::Deadline { wall: self.wall_limit().map(|limit| start + limit), cpu: self.cpu_allowance().map(|left| cpu_used_before + left) }
     }
 
     /// A human-readable description of the limit that was hit, for fault details.
     pub fn describe(&self, limit: jail::TimeLimit) -> String {
         match limit {
-            jail::TimeLimit::Cpu => {
-                format!("out of CPU time (the game's CPU budget had {} s left at the start of this move)", secs(self.cpu_left))
-            }
-            jail::TimeLimit::Wall => match (self.move_time, self.game_time_left, self.cpu_left) {
+            jail::TimeLimit::Cpu => match (self.move_cpu, self.cpu_left) {
+                (Some(per_move), left) if left.is_none_or(|left| per_move <= left) => {
+                    format!("out of CPU time ({} s of CPU per move)", fmt_secs(per_move))
+                }
+                _ => format!("out of CPU time (the game's CPU budget had {} s left at the start of this move)", secs(self.cpu_left)),
+            },
+            jail::TimeLimit::Wall => match (self.move_time, self.game_time_left, self.cpu_allowance()) {
                 (Some(m), g, c) if g.is_none_or(|g| m <= g) && c.is_none_or(|c| m <= c * 2 + Duration::from_secs(1)) => {
                     format!("out of time ({} s per move)", fmt_secs(m))
                 }
                 (_, Some(_), _) => "out of time (game clock ran out)".to_string(),
-                _ => "waited twice as long as the CPU time left, plus a second".to_string(),
+                _ => "waited twice as long as the CPU time allowed, plus a second".to_string(),
             },
         }
     }

@@ -14,6 +14,8 @@ pub struct Limits {
     pub game_time: Option<Duration>,
     /// CPU time for the whole game, the bot's children included (Connect Four).
     pub game_cpu: Option<Duration>,
+    /// CPU time per move, the bot's children included (`move-cpu-ms`).
+    pub move_cpu: Option<Duration>,
     /// Memory cap in bytes.
     pub memory: Option<u64>,
     /// Bytes of stderr kept per move (the rest is dropped and the cut marked).
@@ -31,8 +33,15 @@ const DEFAULT_STDERR: usize = 64 * 1024;
 
 impl Limits {
     /// No limits at all, the default stderr cap, outside the sandbox.
-    pub const NONE: Limits =
-        Limits { move_time: None, game_time: None, game_cpu: None, memory: None, stderr_per_move: DEFAULT_STDERR, sandboxed: false };
+    pub const NONE: Limits = Limits {
+        move_time: None,
+        game_time: None,
+        game_cpu: None,
+        move_cpu: None,
+        memory: None,
+        stderr_per_move: DEFAULT_STDERR,
+        sandboxed: false,
+    };
 
     /// The seed's limits for a game with these options (each game's
     /// [`rules::Game::seed_limits`]; `docs/bots.md`, "Where the limits come from").
@@ -45,7 +54,10 @@ impl Limits {
         Limits::for_game(kind, &Options::new())
     }
 
-    /// These limits with the given overrides applied (0 removes a time limit).
+    /// These limits with the given overrides applied (0 removes a time limit). A CPU
+    /// limit per move given without a wall-clock one replaces the wall-clock limit per
+    /// move: the move is then timed in CPU time, with a wall-clock guard of twice that
+    /// plus a second ([`crate::TurnClock::wall_limit`]).
     pub fn with(self, overrides: &LimitOverrides) -> Limits {
         let time = |ms: Option<u64>, old: Option<Duration>| match ms {
             Some(0) => None,
@@ -53,9 +65,13 @@ impl Limits {
             None => old,
         };
         Limits {
-            move_time: time(overrides.move_ms, self.move_time),
+            move_time: match (overrides.move_ms, overrides.move_cpu_ms) {
+                (None, Some(_)) => None,
+                (ms, _) => time(ms, self.move_time),
+            },
             game_time: time(overrides.game_ms, self.game_time),
             game_cpu: time(overrides.cpu_ms, self.game_cpu),
+            move_cpu: time(overrides.move_cpu_ms, self.move_cpu),
             memory: match overrides.memory_mb {
                 Some(0) => None,
                 Some(mb) => Some(mb * MB),
@@ -75,6 +91,7 @@ impl Limits {
             move_ms: ms(self.move_time),
             game_ms: ms(self.game_time),
             cpu_ms: ms(self.game_cpu),
+            move_cpu_ms: ms(self.move_cpu),
             memory_mb: self.memory.map(|b| b / (1024 * 1024)),
             stderr_kb: Some((self.stderr_per_move / 1024) as u64),
         }
@@ -102,5 +119,10 @@ mod tests {
         assert_eq!(changed.move_time, Some(Duration::from_millis(250)));
         assert_eq!(changed.memory, Some(64 * MB));
         assert_eq!(base.with(&LimitOverrides { move_ms: Some(0), ..Default::default() }).move_time, None);
+        // CPU time per move instead of wall time; both when both are given.
+        let cpu = base.with(&LimitOverrides { move_cpu_ms: Some(40), ..Default::default() });
+        assert_eq!((cpu.move_time, cpu.move_cpu), (None, Some(Duration::from_millis(40))));
+        let both = base.with(&LimitOverrides { move_ms: Some(90), move_cpu_ms: Some(40), ..Default::default() });
+        assert_eq!((both.move_time, both.move_cpu), (Some(Duration::from_millis(90)), Some(Duration::from_millis(40))));
     }
 }

@@ -1,8 +1,8 @@
 //! The project's own bot protocol (`arbiter`, see `docs/protocols/arbiter.md`): one
-//! persistent process per game, one line per message, words separated by single spaces,
-//! the same loop for every game. Here are its messages both ways ([`ToBot`],
-//! [`FromBot`]) and the one-line texts of start positions and positions of each game,
-//! all parsed and formatted without I/O.
+//! persistent process per game (or for game after game, when the bot says `reuse`), one
+//! line per message, words separated by single spaces, the same loop for every game. Here
+//! are its messages both ways ([`ToBot`], [`FromBot`]) and the one-line texts of start
+//! positions and positions of each game, all parsed and formatted without I/O.
 
 use std::fmt;
 
@@ -179,6 +179,9 @@ pub enum FromBot {
     Name(String),
     /// `author <text>` (handshake only).
     Author(String),
+    /// `reuse` (handshake only, optional): the bot can play game after game in one
+    /// process (after `result`, a new `game`, `side` and `start` instead of `quit`).
+    Reuse,
     /// `ready`: the end of the handshake.
     Ready,
     /// `move <text>`: everything after `move ` (may be empty: a Legions turn without
@@ -193,6 +196,7 @@ impl fmt::Display for FromBot {
         match self {
             FromBot::Name(name) => write!(f, "name {name}"),
             FromBot::Author(author) => write!(f, "author {author}"),
+            FromBot::Reuse => write!(f, "reuse"),
             FromBot::Ready => write!(f, "ready"),
             FromBot::Move(text) => write!(f, "move {text}"),
             FromBot::Unknown(line) => f.write_str(line),
@@ -209,6 +213,7 @@ impl FromBot {
         match word {
             "name" if !rest.trim().is_empty() => FromBot::Name(rest.trim().to_string()),
             "author" if !rest.trim().is_empty() => FromBot::Author(rest.trim().to_string()),
+            "reuse" if rest.is_empty() => FromBot::Reuse,
             "ready" if rest.is_empty() => FromBot::Ready,
             "move" => FromBot::Move(rest.to_string()),
             _ => FromBot::Unknown(line.to_string()),
@@ -321,11 +326,13 @@ mod tests {
         assert_eq!(FromBot::parse("name Deep Four"), FromBot::Name("Deep Four".into()));
         assert_eq!(FromBot::parse("author A. Person"), FromBot::Author("A. Person".into()));
         assert_eq!(FromBot::parse("ready"), FromBot::Ready);
+        assert_eq!(FromBot::parse("reuse"), FromBot::Reuse);
+        assert_eq!(FromBot::Reuse.to_string(), "reuse");
         assert_eq!(FromBot::parse("move 3"), FromBot::Move("3".into()));
         assert_eq!(FromBot::parse("move 3 6 1;3 5 2 "), FromBot::Move("3 6 1;3 5 2".into()));
         assert_eq!(FromBot::parse("move "), FromBot::Move(String::new()));
         assert_eq!(FromBot::parse("move"), FromBot::Move(String::new()));
-        for bad in ["", "3", "Move 3", "ready now", "name", "moves 3"] {
+        for bad in ["", "3", "Move 3", "ready now", "name", "moves 3", "reuse yes"] {
             assert_eq!(FromBot::parse(bad), FromBot::Unknown(bad.into()), "{bad:?}");
         }
         assert_eq!(FromBot::Move("c1c3".into()).to_string(), "move c1c3");

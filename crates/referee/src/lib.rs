@@ -9,7 +9,6 @@
 //! the rules, when the referee plays it). [`play_game`] makes the one run-time choice of
 //! the game, from its start position.
 
-pub mod folders;
 pub mod human;
 pub mod record;
 mod spec;
@@ -20,7 +19,7 @@ pub use bots::{
     BoxFuture, Fault, FaultKind, LastMove, ProgramBot, Protocol, RefereeError, Reply, SeatContext, StartError, TurnClock, TurnRequest,
     is_exhaustion, read_move,
 };
-pub use bots::{build, drivers, limits, manifest, nofollow};
+pub use bots::{build, drivers, folders, limits, manifest, nofollow, pool};
 pub use spec::BotSpec;
 
 use std::path::{Path, PathBuf};
@@ -32,7 +31,7 @@ use rand::rngs::ChaCha8Rng;
 use rules::{AnyPosition, Game, Options, Outcome, Registered, Side, Visit};
 
 pub use bots::{LimitOverrides, Limits, Manifest, ManifestError};
-pub use record::{GameRecord, PlayerRecord, ResultRecord, StartupRecord, Termination, TurnRecord};
+pub use record::{GameRecord, PlayerRecord, ResultRecord, SideTiming, StartupRecord, Termination, TurnRecord};
 
 /// One side of a game in progress.
 enum Seat<G: Game> {
@@ -90,13 +89,17 @@ pub struct GameSetup {
     /// game); when `None`, a game folder in the temporary folder ([`folders`]), removed
     /// after the game.
     pub workdir_root: Option<PathBuf>,
+    /// Where processes of bots that can play game after game wait between games
+    /// (`None`: a process per game). A process from it keeps a working folder of its
+    /// own instead of `side-N`.
+    pub pool: Option<std::sync::Arc<bots::pool::Pool>>,
 }
 
 impl GameSetup {
     /// A game from `start` with the game's own limits for both sides.
     pub fn new(start: AnyPosition, options: Options, seed: u64) -> GameSetup {
         let limits = Limits::for_game(start.kind(), &options);
-        GameSetup { start, options, seed, limits: [limits; 2], workdir_root: None }
+        GameSetup { start, options, seed, limits: [limits; 2], workdir_root: None, pool: None }
     }
 }
 
@@ -143,8 +146,15 @@ pub async fn play<G: Registered>(
     let started = Instant::now();
     let started_ms = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64);
     let kind = G::KIND;
+    // Seats that work in the game's folder: programs, but for those that keep a folder
+    // of their own with their process.
+    let in_folder = bots.map(|bot| match bot {
+        BotSpec::Program(program) => SeatContext::uses_game_folder(program, setup.pool.is_some()),
+        _ => false,
+    });
     let folder = match &setup.workdir_root {
         Some(_) => None,
+        None if !in_folder.contains(&true) => None,
         None => {
             Some(folders::GameFolder::create_async().await.map_err(|err| RefereeError::new("cannot make the game's working folder", err))?)
         }
@@ -155,7 +165,8 @@ pub async fn play<G: Registered>(
             root.clone()
         }
         (None, Some(folder)) => folder.path().to_path_buf(),
-        (None, None) => unreachable!("a game folder is made when no root is given"),
+        // No seat works in a game folder: there is none.
+        (None, None) => std::env::temp_dir(),
     };
     let players = [player_record(bots[0], &setup.limits[0]), player_record(bots[1], &setup.limits[1])];
     let mut pos = start;
@@ -175,9 +186,15 @@ pub async fn play<G: Registered>(
             limits: setup.limits[side.index()],
             workdir: root.join(format!("side-{}", side.index())),
             seed: setup.seed,
+            pool: setup.pool.clone(),
         };
         let opening = Instant::now();
-        let opened = match prepare_workdir(&ctx.workdir, bots[side.index()]).await {
+        let prepared = if in_folder[side.index()] || setup.workdir_root.is_some() {
+            prepare_workdir(&ctx.workdir, bots[side.index()]).await
+        } else {
+            Ok(())
+        };
+        let opened = match prepared {
             Ok(()) => Seat::<G>::open(bots[side.index()], &ctx).await,
             // A link or a special file in the bot's `workdir`, refused, is the bot's doing.
             Err(err) if err.kind() == std::io::ErrorKind::InvalidInput => {
@@ -210,10 +227,12 @@ pub async fn play<G: Registered>(
         while let Some(side) = pos.to_move() {
             let idx = side.index();
             let limits = &setup.limits[idx];
+            let turn_began = Instant::now();
             let clock = TurnClock {
                 move_time: limits.move_time,
                 game_time_left: limits.game_time.map(|t| t.saturating_sub(wall_used[idx])),
                 cpu_left: limits.game_cpu.map(|t| t.saturating_sub(cpu_used[idx])),
+                move_cpu: limits.move_cpu,
             };
             let request = TurnRequest { pos: &pos, last_move: last_move.clone(), clock };
             let reply = seats[idx].turn(&request).await?;
@@ -223,6 +242,9 @@ pub async fn play<G: Registered>(
                 side: idx,
                 text: None,
                 ms: reply.elapsed.as_millis() as u64,
+                bot_us: reply.elapsed.as_micros() as u64,
+                turn_us: 0,
+                cpu_us: reply.cpu.as_micros() as u64,
                 stderr: reply.stderr.text,
                 stderr_dropped: reply.stderr.dropped,
                 note: None,
@@ -235,6 +257,8 @@ pub async fn play<G: Registered>(
                     pos.play(&mv).map(|()| text).map_err(|err| Fault::new(FaultKind::IllegalMove, err.to_string()))
                 }
             };
+            // The turn ends here, the move checked (or the fault found).
+            turn.turn_us = (turn_began.elapsed().as_micros() as u64).max(turn.bot_us);
             match accepted {
                 Ok(canonical) => {
                     turn.text = Some(canonical.clone());
@@ -264,7 +288,9 @@ pub async fn play<G: Registered>(
     if let Some(folder) = folder {
         folder.remove_async().await;
     }
+    let timing = Some(record::SideTiming::of(&turns));
     Ok(GameRecord {
+        timing,
         game: kind.name().to_string(),
         options: setup.options.clone(),
         start: setup.start.start_text(),

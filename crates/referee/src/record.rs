@@ -36,6 +36,20 @@ pub struct TurnRecord {
     pub text: Option<String>,
     /// Wall-clock time the side took, in milliseconds.
     pub ms: u64,
+    /// The bot's time in microseconds, as its limit counts it: for a persistent process
+    /// from the moment the turn's request was written until its answer was read, for a
+    /// process per move from its start to its exit.
+    #[serde(default)]
+    pub bot_us: u64,
+    /// The whole turn as the referee saw it, in microseconds: from the referee starting
+    /// the turn (waking the bot) to the move checked by the rules. `turn_us - bot_us` is
+    /// the referee's own time around the bot's.
+    #[serde(default)]
+    pub turn_us: u64,
+    /// CPU time the bot's process group used in this turn, in microseconds (zero where
+    /// it is not measured: built-in players, people).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub cpu_us: u64,
     /// The bot's stderr during this turn (its debug log), at most the cap.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub stderr: String,
@@ -95,4 +109,37 @@ pub struct GameRecord {
     /// Start of the game, Unix time in milliseconds.
     pub started_ms: u64,
     pub duration_ms: u64,
+    /// What the turns cost each side and the referee (absent in records from before it
+    /// was kept).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timing: Option<[SideTiming; 2]>,
+}
+
+/// One side's time over a game, summed from its turns (microseconds).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SideTiming {
+    /// Turns played (a faulty last turn included).
+    pub turns: u64,
+    /// The bot's time, summed ([`TurnRecord::bot_us`]).
+    pub bot_us: u64,
+    /// The referee's own time around the bot's, summed (`turn_us - bot_us`).
+    pub referee_us: u64,
+    /// The most the referee took around one turn.
+    pub referee_max_us: u64,
+}
+
+impl SideTiming {
+    /// Both sides' sums over `turns`.
+    pub fn of(turns: &[TurnRecord]) -> [SideTiming; 2] {
+        let mut sides = [SideTiming::default(); 2];
+        for turn in turns {
+            let Some(side) = sides.get_mut(turn.side) else { continue };
+            let referee = turn.turn_us.saturating_sub(turn.bot_us);
+            side.turns += 1;
+            side.bot_us += turn.bot_us;
+            side.referee_us += referee;
+            side.referee_max_us = side.referee_max_us.max(referee);
+        }
+        sides
+    }
 }

@@ -63,6 +63,9 @@ pub struct LimitSet {
     pub game_ms: Option<u64>,
     /// CPU time for the whole game, the bot's children included.
     pub cpu_ms: Option<u64>,
+    /// CPU time per move, the bot's children included; given without `move_ms` at the
+    /// same level it replaces the wall-clock limit per move (see `bots::Limits::with`).
+    pub move_cpu_ms: Option<u64>,
     /// Memory cap.
     pub memory_mb: Option<u64>,
     /// Bytes of stderr kept per move.
@@ -76,6 +79,7 @@ impl LimitSet {
             move_ms: over.move_ms.or(self.move_ms),
             game_ms: over.game_ms.or(self.game_ms),
             cpu_ms: over.cpu_ms.or(self.cpu_ms),
+            move_cpu_ms: over.move_cpu_ms.or(self.move_cpu_ms),
             memory_mb: over.memory_mb.or(self.memory_mb),
             stderr_kb: over.stderr_kb.or(self.stderr_kb),
         }

@@ -6,8 +6,9 @@
 //! game = "gomoku"
 //! seed = 2004
 //! bots = "bots/"                       # every folder below with a bot.toml (optional)
+//! reuse = true                         # keep a bot's process between its games (when it can)
 //! [options]                            # game options
-//! [limits]                             # move-ms, game-ms, cpu-ms, memory-mb, stderr-kb
+//! [limits]                             # move-ms, move-cpu-ms, game-ms, cpu-ms, memory-mb, stderr-kb
 //! [[entrant]]
 //! name = "baseline"
 //! bot = "random"                       # random, greedy, or a bot.toml / its folder
@@ -62,6 +63,10 @@ pub struct TournamentConfig {
     pub bots: Option<PathBuf>,
     /// Limits for every stage (a stage may override them).
     pub limits: LimitSet,
+    /// Whether a bot that can play game after game in one process (the project
+    /// protocol's `reuse`) keeps its process between its games (`reuse`, default true;
+    /// the seeds' presets say false: a process per game, as in their contests).
+    pub reuse: bool,
     pub stages: Vec<StageConfig>,
 }
 
@@ -382,6 +387,7 @@ struct RawConfig {
     bots: Option<Spanned<String>>,
     options: Option<Spanned<RawOptions>>,
     limits: Option<Spanned<RawLimits>>,
+    reuse: Option<bool>,
     #[serde(default)]
     entrant: Vec<Spanned<RawEntrant>>,
     #[serde(default)]
@@ -394,6 +400,7 @@ struct RawLimits {
     move_ms: Option<Spanned<u64>>,
     game_ms: Option<Spanned<u64>>,
     cpu_ms: Option<Spanned<u64>>,
+    move_cpu_ms: Option<Spanned<u64>>,
     memory_mb: Option<Spanned<u64>>,
     stderr_kb: Option<Spanned<u64>>,
 }
@@ -544,7 +551,8 @@ impl Reader<'_> {
             stages.push(stage);
         }
 
-        Ok(TournamentConfig { name, game, options, seed, entrants, bots, limits, stages })
+        let reuse = raw.reuse.unwrap_or(true);
+        Ok(TournamentConfig { name, game, options, seed, entrants, bots, limits, reuse, stages })
     }
 
     fn non_empty(&self, value: &Spanned<String>, key: &str) -> Result<String, ConfigError> {
@@ -593,6 +601,7 @@ impl Reader<'_> {
             move_ms: read(&raw.move_ms, "move-ms")?,
             game_ms: read(&raw.game_ms, "game-ms")?,
             cpu_ms: read(&raw.cpu_ms, "cpu-ms")?,
+            move_cpu_ms: read(&raw.move_cpu_ms, "move-cpu-ms")?,
             memory_mb: read(&raw.memory_mb, "memory-mb")?,
             stderr_kb: read(&raw.stderr_kb, "stderr-kb")?,
         })

@@ -155,10 +155,13 @@ pub fn start_match(app: &Arc<App>, client: Client, req: TestRequest) -> ApiResul
     }
     let app = Arc::clone(app);
     app.tasks.clone().spawn(async move {
+        // A bot that can play game after game keeps its process through the match.
+        let pool = referee::pool::Pool::new(referee::pool::Pool::size_for(2, 1));
         for (n, (game, swap)) in games.into_iter().enumerate() {
             let seats = if swap { [&bots[1], &bots[0]] } else { [&bots[0], &bots[1]] };
-            play_live(&app, &game, seats, seed.wrapping_add(n as u64)).await;
+            play_live(&app, &game, seats, seed.wrapping_add(n as u64), Some(&pool)).await;
         }
+        pool.close().await;
         drop(slot);
     });
     Ok(Started { games: ids, secret: None })
@@ -186,16 +189,17 @@ pub fn start_human(app: &Arc<App>, client: Client, req: PlayRequest) -> ApiResul
     let person = BotSpec::Remote(remote);
     app.tasks.clone().spawn(async move {
         let seats = if req.side == 0 { [&person, &bot] } else { [&bot, &person] };
-        play_live(&app, &game, seats, seed).await;
+        play_live(&app, &game, seats, seed, None).await;
         drop(slot);
     });
     Ok(Started { games: vec![id], secret: Some(secret) })
 }
 
 /// Plays one game, showing every move live, and keeps its record on disk.
-async fn play_live(app: &Arc<App>, game: &Arc<LiveGame>, bots: [&BotSpec; 2], seed: u64) {
+async fn play_live(app: &Arc<App>, game: &Arc<LiveGame>, bots: [&BotSpec; 2], seed: u64, pool: Option<&Arc<referee::pool::Pool>>) {
     let start = game.position();
     let mut setup = GameSetup::new(start.clone(), game.options.clone(), seed);
+    setup.pool = pool.cloned();
     setup.limits = [side_limits(app, setup.limits[0], bots[0]), side_limits(app, setup.limits[1], bots[1])];
     game.start();
     let watched = Arc::clone(game);

@@ -14,8 +14,11 @@ use serde_json::json;
 fn slow_bot(folder: &Path) -> std::path::PathBuf {
     let bot = folder.join("slow");
     std::fs::create_dir_all(bot.join("pids")).expect("the bot's folder");
-    std::fs::write(bot.join("bot.toml"), "name = \"slow\"\ngame = \"pahtum\"\nprotocol = \"pahtum\"\ncommand = [\"python3\", \"./bot.py\"]\n")
-        .expect("the manifest");
+    std::fs::write(
+        bot.join("bot.toml"),
+        "name = \"slow\"\ngame = \"pahtum\"\nprotocol = \"pahtum\"\ncommand = [\"python3\", \"./bot.py\"]\n",
+    )
+    .expect("the manifest");
     let program = format!(
         "import os, time\nopen(os.path.join({:?}, str(os.getpid())), 'w').close()\ntime.sleep(600)\n",
         bot.join("pids").display().to_string()

@@ -9,9 +9,7 @@ use std::path::{Path, PathBuf};
 
 use referee::Protocol;
 use rules::GameKind;
-use submissions::{
-    EntryCheckResult, Language, ManifestUpload, SourceUpload, Submissions, SubmitError, SubmitOutcome, Upload, Version,
-};
+use submissions::{EntryCheckResult, Language, ManifestUpload, SourceUpload, Submissions, SubmitError, SubmitOutcome, Upload, Version};
 
 fn data(file: &str) -> Vec<u8> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(file);

@@ -1,17 +1,23 @@
 //! The project's own interface (`arbiter`, `docs/protocols/arbiter.md`): one process per
-//! game for any game, one line per message. The process is started and
-//! greeted in `open` (handshake under [`STARTUP_TIME`]), told the game, then paused; each
-//! turn resumes it, sends the position and `go`, and gives it the move time from there
-//! until its `move` line; `finish` sends the result and `quit`, then kills its group.
+//! game for any game, one line per message, or one process for game after game when the
+//! bot says `reuse` and the caller keeps processes ([`crate::pool`]). A process is started
+//! and greeted in `open` (handshake under [`STARTUP_TIME`]) or taken from the pool, told
+//! the game, then paused; each turn resumes it, sends the position and `go`, and gives it
+//! the move time from the moment those lines are written until its `move` line is read;
+//! `finish` sends the result, then either pauses it back into the pool (no fault in this
+//! game) or sends `quit` and kills its group.
 
 use std::marker::PhantomData;
 use std::path::Path;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use protocols::arbiter::{self as proto, FromBot, Opponent, ToBot, Verdict};
 use rules::{Outcome, Registered, Side};
 
 use super::{Driver, Identity, command, exit_fault, failure_fault, give_up, quote};
+use crate::folders::GameFolder;
+use crate::pool::{Pool, Resident};
 use crate::{
     BoxFuture, Fault, FaultKind, LastMove, ProgramBot, RefereeError, Reply, SeatContext, StartError, TurnClock, TurnRequest, read_move,
 };
@@ -27,11 +33,22 @@ const EXIT_WAIT: Duration = Duration::from_millis(200);
 
 /// A bot of the project's protocol playing game `G`.
 pub struct Bot<G> {
-    process: Box<jail::Process>,
+    /// Its process: there until the game's end gives it back to the pool.
+    process: Option<Box<jail::Process>>,
     side: Side,
     /// The group's CPU time already reported in replies (the start-up counts with the
-    /// first move).
+    /// first move; a process from the pool starts from what it had used before).
     cpu_reported: Duration,
+    /// The folder of its own that a process runs in when processes may be kept (the
+    /// game's folder otherwise).
+    own: Option<GameFolder>,
+    /// Where it goes back at the end of a game it played without fault: when processes
+    /// may be kept and the bot said `reuse`.
+    keep: Option<(Arc<Pool>, String)>,
+    /// The games its process played before this one.
+    games: u32,
+    /// Whether it made a fault in this game (then it is not kept).
+    faulted: bool,
     game: PhantomData<fn() -> G>,
 }
 
@@ -47,83 +64,203 @@ impl<G: Registered> Driver<G> for Bot<G> {
 
 impl<G: Registered> Bot<G> {
     pub async fn open(bot: &ProgramBot, ctx: &SeatContext) -> Result<Bot<G>, StartError> {
-        let cmd = command(bot, &ctx.workdir, &ctx.limits, &[]);
+        let Some(pool) = &ctx.pool else {
+            super::build(bot, ctx.limits.sandboxed).await?;
+            return Bot::start(bot, ctx, &ctx.workdir, None).await;
+        };
+        let key = Pool::key(bot, &ctx.limits);
+        while let Some(resident) = pool.take(&key) {
+            match Bot::continue_with(resident, ctx, pool).await {
+                Ok(bot) => return Ok(bot),
+                // It died while it waited: a fresh one plays.
+                Err(resident) => resident.retire().await,
+            }
+        }
+        super::build(bot, ctx.limits.sandboxed).await?;
+        let own = GameFolder::create_async().await.map_err(|err| RefereeError::new("cannot make a bot's working folder", err))?;
+        let workdir = Resident::workdir_in(own.path());
+        let copy = bot.clone();
+        let prepared = {
+            let workdir = workdir.clone();
+            tokio::task::spawn_blocking(move || std::fs::create_dir(&workdir).and_then(|()| copy.copy_workdir(&workdir)))
+                .await
+                .expect("preparing a working directory does not panic")
+        };
+        if let Err(err) = prepared {
+            own.remove_async().await;
+            return Err(if err.kind() == std::io::ErrorKind::InvalidInput {
+                Fault::new(FaultKind::Crash, format!("cannot prepare the working directory: {err}")).into()
+            } else {
+                StartError::Referee(RefereeError::new("cannot prepare a bot's working folder", err))
+            });
+        }
+        match Bot::start(bot, ctx, &workdir, Some((Arc::clone(pool), key))).await {
+            Ok(mut started) => {
+                started.own = Some(own);
+                Ok(started)
+            }
+            Err(err) => {
+                own.remove_async().await;
+                Err(err)
+            }
+        }
+    }
+
+    /// Starts a fresh process in `workdir`: the handshake, then the game's lines.
+    /// `keep` is where it may go after the game, if the bot can play another.
+    async fn start(bot: &ProgramBot, ctx: &SeatContext, workdir: &Path, keep: Option<(Arc<Pool>, String)>) -> Result<Bot<G>, StartError> {
+        let cmd = command(bot, workdir, &ctx.limits, &[]);
         let mut process = super::spawn(&cmd)?;
-        let start = ctx.start.start_text().map(|text| proto::encode_start(ctx.kind, &text));
-        let lines = [
-            ToBot::Game { kind: ctx.kind, options: proto::all_options(ctx.kind, &ctx.options) },
-            ToBot::Side(ctx.side),
-            ToBot::Start(start),
-        ];
         let told = async {
-            handshake(&mut process).await?;
+            let said = handshake(&mut process).await?;
             let deadline = jail::Deadline::wall_in(STARTUP_TIME);
-            match process.send(&to_text(&lines), deadline).await {
-                Ok(()) => Ok(()),
+            match process.send(&to_text(&game_lines(ctx)), deadline).await {
+                Ok(()) => Ok(said),
                 Err(failure) => Err(gone(&mut process, failure, &TurnClock::default()).await),
             }
         }
         .await;
-        if let Err(fault) = told {
-            return Err(StartError::Bot { fault, stderr: give_up(&mut process).await });
-        }
+        let said = match told {
+            Ok(said) => said,
+            Err(fault) => return Err(StartError::Bot { fault, stderr: give_up(&mut process).await }),
+        };
         process.pause();
-        Ok(Bot { process: Box::new(process), side: ctx.side, cpu_reported: Duration::ZERO, game: PhantomData })
+        Ok(Bot {
+            process: Some(Box::new(process)),
+            side: ctx.side,
+            cpu_reported: Duration::ZERO,
+            own: None,
+            keep: keep.filter(|_| said.reuse),
+            games: 0,
+            faulted: false,
+            game: PhantomData,
+        })
+    }
+
+    /// Plays this game with a process from the pool: the game's lines, then paused
+    /// until its first turn. A process that cannot take them is handed back to be
+    /// retired.
+    async fn continue_with(mut resident: Resident, ctx: &SeatContext, pool: &Arc<Pool>) -> Result<Bot<G>, Resident> {
+        if resident.process.try_exit().is_some() {
+            return Err(resident);
+        }
+        resident.process.resume();
+        let deadline = jail::Deadline::wall_in(STARTUP_TIME);
+        if resident.process.send(&to_text(&game_lines(ctx)), deadline).await.is_err() {
+            return Err(resident);
+        }
+        resident.process.pause();
+        let Resident { key, process, folder, games } = resident;
+        Ok(Bot {
+            cpu_reported: process.cpu_time(),
+            process: Some(process),
+            side: ctx.side,
+            own: Some(folder),
+            keep: Some((Arc::clone(pool), key)),
+            games,
+            faulted: false,
+            game: PhantomData,
+        })
+    }
+
+    fn process(&mut self) -> &mut jail::Process {
+        self.process.as_mut().expect("a bot has its process until its game ends")
     }
 
     async fn play_turn(&mut self, req: &TurnRequest<'_, G>) -> Reply<G::Move> {
-        self.process.resume();
-        let began = Instant::now();
-        let deadline = req.clock.deadline_from_now(self.cpu_reported);
-        let answer = self.ask(req, deadline).await;
-        let elapsed = began.elapsed();
-        self.process.pause();
-        let cpu_now = self.process.cpu_time();
+        let cpu_before = self.cpu_reported;
+        let process = self.process.as_mut().expect("a bot has its process until its game ends");
+        process.resume();
+        let (answer, elapsed) = ask(process, req, cpu_before).await;
+        process.pause();
+        let cpu_now = process.cpu_time();
+        let stderr = process.take_stderr().await;
         let cpu = cpu_now.saturating_sub(self.cpu_reported);
         self.cpu_reported = cpu_now;
-        let stderr = self.process.take_stderr().await;
+        self.faulted |= answer.is_err();
         Reply { answer, elapsed, cpu, stderr }
     }
 
-    async fn ask(&mut self, req: &TurnRequest<'_, G>, deadline: jail::Deadline) -> Result<G::Move, Fault> {
-        let mut lines = Vec::with_capacity(5);
-        match &req.last_move {
-            LastMove::None => {}
-            LastMove::Hidden => lines.push(ToBot::Opponent(Opponent::Hidden)),
-            LastMove::Move(text) => lines.push(ToBot::Opponent(Opponent::Move(text.clone()))),
-        }
-        lines.push(ToBot::Position(req.pos.position_line()));
-        if G::INFO.enumerable {
-            let mut moves = Vec::new();
-            req.pos.legal_moves(&mut moves);
-            lines.push(ToBot::Legal(moves.iter().map(|mv| req.pos.format_move(mv)).collect()));
-        }
-        lines.push(ToBot::Time(req.clock.wall_limit().map(|limit| limit.as_millis() as u64)));
-        lines.push(ToBot::Go);
-        if let Err(failure) = self.process.send(&to_text(&lines), deadline).await {
-            return Err(gone(&mut self.process, failure, &req.clock).await);
-        }
-        let line = match self.process.read_line(deadline).await {
-            Ok(line) => line,
-            Err(failure) => return Err(gone(&mut self.process, failure, &req.clock).await),
-        };
-        match FromBot::parse(&line) {
-            // Read here; checked by the rules when the referee plays it.
-            FromBot::Move(text) => read_move(req.pos, &text, FaultKind::ProtocolError),
-            _ => Err(Fault::new(FaultKind::ProtocolError, format!("expected \"move <move>\" after go, got {}", quote(line.as_bytes())))),
-        }
-    }
-
     async fn end(&mut self, outcome: &Outcome) {
-        self.process.resume();
         let verdict = Verdict::for_side(outcome.winner, self.side);
-        let lines = [ToBot::Result { verdict, scores: outcome.scores }, ToBot::Quit];
+        let result = ToBot::Result { verdict, scores: outcome.scores };
         let deadline = jail::Deadline::wall_in(QUIT_GRACE);
-        if self.process.send(&to_text(&lines), deadline).await.is_ok() {
-            let _ = self.process.wait(deadline).await;
+        if let Some((pool, key)) = self.keep.take()
+            && !self.faulted
+            && self.process().try_exit().is_none()
+        {
+            // Told the result, and paused until its next game.
+            self.process().resume();
+            if self.process().send(&to_text(std::slice::from_ref(&result)), deadline).await.is_ok() {
+                self.process().pause();
+                let process = self.process.take().expect("a bot has its process until its game ends");
+                let folder = self.own.take().expect("a kept process has a folder of its own");
+                let resident = Resident { key, process, folder, games: self.games + 1 };
+                if let Some(longest) = pool.put(resident) {
+                    longest.retire().await;
+                }
+                return;
+            }
         }
-        self.process.kill().await;
+        let process = self.process();
+        process.resume();
+        if process.send(&to_text(&[result, ToBot::Quit]), deadline).await.is_ok() {
+            let _ = process.wait(deadline).await;
+        }
+        process.kill().await;
+        if let Some(own) = self.own.take() {
+            own.remove_async().await;
+        }
     }
+}
+
+/// Asks for the bot's move. The clock runs from the moment its turn's lines are written
+/// (the bot was woken just before) until its answer is read: the answer and that time.
+async fn ask<G: Registered>(
+    process: &mut jail::Process,
+    req: &TurnRequest<'_, G>,
+    cpu_before: Duration,
+) -> (Result<G::Move, Fault>, Duration) {
+    let mut lines = Vec::with_capacity(5);
+    match &req.last_move {
+        LastMove::None => {}
+        LastMove::Hidden => lines.push(ToBot::Opponent(Opponent::Hidden)),
+        LastMove::Move(text) => lines.push(ToBot::Opponent(Opponent::Move(text.clone()))),
+    }
+    lines.push(ToBot::Position(req.pos.position_line()));
+    if G::INFO.enumerable {
+        let mut moves = Vec::new();
+        req.pos.legal_moves(&mut moves);
+        lines.push(ToBot::Legal(moves.iter().map(|mv| req.pos.format_move(mv)).collect()));
+    }
+    lines.push(ToBot::Time(req.clock.announced().map(|limit| limit.as_millis() as u64)));
+    lines.push(ToBot::Go);
+    // Writing has the turn's own limit; a bot that does not read is out of time.
+    let written = process.send(&to_text(&lines), req.clock.deadline_from_now(cpu_before)).await;
+    let began = Instant::now();
+    if let Err(failure) = written {
+        return (Err(gone(process, failure, &req.clock).await), began.elapsed());
+    }
+    let line = match process.read_line(req.clock.deadline_from(began, cpu_before)).await {
+        Ok(line) => line,
+        Err(failure) => {
+            let elapsed = began.elapsed();
+            return (Err(gone(process, failure, &req.clock).await), elapsed);
+        }
+    };
+    let elapsed = began.elapsed();
+    let answer = match FromBot::parse(&line) {
+        // Read here; checked by the rules when the referee plays it.
+        FromBot::Move(text) => read_move(req.pos, &text, FaultKind::ProtocolError),
+        _ => Err(Fault::new(FaultKind::ProtocolError, format!("expected \"move <move>\" after go, got {}", quote(line.as_bytes())))),
+    };
+    (answer, elapsed)
+}
+
+/// The lines that tell a bot its game: `game`, `side`, `start`.
+fn game_lines(ctx: &SeatContext) -> [ToBot; 3] {
+    let start = ctx.start.start_text().map(|text| proto::encode_start(ctx.kind, &text));
+    [ToBot::Game { kind: ctx.kind, options: proto::all_options(ctx.kind, &ctx.options) }, ToBot::Side(ctx.side), ToBot::Start(start)]
 }
 
 /// Asks a bot for its name and author: the handshake, then `quit`.
@@ -133,7 +270,7 @@ pub async fn describe(bot: &ProgramBot, workdir: &Path, sandboxed: bool) -> Resu
     cmd.limits.memory = None;
     let mut process = super::spawn(&cmd)?;
     let identity = match handshake(&mut process).await {
-        Ok(identity) => identity,
+        Ok(said) => said.identity,
         Err(fault) => return Err(StartError::Bot { fault, stderr: give_up(&mut process).await }),
     };
     let deadline = jail::Deadline::wall_in(QUIT_GRACE);
@@ -144,16 +281,24 @@ pub async fn describe(bot: &ProgramBot, workdir: &Path, sandboxed: bool) -> Resu
     Ok(identity)
 }
 
-/// Runs the handshake with a bot just started: `arbiter 1`, then `name`, `author` (each
-/// optional, in any order) and `ready` from the bot. The name the bot gave, if any. On a
-/// fault the caller gives the bot up (and keeps its stderr).
-async fn handshake(process: &mut jail::Process) -> Result<Option<Identity>, Fault> {
+/// What a bot says of itself in its handshake.
+struct Said {
+    /// The name (and author) it gave, if any.
+    identity: Option<Identity>,
+    /// Whether it can play game after game in one process.
+    reuse: bool,
+}
+
+/// Runs the handshake with a bot just started: `arbiter 1`, then `name`, `author`,
+/// `reuse` (each optional, in any order) and `ready` from the bot. On a fault the caller
+/// gives the bot up (and keeps its stderr).
+async fn handshake(process: &mut jail::Process) -> Result<Said, Fault> {
     let deadline = jail::Deadline::wall_in(STARTUP_TIME);
     let startup = TurnClock { move_time: Some(STARTUP_TIME), ..TurnClock::default() };
     if let Err(failure) = process.send(&to_text(&[ToBot::Hello { version: proto::VERSION }]), deadline).await {
         return Err(gone(process, failure, &startup).await);
     }
-    let (mut name, mut author) = (None, None);
+    let (mut name, mut author, mut reuse) = (None, None, false);
     loop {
         let line = match process.read_line(deadline).await {
             Ok(line) => line,
@@ -170,14 +315,16 @@ async fn handshake(process: &mut jail::Process) -> Result<Option<Identity>, Faul
         match FromBot::parse(&line) {
             FromBot::Name(text) => name = Some(text),
             FromBot::Author(text) => author = Some(text),
+            FromBot::Reuse => reuse = true,
             FromBot::Ready => break,
             _ => {
-                let detail = format!("expected \"name\", \"author\" or \"ready\" after \"arbiter 1\", got {}", quote(line.as_bytes()));
+                let detail =
+                    format!("expected \"name\", \"author\", \"reuse\" or \"ready\" after \"arbiter 1\", got {}", quote(line.as_bytes()));
                 return Err(Fault::new(FaultKind::ProtocolError, detail));
             }
         }
     }
-    Ok(name.map(|name| Identity { name, author }))
+    Ok(Said { identity: name.map(|name| Identity { name, author }), reuse })
 }
 
 /// The fault of a failed read or write; when the bot's output closed or a pipe broke,

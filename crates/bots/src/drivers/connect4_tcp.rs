@@ -236,7 +236,7 @@ async fn connect(
     cpu: Option<Duration>,
 ) -> Result<(Connection, String), StartError> {
     let deadline = jail::Deadline { wall: Some(Instant::now() + wall), cpu };
-    let clock = TurnClock { move_time: Some(wall), game_time_left: None, cpu_left: cpu };
+    let clock = TurnClock { move_time: Some(wall), cpu_left: cpu, ..TurnClock::default() };
     let accept = async { Ok::<_, LinkError>(listener.accept().await) };
     let stream = match guarded(process, deadline, accept).await {
         Ok(Ok((stream, _))) => stream,

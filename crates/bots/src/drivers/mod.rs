@@ -49,9 +49,13 @@ pub async fn open<G: Registered>(bot: &ProgramBot, ctx: &SeatContext) -> Result<
     {
         return Err(StartError::Referee(RefereeError::wrong_game(&bot.manifest.name, game, G::KIND)));
     }
+    if bot.manifest.protocol == Protocol::Arbiter {
+        // Built there when a fresh process is needed, not for one from the pool.
+        return Ok(Box::new(arbiter::Bot::<G>::open(bot, ctx).await?));
+    }
     build(bot, ctx.limits.sandboxed).await?;
     match bot.manifest.protocol {
-        Protocol::Arbiter => Ok(Box::new(arbiter::Bot::<G>::open(bot, ctx).await?)),
+        Protocol::Arbiter => unreachable!("opened above"),
         Protocol::GomokuFile => typed::<G, rules::gomoku::Position, _>(bot, gomoku_file::Bot::open(bot, ctx).await?),
         Protocol::GomokuConsole => typed::<G, rules::gomoku::Position, _>(bot, gomoku_console::Bot::open(bot, ctx).await?),
         Protocol::Legions => typed::<G, rules::legions::Position, _>(bot, legions::Bot::open(bot, ctx).await?),
