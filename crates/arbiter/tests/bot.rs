@@ -49,17 +49,21 @@ fn a_session_on_stdin() {
     let session = "arbiter 1\ngame connect4 width=4 height=4\nside 1\nstart -\n\
                    opponent 2\nposition ..../..../..../..X.\nlegal 0 1 2 3\ntime 1000\ngo\n\
                    opponent 2\nposition ..../..../..X./..XO\nlegal 0 1 2 3\ntime -\ngo\n\
-                   result loss\nquit\n";
+                   result loss\n\
+                   game connect4 width=4 height=4\nside 0\nstart -\n\
+                   position ..../..../..../....\nlegal 0 1 2 3\ntime -\ngo\n\
+                   result win\nquit\n";
     child.stdin.take().expect("stdin").write_all(session.as_bytes()).expect("write session");
     let output = child.wait_with_output().expect("arbiter bot ends");
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     let stdout = String::from_utf8(output.stdout).expect("utf-8");
     let lines: Vec<&str> = stdout.lines().collect();
-    assert_eq!(lines[..3], ["name arbiter-random", "author Arbiter built-in players", "ready"]);
-    assert_eq!(lines.len(), 5, "{stdout}");
+    assert_eq!(lines[..4], ["name arbiter-random", "author Arbiter built-in players", "reuse", "ready"]);
+    assert_eq!(lines.len(), 7, "{stdout}");
     // The second position need not follow from the bot's first move: it rebuilds its
-    // position from the line where the two differ.
-    assert!(lines[3].starts_with("move ") && lines[4].starts_with("move "), "{stdout}");
+    // position from the line where the two differ. After `result`, a second game in the
+    // same process (it said `reuse`).
+    assert!(lines[4..].iter().all(|line| line.starts_with("move ")), "{stdout}");
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(stderr.lines().filter(|line| line.contains("plays")).count(), 2, "a debug line per move: {stderr}");
+    assert_eq!(stderr.lines().filter(|line| line.contains("plays")).count(), 3, "a debug line per move: {stderr}");
 }

@@ -1,8 +1,8 @@
 //! Processes that play game after game (the project protocol's `reuse`): a bot that says
 //! it can keeps one process through a whole match and a tournament, gets a new one after
 //! a fault, keeps a working folder of its own in which it sees only its own files, and a
-//! bot that does not say so (or an organiser who does not allow it) gets a process per
-//! game. Observed from outside: each process of the test bot draws a random token and
+//! bot that does not say so (or an organiser who does not allow it: `--no-reuse`, and a
+//! tournament unless its config says `reuse = true`) gets a process per game. Observed from outside: each process of the test bot draws a random token and
 //! writes, when told a game, its token, how many games it has been told and the files it
 //! sees, which the game records keep.
 
@@ -236,7 +236,7 @@ fn tournament_tokens(config: &str, dir: &Path) -> Vec<BTreeSet<String>> {
 }
 
 #[test]
-fn a_tournament_keeps_processes_unless_its_config_says_reuse_false() {
+fn a_tournament_keeps_processes_only_when_its_config_says_reuse_true() {
     let dir = tempfile::tempdir().unwrap();
     for name in ["a", "b", "c"] {
         keeper(dir.path(), name, &[]);
@@ -248,12 +248,13 @@ fn a_tournament_keeps_processes_unless_its_config_says_reuse_false() {
              [[stage]]\nformat = \"round-robin\"\ndeals = 1\nswap = true\n"
         )
     };
-    let kept = tournament_tokens(&config(""), &tempdir_in(dir.path(), "kept"));
+    let kept = tournament_tokens(&config("reuse = true"), &tempdir_in(dir.path(), "kept"));
     // Each entrant plays 4 games; at most two at once (-j 2), so at most two processes.
     for tokens in &kept {
         assert!((1..=2).contains(&tokens.len()), "processes kept between games: {kept:?}");
     }
-    let fresh = tournament_tokens(&config("reuse = false"), &tempdir_in(dir.path(), "fresh"));
+    // The default, and the seeds' presets' explicit `reuse = false`.
+    let fresh = tournament_tokens(&config(""), &tempdir_in(dir.path(), "fresh"));
     for tokens in &fresh {
         assert_eq!(tokens.len(), 4, "a process per game: {fresh:?}");
     }

@@ -222,6 +222,12 @@ pub struct Process {
     cpu: CpuSource,
     /// The sandbox's lifeline: the helper kills the bot when this closes.
     _lifeline: Option<std::fs::File>,
+    /// The go FIFO of a start prepared ahead ([`Process::spawn_held`]), until
+    /// [`Process::release`] writes its byte.
+    held: Option<std::fs::File>,
+    /// The go FIFO after the release, kept open: the byte stays in it until the helper,
+    /// perhaps still getting ready, reads it (a FIFO that nobody holds loses its data).
+    _released: Option<std::fs::File>,
     _lifeline_dir: Option<tempfile::TempDir>,
     started: Instant,
     exit: Option<ExitStatus>,
@@ -232,8 +238,41 @@ impl Process {
     /// Starts the program in a new process group with piped stdin, stdout and stderr
     /// (through the sandbox helper when the command has a sandbox).
     pub fn spawn(command: &Command) -> io::Result<Process> {
+        Process::start(command, false)
+    }
+
+    /// Prepares a sandboxed start ahead of need: the helper starts, enters the bot's
+    /// cgroups, namespaces and confinement, and waits; the bot itself starts only at
+    /// [`Process::release`], from which its time counts. A command without a sandbox
+    /// cannot be held (there is no helper to wait in): an `InvalidInput` error.
+    pub fn spawn_held(command: &Command) -> io::Result<Process> {
+        if command.sandbox.is_none() {
+            return Err(io::Error::new(io::ErrorKind::InvalidInput, "only a sandboxed start can be prepared ahead"));
+        }
+        Process::start(command, true)
+    }
+
+    /// Lets a held start go: the helper becomes the bot now. A process that was not
+    /// held is left as it is.
+    pub fn release(&mut self) -> io::Result<()> {
+        use std::io::Write;
+        if let Some(mut go) = self.held.take() {
+            go.write_all(b"g")?;
+            self.started = Instant::now();
+            self._released = Some(go);
+        }
+        Ok(())
+    }
+
+    /// Whether the process is a held start not yet released.
+    pub fn is_held(&self) -> bool {
+        self.held.is_some()
+    }
+
+    fn start(command: &Command, hold: bool) -> io::Result<Process> {
         let mut lifeline_dir = None;
         let mut lifeline = None;
+        let mut held = None;
         let mut cmd = match &command.sandbox {
             None => {
                 let mut cmd = tokio::process::Command::new(&command.program);
@@ -248,6 +287,14 @@ impl Process {
                 nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRUSR | nix::sys::stat::Mode::S_IWUSR).map_err(io::Error::from)?;
                 lifeline = Some(std::fs::OpenOptions::new().read(true).write(true).open(&fifo)?);
                 let mut policy = sandbox::Policy::new(&command.cwd, &fifo);
+                if hold {
+                    // Held open read-write by the referee like the lifeline: the helper's
+                    // open never waits, and its read waits for the byte.
+                    let go = dir.path().join("go");
+                    nix::unistd::mkfifo(&go, nix::sys::stat::Mode::S_IRUSR | nix::sys::stat::Mode::S_IWUSR).map_err(io::Error::from)?;
+                    held = Some(std::fs::OpenOptions::new().read(true).write(true).open(&go)?);
+                    policy.go = Some(go);
+                }
                 policy.read_only = sandbox.read_only.clone();
                 // A memory cgroup caps what the bot really uses; the address-space rlimit
                 // is only the fallback (it also binds the helper, whose threads reserve
@@ -333,6 +380,8 @@ impl Process {
             limits: command.limits,
             cpu: CpuSource { meter: Mutex::new(CpuMeter::new(raw)), cgroup },
             _lifeline: lifeline,
+            held,
+            _released: None,
             _lifeline_dir: lifeline_dir,
             started,
             exit: None,

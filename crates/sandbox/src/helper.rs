@@ -4,7 +4,9 @@
 //! namespace's own `/proc`, confines itself layer by layer and becomes the bot with a
 //! clean environment (`exec`). The first stage stays the bot's parent so that it can
 //! kill the whole group when the lifeline breaks (the referee died, even by SIGKILL), and
-//! ends the way the bot ended.
+//! ends the way the bot ended. Given `--go FIFO`, the second stage, fully confined, waits
+//! for one more byte there before it becomes the bot: the referee prepares a bot's start
+//! ahead of its move and lets it go when the move begins.
 
 use std::ffi::OsString;
 use std::fs::File;
@@ -123,6 +125,14 @@ pub fn run_inner(options: &Options, proc_view: ProcView) -> HelperError {
         ProcView::Host => (ProcView::Host, Err("no mount namespace of its own; landlock hides the host's processes instead".to_string())),
     };
     layers.push(Layer { name: "proc", outcome: proc });
+    // Opened before the confinement shuts the referee's folders away; read after it.
+    let mut go = match &options.go {
+        Some(path) => match open_lifeline(path) {
+            Ok(fifo) => Some(fifo),
+            Err(err) => return HelperError::Lifeline(path.clone(), err),
+        },
+        None => None,
+    };
     let report = match &options.report {
         Some(path) => match File::options().append(true).open(path) {
             Ok(file) => Some((path, file)),
@@ -149,6 +159,13 @@ pub fn run_inner(options: &Options, proc_view: ProcView) -> HelperError {
     if let Some(workdir) = &options.workdir {
         command.current_dir(workdir);
     }
+    if let Some(fifo) = go.as_mut()
+        && let Err(err) = await_go(fifo)
+    {
+        return err;
+    }
+    // The go FIFO was opened close-on-exec: the bot does not inherit it.
+    drop(go);
     let err = command.exec();
     HelperError::Spawn(program.to_string_lossy().into_owned(), err)
 }

@@ -53,6 +53,11 @@ pub struct Policy {
     pub env: Vec<(String, String)>,
     /// The referee's lifeline FIFO (see `docs/security.md`).
     pub lifeline: PathBuf,
+    /// A second FIFO of the referee's (`--go`): when given, the helper gets everything
+    /// ready (namespaces, its second stage, every confinement) and then waits for one
+    /// byte on it before it becomes the bot, so that a bot's start can be prepared ahead
+    /// of its move.
+    pub go: Option<PathBuf>,
     /// Where the helper writes one line per layer: applied or not available, and why.
     pub report: Option<PathBuf>,
 }
@@ -71,6 +76,7 @@ impl Policy {
             net: Net::None,
             env: Vec::new(),
             lifeline: lifeline.into(),
+            go: None,
             report: None,
         }
     }
@@ -106,6 +112,9 @@ impl Policy {
             push("--env", format!("{key}={value}").into());
         }
         push("--lifeline", self.lifeline.clone().into());
+        if let Some(go) = &self.go {
+            push("--go", go.clone().into());
+        }
         if let Some(report) = &self.report {
             push("--report", report.clone().into());
         }

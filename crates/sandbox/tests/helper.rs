@@ -556,3 +556,54 @@ fn a_lifeline_without_its_referee_ends_the_helper_at_once() {
     assert!(!status.success(), "a helper without its referee does not report success");
     assert!(!fixture.path("bot/started").exists(), "the bot was not started");
 }
+
+/// A start prepared ahead (`--go`): the helper confines itself completely (its report's
+/// last layer is written after seccomp) and then waits; the bot runs only once the go
+/// byte comes, confined as any other; and a held start whose referee goes away ends
+/// without ever starting the bot.
+#[test]
+fn a_held_start_is_confined_first_and_runs_only_after_its_go() {
+    let mut fixture = Fixture::new();
+    let go = fixture.path("go");
+    nix::unistd::mkfifo(&go, nix::sys::stat::Mode::from_bits_truncate(0o600)).expect("mkfifo");
+    let mut go_end = File::options().read(true).write(true).open(&go).expect("open the go FIFO");
+    let mut policy = fixture.policy();
+    policy.go = Some(go.clone());
+    let script = "echo started > started; cat ../other/secret; echo done";
+    let child = fixture.spawn(&policy, &["/bin/sh", "-c", script]);
+    // Every layer is in place (the report ends with the environment, written after
+    // seccomp) while the bot has not started.
+    let began = Instant::now();
+    while !std::fs::read_to_string(fixture.path("report")).unwrap_or_default().contains("environment: ") {
+        assert!(began.elapsed() < Duration::from_secs(30), "the held helper never got ready");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    fixture.require_layers();
+    std::thread::sleep(Duration::from_millis(100));
+    assert!(!fixture.path("bot/started").exists(), "the bot started before its go");
+    go_end.write_all(b"g").expect("the go");
+    let output = child.wait_with_output().expect("wait for the helper");
+    assert_eq!(stdout(&output), "done\n", "confined as any bot: {output:?}");
+    assert!(fixture.path("bot/started").exists());
+
+    // The referee goes away while a start is held: the helper ends, the bot never runs.
+    std::fs::remove_file(fixture.path("bot/started")).expect("remove the mark");
+    std::fs::remove_file(fixture.path("report")).expect("remove the report");
+    let mut child = fixture.spawn(&policy, &["/bin/sh", "-c", script]);
+    while !std::fs::read_to_string(fixture.path("report")).unwrap_or_default().contains("environment: ") {
+        assert!(began.elapsed() < Duration::from_secs(60), "the held helper never got ready");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    drop(fixture.fifo.take());
+    drop(go_end);
+    let closed = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait for the helper") {
+            break status;
+        }
+        assert!(closed.elapsed() < Duration::from_secs(30), "a held helper outlived its referee");
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    assert!(!status.success(), "{status:?}");
+    assert!(!fixture.path("bot/started").exists(), "the bot never ran");
+}

@@ -6,7 +6,7 @@
 //! game = "gomoku"
 //! seed = 2004
 //! bots = "bots/"                       # every folder below with a bot.toml (optional)
-//! reuse = true                         # keep a bot's process between its games (when it can)
+//! reuse = false                        # true: keep a bot's process between its games (when it can)
 //! [options]                            # game options
 //! [limits]                             # move-ms, move-cpu-ms, game-ms, cpu-ms, memory-mb, stderr-kb
 //! [[entrant]]
@@ -64,8 +64,9 @@ pub struct TournamentConfig {
     /// Limits for every stage (a stage may override them).
     pub limits: LimitSet,
     /// Whether a bot that can play game after game in one process (the project
-    /// protocol's `reuse`) keeps its process between its games (`reuse`, default true;
-    /// the seeds' presets say false: a process per game, as in their contests).
+    /// protocol's `reuse`) keeps its process between its games (`reuse`, default false:
+    /// a process per game, so that every game is played the same whatever the bot
+    /// played before it, and a resumed tournament equals an uninterrupted one).
     pub reuse: bool,
     pub stages: Vec<StageConfig>,
 }
@@ -551,7 +552,7 @@ impl Reader<'_> {
             stages.push(stage);
         }
 
-        let reuse = raw.reuse.unwrap_or(true);
+        let reuse = raw.reuse.unwrap_or(false);
         Ok(TournamentConfig { name, game, options, seed, entrants, bots, limits, reuse, stages })
     }
 

@@ -27,7 +27,7 @@ use std::path::{Path, PathBuf};
 use protocols::gomoku_console::is_move_shaped;
 use rules::{Outcome, Registered, gomoku};
 
-use super::{DESCRIBE_TIME, Driver, Identity, command, quote, run_once};
+use super::{DESCRIBE_TIME, Driver, Identity, Launcher, command, quote, run_once};
 use crate::{
     BoxFuture, Fault, FaultKind, ProgramBot, RefereeError, Reply, SeatContext, StartError, TurnClock, TurnRequest, is_exhaustion, read_move,
 };
@@ -42,7 +42,7 @@ const ANSWER_CAP: u64 = 64;
 const INFO_CAP: u64 = 4096;
 
 pub struct Bot {
-    command: jail::Command,
+    launcher: Launcher,
     workdir: PathBuf,
 }
 
@@ -50,7 +50,7 @@ impl Bot {
     pub async fn open(bot: &ProgramBot, ctx: &SeatContext) -> Result<Bot, Fault> {
         let mark = gomoku::mark_char(ctx.side).to_string();
         let command = command(bot, &ctx.workdir, &ctx.limits, &[&mark, FIELD_FILE, ANSWER_FILE]);
-        Ok(Bot { command, workdir: ctx.workdir.clone() })
+        Ok(Bot { launcher: Launcher::new(command), workdir: ctx.workdir.clone() })
     }
 
     async fn play_turn(&mut self, req: &TurnRequest<'_, gomoku::Position>) -> Result<Reply<gomoku::Move>, RefereeError> {
@@ -68,7 +68,7 @@ impl Bot {
             }
             return Ok(Reply::fault(FaultKind::Crash, format!("{what}: {err}"), std::time::Duration::ZERO, jail::Log::default()));
         }
-        let once = run_once(&self.command, b"", &req.clock).await?;
+        let once = self.launcher.run_once(b"", &req.clock).await?;
         let answer = match &once.output {
             Err(fault) => Err(fault.clone()),
             Ok(_) => {

@@ -13,7 +13,7 @@ use std::path::Path;
 use rules::legions::{self, Order};
 use rules::{Game, Outcome, Registered};
 
-use super::{DESCRIBE_TIME, Driver, Identity, command, quote, run_once};
+use super::{DESCRIBE_TIME, Driver, Identity, Launcher, command, quote, run_once};
 use crate::{BoxFuture, Fault, FaultKind, ProgramBot, RefereeError, Reply, SeatContext, StartError, TurnClock, TurnRequest};
 
 /// Skipped orders (unreadable, count below 1, over the budget) kept per turn: they do
@@ -23,12 +23,12 @@ const MAX_SKIPPED_KEPT: usize = 20;
 const MAX_UNREADABLE_CHARS: usize = 40;
 
 pub struct Bot {
-    command: jail::Command,
+    launcher: Launcher,
 }
 
 impl Bot {
     pub async fn open(bot: &ProgramBot, ctx: &SeatContext) -> Result<Bot, Fault> {
-        Ok(Bot { command: command(bot, &ctx.workdir, &ctx.limits, &[]) })
+        Ok(Bot { launcher: Launcher::new(command(bot, &ctx.workdir, &ctx.limits, &[])) })
     }
 
     async fn play_turn(&mut self, req: &TurnRequest<'_, legions::Position>) -> Result<Reply<legions::Move>, RefereeError> {
@@ -36,7 +36,7 @@ impl Bot {
         let Some(side) = pos.to_move() else {
             return Ok(Reply::fault(FaultKind::ProtocolError, "asked for a turn after the end", Default::default(), Default::default()));
         };
-        let once = run_once(&self.command, legions::format_input(pos, side).as_bytes(), &req.clock).await?;
+        let once = self.launcher.run_once(legions::format_input(pos, side).as_bytes(), &req.clock).await?;
         let answer = match &once.output {
             Err(fault) => Err(fault.clone()),
             Ok(output) => Ok(read_orders(output)),

@@ -204,15 +204,69 @@ impl Once {
 /// before the start; then kills whatever it left running. A
 /// non-zero exit or a death by signal is a crash. An `Err` is our own failure to start it.
 pub async fn run_once(cmd: &jail::Command, input: &[u8], clock: &TurnClock) -> Result<Once, RefereeError> {
-    let began = Instant::now();
-    let deadline = clock.deadline_from_now(Duration::ZERO);
-    let mut process = match spawn(cmd) {
-        Ok(process) => process,
-        Err(StartError::Referee(err)) => return Err(err),
-        Err(StartError::Bot { fault, stderr }) => {
-            return Ok(Once { output: Err(fault), elapsed: began.elapsed(), cpu: Duration::ZERO, stderr });
+    run_process(cmd, None, input, clock).await
+}
+
+/// How many moves ahead a launcher prepares starts: two, so that each has the time of
+/// two moves (its own side's and the opponent's) to get ready.
+const PREPARED_AHEAD: usize = 2;
+
+/// The processes of a per-move interface, one per move, all of one command. In the
+/// sandbox the starts of the next moves are prepared as soon as a move's process has
+/// ended (`jail::Process::spawn_held`: the helper in the bot's cgroups, namespaces and
+/// confinement, waiting), so that a move pays only for the bot's own start, and its time
+/// starts when the bot is let go.
+pub struct Launcher {
+    command: jail::Command,
+    /// The next moves' starts, oldest first, being prepared off the runtime's threads
+    /// (starting the helper and placing it in its cgroups block).
+    next: std::collections::VecDeque<tokio::task::JoinHandle<std::io::Result<jail::Process>>>,
+}
+
+impl Launcher {
+    pub fn new(command: jail::Command) -> Launcher {
+        Launcher { command, next: std::collections::VecDeque::new() }
+    }
+
+    /// [`run_once`] of the launcher's command, with a start prepared before if there is
+    /// one; then the next moves' starts are prepared.
+    pub async fn run_once(&mut self, input: &[u8], clock: &TurnClock) -> Result<Once, RefereeError> {
+        let prepared = match self.next.pop_front() {
+            // One that could not be prepared, or died while it waited (killed from
+            // outside), is not used: the move starts the usual way.
+            Some(next) => next.await.ok().and_then(Result::ok).and_then(|mut process| process.try_exit().is_none().then_some(process)),
+            None => None,
+        };
+        let once = run_process(&self.command, prepared, input, clock).await;
+        while self.command.sandbox.is_some() && self.next.len() < PREPARED_AHEAD {
+            let command = self.command.clone();
+            self.next.push_back(tokio::task::spawn_blocking(move || jail::Process::spawn_held(&command)));
         }
+        once
+    }
+}
+
+/// [`run_once`] with a start prepared before (let go here) or a fresh one.
+async fn run_process(cmd: &jail::Command, prepared: Option<jail::Process>, input: &[u8], clock: &TurnClock) -> Result<Once, RefereeError> {
+    let mut began = Instant::now();
+    let prepared = prepared.and_then(|mut process| process.release().is_ok().then_some(process));
+    let mut cpu_before = Duration::ZERO;
+    let mut process = match prepared {
+        Some(process) => {
+            // Its time starts now; what the helper used to get ready is not the bot's.
+            began = Instant::now();
+            cpu_before = process.cpu_time();
+            process
+        }
+        None => match spawn(cmd) {
+            Ok(process) => process,
+            Err(StartError::Referee(err)) => return Err(err),
+            Err(StartError::Bot { fault, stderr }) => {
+                return Ok(Once { output: Err(fault), elapsed: began.elapsed(), cpu: Duration::ZERO, stderr });
+            }
+        },
     };
+    let deadline = clock.deadline_from(began, cpu_before);
     let result = async {
         // A bot may exit without reading its input: a broken pipe here is not a fault.
         let _ = process.send(input, deadline).await;
@@ -222,7 +276,7 @@ pub async fn run_once(cmd: &jail::Command, input: &[u8], clock: &TurnClock) -> R
     }
     .await;
     let elapsed = began.elapsed();
-    let cpu = process.cpu_time();
+    let cpu = process.cpu_time().saturating_sub(cpu_before);
     let over_memory = process.memory_exceeded();
     process.kill().await;
     process.finish_stderr(Duration::from_millis(100)).await;

@@ -18,16 +18,16 @@ use std::path::Path;
 
 use rules::{Game, MoveError, Outcome, Registered, nupud};
 
-use super::{DESCRIBE_TIME, Driver, Identity, command, quote, run_once};
+use super::{DESCRIBE_TIME, Driver, Identity, Launcher, command, quote, run_once};
 use crate::{BoxFuture, Fault, FaultKind, ProgramBot, RefereeError, Reply, SeatContext, StartError, TurnClock, TurnRequest};
 
 pub struct Bot {
-    command: jail::Command,
+    launcher: Launcher,
 }
 
 impl Bot {
     pub async fn open(bot: &ProgramBot, ctx: &SeatContext) -> Result<Bot, Fault> {
-        Ok(Bot { command: command(bot, &ctx.workdir, &ctx.limits, &[]) })
+        Ok(Bot { launcher: Launcher::new(command(bot, &ctx.workdir, &ctx.limits, &[])) })
     }
 
     async fn play_turn(&mut self, req: &TurnRequest<'_, nupud::Position>) -> Result<Reply<nupud::Move>, RefereeError> {
@@ -36,7 +36,7 @@ impl Bot {
             return Ok(Reply::fault(FaultKind::ProtocolError, "asked for a move after the end", Default::default(), Default::default()));
         };
         let input = if pos.is_setup_phase() { nupud::format_setup_input(side) } else { nupud::format_move_input(pos, side) };
-        let once = run_once(&self.command, input.as_bytes(), &req.clock).await?;
+        let once = self.launcher.run_once(input.as_bytes(), &req.clock).await?;
         let answer = match &once.output {
             Err(fault) => Err(fault.clone()),
             Ok(output) if pos.is_setup_phase() => read_setup(output),

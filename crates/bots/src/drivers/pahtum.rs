@@ -6,21 +6,21 @@ use std::path::Path;
 
 use rules::{MoveError, Outcome, pahtum};
 
-use super::{Driver, Identity, command, quote, run_once};
+use super::{Driver, Identity, Launcher, command, quote};
 use crate::{BoxFuture, Fault, FaultKind, ProgramBot, RefereeError, Reply, SeatContext, StartError, TurnRequest};
 
 pub struct Bot {
-    command: jail::Command,
+    launcher: Launcher,
 }
 
 impl Bot {
     pub async fn open(bot: &ProgramBot, ctx: &SeatContext) -> Result<Bot, Fault> {
-        Ok(Bot { command: command(bot, &ctx.workdir, &ctx.limits, &[]) })
+        Ok(Bot { launcher: Launcher::new(command(bot, &ctx.workdir, &ctx.limits, &[])) })
     }
 
     async fn play_turn(&mut self, req: &TurnRequest<'_, pahtum::Position>) -> Result<Reply<pahtum::Move>, RefereeError> {
         let pos = req.pos;
-        let once = run_once(&self.command, pahtum::format_board(pos).as_bytes(), &req.clock).await?;
+        let once = self.launcher.run_once(pahtum::format_board(pos).as_bytes(), &req.clock).await?;
         let answer = match &once.output {
             Err(fault) => Err(fault.clone()),
             Ok(output) => read_answer(pos, output),

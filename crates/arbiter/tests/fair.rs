@@ -1,0 +1,83 @@
+//! Fair time, the short version of the fairness benchmark (`docs/bench/fair-*.toml`):
+//! bots that compute through half of every move's announced time, twice as many games at
+//! once as the machine has cores, lose no game on time (a timeout here would be the
+//! referee's), their records show the time they spent, and the command warns that -j is
+//! above the cores. Through the real `arbiter`, as an organiser runs it.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+const ARBITER: &str = env!("CARGO_BIN_EXE_arbiter");
+
+/// The announced time per move and the share of it the bots spend computing.
+const MOVE_MS: u64 = 200;
+const SHARE_PERCENT: u64 = 50;
+
+fn arbiter(args: &[&str]) -> Output {
+    Command::new(ARBITER).args(args).output().expect("arbiter runs")
+}
+
+fn ok(output: &Output) -> String {
+    assert!(output.status.success(), "arbiter failed: {}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn config(dir: &Path) -> String {
+    let bench = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/bench/spend");
+    let copy = dir.join("spend");
+    std::fs::create_dir_all(&copy).unwrap();
+    std::fs::copy(bench.join("spend.c"), copy.join("spend.c")).unwrap();
+    let manifest = std::fs::read_to_string(bench.join("bot.toml")).unwrap();
+    let manifest = manifest.replace("[\"./spend\", \"90\"]", &format!("[\"./spend\", \"{SHARE_PERCENT}\"]"));
+    assert!(manifest.contains(&format!("\"{SHARE_PERCENT}\"")), "the benchmark's manifest names its share: {manifest}");
+    std::fs::write(copy.join("bot.toml"), manifest).unwrap();
+    let mut text = format!("name = \"fair\"\ngame = \"connect4\"\nseed = 5\n[limits]\nmove-ms = {MOVE_MS}\n");
+    for n in 1..=4 {
+        text.push_str(&format!("[[entrant]]\nname = \"spend-{n}\"\nbot = \"spend\"\n"));
+    }
+    text.push_str("[[stage]]\nformat = \"round-robin\"\ndeals = 1\nswap = false\n");
+    text
+}
+
+#[test]
+fn busy_bots_on_every_core_twice_over_lose_no_game_on_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("fair.toml");
+    std::fs::write(&path, config(dir.path())).unwrap();
+    let db = dir.path().join("fair.db");
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let jobs = (2 * cores).to_string();
+    let run = arbiter(&["tournament", path.to_str().unwrap(), "--db", db.to_str().unwrap(), "-j", &jobs]);
+    ok(&run);
+    let warned = String::from_utf8_lossy(&run.stderr).into_owned();
+    assert!(warned.contains(&format!("-j {jobs} plays {jobs} games at once on {cores} core(s)")), "{warned}");
+
+    let standings: Value = serde_json::from_str(&ok(&arbiter(&["standings", "--db", db.to_str().unwrap(), "--format", "json"]))).unwrap();
+    let rows = standings["stages"][0]["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 4);
+    let faults: u64 = rows
+        .iter()
+        .map(|row| ["timeouts", "crashes", "illegal_moves", "protocol_errors"].iter().map(|k| row[k].as_u64().unwrap()).sum::<u64>())
+        .sum();
+    assert_eq!(faults, 0, "no game lost by a fault: {rows:?}");
+
+    // Each move's record holds what the bot spent and the whole turn around it. The
+    // referee's clock starts once it has written the request, so on a loaded machine it
+    // may start a little after the bot's own: half the bot's share is a generous bound.
+    let listing = ok(&arbiter(&["replay", db.to_str().unwrap()]));
+    let keys: Vec<&str> = listing.lines().filter_map(|line| line.split_whitespace().next()).filter(|w| w.contains('/')).collect();
+    assert_eq!(keys.len(), 6, "{listing}");
+    for key in keys {
+        let record: Value = serde_json::from_str(&ok(&arbiter(&["replay", db.to_str().unwrap(), "--game", key, "--json"]))).unwrap();
+        for turn in record["turns"].as_array().unwrap() {
+            let (bot, whole) = (turn["bot_us"].as_u64().unwrap(), turn["turn_us"].as_u64().unwrap());
+            assert!(bot >= MOVE_MS * SHARE_PERCENT * 10 / 2, "the bot spent its share: {turn}");
+            assert!(bot < MOVE_MS * 1000 && whole >= bot, "{turn}");
+        }
+        let timing = record["timing"].as_array().unwrap();
+        let turns: u64 = timing.iter().map(|side| side["turns"].as_u64().unwrap()).sum();
+        assert_eq!(turns as usize, record["turns"].as_array().unwrap().len());
+    }
+}
