@@ -177,12 +177,12 @@ async fn handshake(process: &mut jail::Process) -> Result<Option<Identity>, Faul
             }
         }
     }
-    Ok(name.map(|name| Identity { name, author }))
+    Ok(name.map(|name| Identity { name, author, details: Vec::new() }))
 }
 
 /// The fault of a failed read or write; when the bot's output closed or a pipe broke,
 /// how it exited (waiting briefly for it) says whether it crashed.
-async fn gone(process: &mut jail::Process, failure: jail::Failure, clock: &TurnClock) -> Fault {
+pub(super) async fn gone(process: &mut jail::Process, failure: jail::Failure, clock: &TurnClock) -> Fault {
     if !matches!(failure, jail::Failure::Eof | jail::Failure::Io(_)) {
         return failure_fault(failure, clock);
     }
