@@ -4,6 +4,7 @@
 mod bench;
 mod bench_play;
 mod bot;
+mod doctor;
 mod games;
 mod host;
 mod info;
@@ -52,6 +53,8 @@ enum Command {
     Host(host::Args),
     /// Show what a bot says about itself through its interface.
     Info(info::Args),
+    /// Check that a bot is fit to enter: a short session through its interface, each problem explained.
+    Doctor(doctor::Args),
     /// Step through a game record, or list, replay and export the games of a results database.
     Replay(replay::Args),
     /// Generate reproducible start positions for a tournament.
@@ -78,6 +81,7 @@ fn main() -> ExitCode {
         Command::Bot(args) => bot::run(&args),
         Command::Host(args) => host::run(&args),
         Command::Info(args) => info::run(&args),
+        Command::Doctor(args) => doctor::run(&args),
         Command::Replay(args) => replay::run(&args),
         Command::Openings(args) => openings_cmd::run(&args),
         Command::Tournament(args) => tournament_cmd::run(&args),

@@ -20,7 +20,7 @@ pub use bots::{
     BoxFuture, Fault, FaultKind, LastMove, ProgramBot, Protocol, RefereeError, Reply, SeatContext, StartError, TurnClock, TurnRequest,
     is_exhaustion, read_move,
 };
-pub use bots::{build, drivers, limits, manifest, nofollow};
+pub use bots::{build, doctor, drivers, limits, manifest, nofollow};
 pub use spec::BotSpec;
 
 use std::path::{Path, PathBuf};
