@@ -60,7 +60,10 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         println!("a scripted session in each seat, {} moves of the bot each:", doctor::TURNS);
         runtime.block_on(doctor::examine(bot, kind, &options, &limits, workdir.path())).context("the doctor could not examine the bot")?
     } else {
-        println!("the {} interface is checked by two games against the random player (the referee's verdicts; the lines exchanged are not shown):", protocol.name());
+        println!(
+            "the {} interface is checked by two games against the random player (the referee's verdicts; the lines exchanged are not shown):",
+            protocol.name()
+        );
         runtime.block_on(by_playing(&spec, kind, &options, limits))?
     };
     for (idx, problem) in checkup.problems.iter().enumerate() {
@@ -110,7 +113,9 @@ async fn by_playing(spec: &BotSpec, kind: GameKind, options: &rules::Options, li
         setup.limits[side.index()] = limits;
         setup.limits[1 - side.index()].sandboxed = limits.sandboxed;
         let bots = if side == Side::First { [spec, &random] } else { [&random, spec] };
-        let record = referee::play_game(&setup, bots, |_, _| {}).await.with_context(|| format!("the game as side {} was not played", side.index()))?;
+        let record = referee::play_game(&setup, bots, |_, _| {})
+            .await
+            .with_context(|| format!("the game as side {} was not played", side.index()))?;
         checkup.moves += record.turns.iter().filter(|turn| turn.side == side.index() && turn.text.is_some()).count();
         let termination = &record.result.termination;
         if termination.side() != Some(side) {

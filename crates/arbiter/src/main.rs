@@ -9,6 +9,7 @@ mod games;
 mod host;
 mod info;
 mod match_cmd;
+mod new_kit;
 mod openings_cmd;
 mod play;
 mod replay;
@@ -55,6 +56,8 @@ enum Command {
     Info(info::Args),
     /// Check that a bot is fit to enter: a short session through its interface, each problem explained.
     Doctor(doctor::Args),
+    /// Write a starter kit: a bot that plays legal moves, its manifest and a README.
+    New(new_kit::Args),
     /// Step through a game record, or list, replay and export the games of a results database.
     Replay(replay::Args),
     /// Generate reproducible start positions for a tournament.
@@ -82,6 +85,7 @@ fn main() -> ExitCode {
         Command::Host(args) => host::run(&args),
         Command::Info(args) => info::run(&args),
         Command::Doctor(args) => doctor::run(&args),
+        Command::New(args) => new_kit::run(&args),
         Command::Replay(args) => replay::run(&args),
         Command::Openings(args) => openings_cmd::run(&args),
         Command::Tournament(args) => tournament_cmd::run(&args),

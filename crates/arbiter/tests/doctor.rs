@@ -106,7 +106,11 @@ fn wrong_format() {
         HELLO,
         "print(legal[0], flush=True)",
         &[],
-        &["problem 1: answer in the wrong format (as side 0)", "it answered \"A0\": the answer is \"move A0\", with the word move", "     > go\n     < A0\n"],
+        &[
+            "problem 1: answer in the wrong format (as side 0)",
+            "it answered \"A0\": the answer is \"move A0\", with the word move",
+            "     > go\n     < A0\n",
+        ],
     );
 }
 
@@ -154,7 +158,11 @@ fn an_answer_after_the_time() {
         HELLO,
         &format!("time.sleep(1.0); {GO}"),
         &["--limit", "move-ms=300"],
-        &["problem 1: no answer in time (as side 0)", "but the limit is 0.30 s per move: the referee would have ended the game as a timeout", "     > time 300\n     > go\n     < move A0\n"],
+        &[
+            "problem 1: no answer in time (as side 0)",
+            "but the limit is 0.30 s per move: the referee would have ended the game as a timeout",
+            "     > time 300\n     > go\n     < move A0\n",
+        ],
     );
 }
 
@@ -192,7 +200,13 @@ fn a_crash_shows_its_stderr() {
 
 #[test]
 fn a_slow_start() {
-    diagnoses("time.sleep(5.5)", HELLO, GO, &[], &["problem 1: slow start (as side 0)", "from its start to the end of its handshake; the referee allows 10 s"]);
+    diagnoses(
+        "time.sleep(5.5)",
+        HELLO,
+        GO,
+        &[],
+        &["problem 1: slow start (as side 0)", "from its start to the end of its handshake; the referee allows 10 s"],
+    );
 }
 
 #[test]
@@ -212,11 +226,22 @@ fn a_gomocup_engine_in_arbiter_notation() {
     let dir = tempfile::tempdir().unwrap();
     let folder = dir.path().join("engine");
     std::fs::create_dir_all(&folder).unwrap();
-    std::fs::write(folder.join("bot.toml"), "name = \"engine\"\ngame = \"gomoku\"\nprotocol = \"gomocup\"\ncommand = [\"sh\", \"./engine.sh\"]\n").unwrap();
-    std::fs::write(folder.join("engine.sh"), "read start\necho OK\nwhile read line; do case \"$line\" in BEGIN|TURN*) echo B7;; esac; done\n").unwrap();
+    std::fs::write(
+        folder.join("bot.toml"),
+        "name = \"engine\"\ngame = \"gomoku\"\nprotocol = \"gomocup\"\ncommand = [\"sh\", \"./engine.sh\"]\n",
+    )
+    .unwrap();
+    std::fs::write(
+        folder.join("engine.sh"),
+        "read start\necho OK\nwhile read line; do case \"$line\" in BEGIN|TURN*) echo B7;; esac; done\n",
+    )
+    .unwrap();
     let out = doctor(folder.to_str().unwrap(), &[]);
     let report = text(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{report}");
-    assert!(report.contains("it answered \"B7\": \"B7\" is Arbiter's notation; a Gomocup engine answers x,y from 0 (B7 is 1,7)"), "{report}");
+    assert!(
+        report.contains("it answered \"B7\": \"B7\" is Arbiter's notation; a Gomocup engine answers x,y from 0 (B7 is 1,7)"),
+        "{report}"
+    );
     assert!(report.contains("     > BEGIN\n     < B7\n"), "{report}");
 }

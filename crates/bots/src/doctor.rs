@@ -115,21 +115,35 @@ pub fn speaks(protocol: Protocol) -> bool {
 /// Examines a bot of the project's protocol or the Gomocup protocol in a game of `kind`:
 /// builds it if needed, then one session in each seat, in working folders made under
 /// `workdir_root`. A bot's problems are in the checkup; an `Err` is our own failure.
-pub async fn examine(bot: &ProgramBot, kind: GameKind, options: &Options, limits: &Limits, workdir_root: &Path) -> Result<Checkup, RefereeError> {
+pub async fn examine(
+    bot: &ProgramBot,
+    kind: GameKind,
+    options: &Options,
+    limits: &Limits,
+    workdir_root: &Path,
+) -> Result<Checkup, RefereeError> {
     let mut checkup = Checkup::default();
     if let Err(err) = bot.build_if_needed(limits.sandboxed).await {
         if err.is_ours() {
             return Err(RefereeError::new("cannot build the bot", std::io::Error::other(err.to_string())));
         }
         let explanation = format!("its build failed, so it cannot start: {err}");
-        checkup.problems.push(Problem { kind: ProblemKind::Crash, side: Side::First, explanation, exchange: Vec::new(), stderr: String::new() });
+        checkup.problems.push(Problem {
+            kind: ProblemKind::Crash,
+            side: Side::First,
+            explanation,
+            exchange: Vec::new(),
+            stderr: String::new(),
+        });
         return Ok(checkup);
     }
     for side in Side::BOTH {
         let workdir = workdir_root.join(format!("side-{}", side.index()));
         std::fs::create_dir_all(&workdir).map_err(|err| RefereeError::new("cannot make a working folder", err))?;
         bot.copy_workdir(&workdir).map_err(|err| RefereeError::new("cannot copy the bot's workdir", err))?;
-        let start = kind.new_position(options, None).map_err(|err| RefereeError::new("cannot set up the game", std::io::Error::other(err.to_string())))?;
+        let start = kind
+            .new_position(options, None)
+            .map_err(|err| RefereeError::new("cannot set up the game", std::io::Error::other(err.to_string())))?;
         let dialect = match bot.manifest.protocol {
             Protocol::Gomocup => Dialect::Gomocup { told: false },
             _ => Dialect::Arbiter,
@@ -149,10 +163,19 @@ pub async fn examine(bot: &ProgramBot, kind: GameKind, options: &Options, limits
                 return Ok(checkup);
             }
         };
-        let mut session =
-            Session { process, dialect, side, limits: *limits, transcript: Vec::new(), stderr: String::new(), problems: Vec::new(), memory_peak: 0 };
+        let mut session = Session {
+            process,
+            dialect,
+            side,
+            limits: *limits,
+            transcript: Vec::new(),
+            stderr: String::new(),
+            problems: Vec::new(),
+            memory_peak: 0,
+        };
         checkup.moves += session.run(start, options).await;
-        let at_start = session.problems.iter().any(|p| matches!(p.kind, ProblemKind::NoHandshake | ProblemKind::Unflushed | ProblemKind::SlowStart));
+        let at_start =
+            session.problems.iter().any(|p| matches!(p.kind, ProblemKind::NoHandshake | ProblemKind::Unflushed | ProblemKind::SlowStart));
         checkup.problems.append(&mut session.problems);
         if at_start {
             // The other seat starts the same way: nothing new to learn there.
@@ -272,7 +295,9 @@ impl Dialect {
         match self {
             Dialect::Arbiter => match FromBot::parse(line) {
                 FromBot::Move(text) => match pos.check_text(&text) {
-                    Err(rules::MoveError::Parse { reason, .. }) => Said::Misformed(format!("{text:?} is no move of {}: {reason}", pos.kind())),
+                    Err(rules::MoveError::Parse { reason, .. }) => {
+                        Said::Misformed(format!("{text:?} is no move of {}: {reason}", pos.kind()))
+                    }
                     _ => Said::Move(text),
                 },
                 // A bare move, without its keyword.
@@ -450,7 +475,11 @@ impl Session {
                             self.problem(ProblemKind::Unflushed, explanation);
                             return Err(Stop);
                         }
-                        None => format!("it gave no answer within {:.1} s (the limit is {}); the referee would have ended the game as a timeout", deadline_secs(wait), limit_words(limit)),
+                        None => format!(
+                            "it gave no answer within {:.1} s (the limit is {}); the referee would have ended the game as a timeout",
+                            deadline_secs(wait),
+                            limit_words(limit)
+                        ),
                     };
                     self.problem(ProblemKind::LateAnswer, explanation);
                     return Err(Stop);
