@@ -521,9 +521,9 @@ impl Session {
             Err(err) => {
                 let mut explanation = format!("it played {text:?}, which the rules refuse here: {err}");
                 if self.side == Side::Second && own_moves == 0 && start.check_text(&text).is_ok() {
-                    explanation.push_str(&format!(
-                        ". That move is the first player's at the start: the bot plays side 1 here (the second player), after the opponent's move; does it read its side and the opponent's moves?"
-                    ));
+                    explanation.push_str(
+                        ". That move is the first player's at the start: the bot plays side 1 here (the second player), after the opponent's move; does it read its side and the opponent's moves?",
+                    );
                 }
                 self.problem(ProblemKind::IllegalMove, explanation);
                 Err(Stop)
