@@ -2,6 +2,8 @@
 //! that plays legal moves (a random one of the `legal` line), with its manifest, a README
 //! and the commands that test it, in Python, C, C++, Rust (the standard library only,
 //! built by `rustc`) or JavaScript (Node). The templates are in `crates/arbiter/kits/`.
+//! With `--protocol` a native interface's kit is its sample bot of `bots/` (Python or C),
+//! renamed: the samples are compiled in, so the kit and the tested sample are one code.
 
 use std::path::{Path, PathBuf};
 
@@ -17,7 +19,38 @@ pub struct Args {
     lang: Language,
     /// A new (or empty) folder for the bot; its name is the bot's name.
     dir: PathBuf,
+    /// The interface: `arbiter` (the project's protocol, every language), or a native
+    /// interface of the game (`python` and `c` only): gomoku-file, gomoku-console,
+    /// gomocup, legions, pahtum, nupud, connect4-tcp.
+    #[arg(long, default_value = "arbiter")]
+    protocol: String,
 }
+
+/// The files of a sample bot of `bots/`, by name, compiled in.
+macro_rules! sample {
+    ($protocol:literal, $lang:literal, [$($file:literal),+]) => {
+        ($protocol, $lang, &[$(($file, include_str!(concat!("../../../bots/", $protocol, "/", $lang, "/", $file)))),+])
+    };
+}
+
+/// The native interfaces' kits: each one's sample bot, by interface and language.
+type Sample = (&'static str, &'static str, &'static [(&'static str, &'static str)]);
+const SAMPLES: &[Sample] = &[
+    sample!("gomoku-file", "python", ["bot.toml", "random_bot.py"]),
+    sample!("gomoku-file", "c", ["bot.toml", "random.c"]),
+    sample!("gomoku-console", "python", ["bot.toml", "random_bot.py"]),
+    sample!("gomoku-console", "c", ["bot.toml", "random.c"]),
+    sample!("gomocup", "python", ["bot.toml", "brain.py"]),
+    sample!("gomocup", "c", ["bot.toml", "brain.c"]),
+    sample!("legions", "python", ["bot.toml", "random_bot.py"]),
+    sample!("legions", "c", ["bot.toml", "random.c"]),
+    sample!("pahtum", "python", ["bot.toml", "random_bot.py"]),
+    sample!("pahtum", "c", ["bot.toml", "random.c"]),
+    sample!("nupud", "python", ["bot.toml", "random_bot.py"]),
+    sample!("nupud", "c", ["bot.toml", "random.c"]),
+    sample!("connect4-tcp", "python", ["bot.toml", "random_bot.py", "c4client.py"]),
+    sample!("connect4-tcp", "c", ["bot.toml", "random.c", "c4client.c", "c4client.h"]),
+];
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Language {
@@ -107,7 +140,10 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         name => Some(GameKind::from_name(name)?),
     };
     let name = bot_name(&args.dir);
-    let files = kit_files(game, args.lang, &name);
+    let files = match args.protocol.as_str() {
+        "arbiter" => kit_files(game, args.lang, &name),
+        protocol => native_kit(game, protocol, args.lang, &name)?,
+    };
     write_kit(&args.dir, &files)?;
     let listed: Vec<&str> = files.iter().map(|(file, _)| file.as_str()).collect();
     println!("wrote a {} bot {name} for {} in {}: {}", args.lang.kit().title, args.game, args.dir.display(), listed.join(", "));
@@ -148,7 +184,6 @@ fn kit_files(game: Option<GameKind>, lang: Language, name: &str) -> Vec<(String,
         .replace("{{CHOOSE}}", kit.choose)
         .replace("{{FILE}}", kit.file)
         .replace("{{BUILD_WORDS}}", if kit.build.is_some() { ", and the build command it is compiled with when needed" } else { "" })
-        .replace("{{GAME_FLAG}}", "")
         .replace("{{PLAY_GAME}}", game.map_or("gomoku", GameKind::name))
         .replace("{{NOTES}}", notes)
         .replace("{{NAME}}", name);
@@ -161,6 +196,64 @@ fn kit_files(game: Option<GameKind>, lang: Language, name: &str) -> Vec<(String,
         files.push((".gitignore".to_string(), "bot\n.arbiter-build.lock\n".to_string()));
     }
     files
+}
+
+/// The kit of a native interface: its sample for the language, with the kit's name in
+/// the manifest (the sample's comments and author dropped) and a README.
+fn native_kit(game: Option<GameKind>, protocol: &str, lang: Language, name: &str) -> anyhow::Result<Vec<(String, String)>> {
+    let Some(&known) = referee::Protocol::ALL.iter().find(|p| p.name() == protocol) else {
+        let names: Vec<&str> = referee::Protocol::ALL.iter().map(|p| p.name()).collect();
+        bail!("unknown interface {protocol:?} (interfaces: {})", names.join(", "));
+    };
+    let plays = known.game().expect("every interface but arbiter belongs to a game");
+    let lang_dir = lang_name(lang);
+    let Some((_, _, files)) = SAMPLES.iter().find(|(p, l, _)| *p == protocol && *l == lang_dir.as_str()) else {
+        bail!("the {protocol} interface has kits in python and c only");
+    };
+    if game != Some(plays) {
+        bail!("the {protocol} interface plays {plays} only: use arbiter new {plays} {lang_dir} DIR --protocol {protocol}");
+    }
+    let mut kit = Vec::new();
+    let mut program = String::new();
+    for (file, text) in files.iter() {
+        if *file == "bot.toml" {
+            let manifest: String = text
+                .lines()
+                .filter(|line| !line.starts_with('#') && !line.starts_with("author"))
+                .map(|line| if line.starts_with("name = ") { format!("name = \"{name}\"\n") } else { format!("{line}\n") })
+                .collect();
+            kit.push(("bot.toml".to_string(), manifest));
+        } else {
+            if program.is_empty() {
+                program = file.to_string();
+            }
+            kit.push((file.to_string(), text.to_string()));
+        }
+    }
+    let readme = format!(
+        "# {name}\n\nA player of {plays} over the `{protocol}` interface, in {}: the sample bot of Arbiter's\n\
+         repository (`bots/{protocol}/{lang_dir}`), with your name. The interface is described in full\n\
+         in `docs/bots.md` of that repository. Make it better in `{program}`; `bot.toml` is its\n\
+         manifest.\n\nTest it (from this folder; your own bot may run without the sandbox):\n\n\
+         \x20   arbiter doctor . --no-sandbox\n\x20   arbiter play {plays} . random --games 4 --show --no-sandbox\n",
+        lang.kit().title
+    );
+    kit.push(("README.md".to_string(), readme));
+    if lang == Language::C {
+        let binary = files
+            .iter()
+            .find(|(f, _)| *f == "bot.toml")
+            .and_then(|(_, t)| t.lines().find(|l| l.starts_with("command")))
+            .unwrap_or_default();
+        let binary = binary.split('"').nth(1).unwrap_or("bot").trim_start_matches("./");
+        kit.push((".gitignore".to_string(), format!("{binary}\n.arbiter-build.lock\n")));
+    }
+    Ok(kit)
+}
+
+/// The language's name on the command line.
+fn lang_name(lang: Language) -> String {
+    clap::ValueEnum::to_possible_value(&lang).map(|value| value.get_name().to_string()).unwrap_or_default()
 }
 
 /// Writes the files into `dir`, which must be new or empty (nothing is overwritten).

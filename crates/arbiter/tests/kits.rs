@@ -1,7 +1,8 @@
 //! `arbiter new GAME LANG DIR` through the real binary: every starter kit (Python, C,
 //! C++, Rust, JavaScript) is generated, built by its manifest, passes `doctor` and plays
 //! whole games of every game without a fault; a kit for one game says so in its
-//! manifest; `new` refuses a folder that is not empty and an unknown game in one line.
+//! manifest; the kits of the native interfaces (their samples, in Python and C) pass
+//! the doctor; `new` refuses a folder that is not empty and an unknown game in one line.
 //! The toolchains used are the machine's: python3, cc, c++, rustc and node.
 
 use std::path::Path;
@@ -100,6 +101,53 @@ fn a_kit_for_one_game_built_in_the_sandbox() {
     }
     let out = arbiter(&["play", "gomoku", kit.to_str().unwrap(), "random"]);
     assert_eq!(text(&out.stderr).trim_end(), format!("arbiter: bot {} plays connect4, not gomoku", kit.display()));
+}
+
+/// Generates the kit of every native interface in `lang` and has the doctor play it (a
+/// small Legions board keeps the per-move processes few).
+fn native_kits_pass_the_doctor(lang: &str) {
+    let interfaces = [
+        ("gomoku", "gomoku-file"),
+        ("gomoku", "gomoku-console"),
+        ("gomoku", "gomocup"),
+        ("legions", "legions"),
+        ("pahtum", "pahtum"),
+        ("nupud", "nupud"),
+        ("connect4", "connect4-tcp"),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    for (game, protocol) in interfaces {
+        let kit = dir.path().join(format!("{protocol}-{lang}"));
+        let kit = kit.to_str().unwrap();
+        let out = arbiter(&["new", game, lang, kit, "--protocol", protocol]);
+        assert!(out.status.success(), "{protocol} {lang}: {}", text(&out.stderr));
+        let manifest = std::fs::read_to_string(Path::new(kit).join("bot.toml")).unwrap();
+        let head = format!("name = \"{protocol}-{lang}\"\ngame = \"{game}\"\nprotocol = \"{protocol}\"\n");
+        assert!(manifest.starts_with(&head), "{manifest}");
+        let mut args = vec!["doctor", kit, "--no-sandbox"];
+        if game == "legions" {
+            args.extend(["-o", "size=5"]);
+        }
+        let out = arbiter(&args);
+        let report = text(&out.stdout);
+        assert!(out.status.success(), "{protocol} {lang}: {report}{}", text(&out.stderr));
+        assert!(report.contains("fit to enter: "), "{protocol} {lang}: {report}");
+    }
+}
+
+#[test]
+fn native_python_kits() {
+    native_kits_pass_the_doctor("python");
+}
+
+#[test]
+fn native_c_kits() {
+    native_kits_pass_the_doctor("c");
+    let dir = tempfile::tempdir().unwrap();
+    let out = arbiter(&["new", "gomoku", "rust", dir.path().join("x").to_str().unwrap(), "--protocol", "gomocup"]);
+    assert_eq!(text(&out.stderr), "arbiter: the gomocup interface has kits in python and c only\n");
+    let out = arbiter(&["new", "gomoku", "c", dir.path().join("x").to_str().unwrap(), "--protocol", "pahtum"]);
+    assert_eq!(text(&out.stderr), "arbiter: the pahtum interface plays pahtum only: use arbiter new pahtum c DIR --protocol pahtum\n");
 }
 
 #[test]
