@@ -16,7 +16,7 @@ use crate::terminal::printable;
 pub struct Args {
     /// The bot: a bot.toml or its folder.
     bot: String,
-    /// The game to examine a bot of `game = "any"` in [default: gomoku].
+    /// The game to examine a bot of `game = "any"` in [default: the first game `arbiter games` lists, gomoku].
     #[arg(long)]
     game: Option<String>,
     /// A game option, e.g. `-o width=20` (repeatable).
@@ -37,7 +37,8 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     };
     let kind = match (&args.game, bot.game) {
         (None, Some(game)) => game,
-        (None, None) => GameKind::Gomoku,
+        // A bot of every game is examined in the registry's first game.
+        (None, None) => GameKind::ALL[0],
         (Some(name), game) => {
             let kind = GameKind::from_name(name)?;
             if let Some(game) = game.filter(|&game| game != kind) {

@@ -184,7 +184,7 @@ fn kit_files(game: Option<GameKind>, lang: Language, name: &str) -> Vec<(String,
         .replace("{{CHOOSE}}", kit.choose)
         .replace("{{FILE}}", kit.file)
         .replace("{{BUILD_WORDS}}", if kit.build.is_some() { ", and the build command it is compiled with when needed" } else { "" })
-        .replace("{{PLAY_GAME}}", game.map_or("gomoku", GameKind::name))
+        .replace("{{PLAY_GAME}}", game.unwrap_or(GameKind::ALL[0]).name())
         .replace("{{NOTES}}", notes)
         .replace("{{NAME}}", name);
     let mut files = vec![
