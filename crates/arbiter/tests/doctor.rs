@@ -67,12 +67,14 @@ fn diagnoses(prelude: &str, hello: &str, go: &str, extra: &[&str], expected: &[&
 
 #[test]
 fn fit_bots_pass() {
-    for (sample, expected) in [
-        ("arbiter/python", "fit to enter: 6 moves played without a problem"),
-        ("gomocup/c", "fit to enter: 6 moves played without a problem"),
-        ("pahtum/python", "fit to enter: "),
+    for (sample, game, expected) in [
+        ("arbiter/python", "gomoku", "fit to enter: 6 moves played without a problem"),
+        ("arbiter/c", "pahtum", "fit to enter: 6 moves played without a problem"),
+        ("arbiter/c", "nupud", "fit to enter: 6 moves played without a problem"),
+        ("gomocup/c", "gomoku", "fit to enter: 6 moves played without a problem"),
+        ("pahtum/python", "pahtum", "fit to enter: "),
     ] {
-        let out = doctor(repo().join("bots").join(sample).to_str().unwrap(), &["--limit", "memory-mb=256"]);
+        let out = doctor(repo().join("bots").join(sample).to_str().unwrap(), &["--limit", "memory-mb=256", "--game", game]);
         let report = text(&out.stdout);
         assert!(out.status.success(), "{sample}: {report}{}", text(&out.stderr));
         assert!(report.contains(expected), "{sample}: {report}");
@@ -244,4 +246,26 @@ fn a_gomocup_engine_in_arbiter_notation() {
         "{report}"
     );
     assert!(report.contains("     > BEGIN\n     < B7\n"), "{report}");
+}
+
+#[test]
+fn a_gomocup_engine_that_refuses_the_board() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("big");
+    std::fs::create_dir_all(&folder).unwrap();
+    let manifest = "name = \"big\"\ngame = \"gomoku\"\nprotocol = \"gomocup\"\ncommand = [\"sh\", \"./engine.sh\"]\n";
+    std::fs::write(folder.join("bot.toml"), manifest).unwrap();
+    std::fs::write(folder.join("engine.sh"), "read start\necho 'MESSAGE hello'\necho 'ERROR 15x15 only'\nread more\n").unwrap();
+    let out = doctor(folder.to_str().unwrap(), &[]);
+    let report = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{report}");
+    assert!(report.contains("problem 1: no handshake (as side 0)"), "{report}");
+    assert!(
+        report.contains(
+            "it refused to start: it answered \"ERROR 15x15 only\" to START 10. Arbiter's Gomoku is played on a 10×10 board only"
+        ),
+        "{report}"
+    );
+    assert!(report.contains("     > START 10\n     < MESSAGE hello\n     < ERROR 15x15 only\n"), "{report}");
+    assert!(!report.contains("problem 2"), "one seat is enough: {report}");
 }

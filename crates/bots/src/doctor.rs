@@ -141,9 +141,10 @@ pub async fn examine(
         let workdir = workdir_root.join(format!("side-{}", side.index()));
         std::fs::create_dir_all(&workdir).map_err(|err| RefereeError::new("cannot make a working folder", err))?;
         bot.copy_workdir(&workdir).map_err(|err| RefereeError::new("cannot copy the bot's workdir", err))?;
-        let start = kind
-            .new_position(options, None)
-            .map_err(|err| RefereeError::new("cannot set up the game", std::io::Error::other(err.to_string())))?;
+        // A game that needs a start (Pah-tum's blocked squares) gets one from a fixed seed.
+        let setup_error = |err: rules::SetupError| RefereeError::new("cannot set up the game", std::io::Error::other(err.to_string()));
+        let start_text = kind.random_start(options, &mut rand::rngs::ChaCha8Rng::seed_from_u64(1)).map_err(setup_error)?;
+        let start = kind.new_position(options, start_text.as_deref()).map_err(setup_error)?;
         let dialect = match bot.manifest.protocol {
             Protocol::Gomocup => Dialect::Gomocup { told: false },
             _ => Dialect::Arbiter,
