@@ -80,6 +80,13 @@ fn fit_bots_pass() {
         assert!(report.contains(expected), "{sample}: {report}");
         assert!(!report.contains("problem 1"), "{sample}: {report}");
     }
+    // In the sandbox, under Pah-tum's cap of 128 MB: the helper beside the bot is not
+    // counted as the bot's memory.
+    let sample = repo().join("bots/arbiter/python");
+    let out = Command::new(ARBITER).args(["doctor", sample.to_str().unwrap(), "--game", "pahtum"]).output().unwrap();
+    let report = text(&out.stdout);
+    assert!(out.status.success(), "{report}{}", text(&out.stderr));
+    assert!(report.contains("memory 128 MB") && report.contains("fit to enter: 6 moves"), "{report}");
     // The patient as written plays well.
     let dir = tempfile::tempdir().unwrap();
     let out = doctor(&bot(dir.path(), "", HELLO, GO), &[]);

@@ -501,7 +501,8 @@ impl Session {
         let took = began.elapsed();
         self.collect_stderr().await;
         self.memory_peak = self.memory_peak.max(group_memory_peak(self.process.id()).await);
-        if !extra.is_empty() {
+        // Once a session is enough: a bot that writes extra lines does so every turn.
+        if !extra.is_empty() && !self.problems.iter().any(|p| p.kind == ProblemKind::ExtraOutput) {
             let explanation =
                 format!("before its move it wrote {} other line(s) ({}): {}", extra.len(), quoted(&extra), self.dialect.stdout_advice());
             self.problem(ProblemKind::ExtraOutput, explanation);
@@ -631,8 +632,11 @@ fn quoted(lines: &[String]) -> String {
     format!("{}{more}", shown.join(", "))
 }
 
-/// The largest address space (`VmPeak`) of any process of the group `pgid`, in bytes,
-/// read from `/proc` (0 when none can be read).
+/// The sandbox helper's process name as `/proc` shows it (15 characters at most).
+const HELPER_COMM: &str = "arbiter-sandbox";
+
+/// The largest address space (`VmPeak`) of any process of the group `pgid` but the
+/// sandbox helper, in bytes, read from `/proc` (0 when none can be read).
 async fn group_memory_peak(pgid: i32) -> u64 {
     tokio::task::spawn_blocking(move || {
         let Ok(entries) = std::fs::read_dir("/proc") else { return 0 };
@@ -641,9 +645,12 @@ async fn group_memory_peak(pgid: i32) -> u64 {
             let name = entry.file_name();
             let Some(pid) = name.to_str().filter(|n| n.bytes().all(|b| b.is_ascii_digit())) else { continue };
             let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else { continue };
-            // Fields after the command's closing parenthesis: state, ppid, pgrp.
-            let group = stat.rsplit_once(')').and_then(|(_, rest)| rest.split_whitespace().nth(2)).and_then(|g| g.parse::<i32>().ok());
-            if group != Some(pgid) {
+            // `pid (comm) state ppid pgrp ...`. The sandbox helper that waits beside the
+            // bot is ours, not the bot's, and runs without its cap.
+            let Some((head, rest)) = stat.rsplit_once(')') else { continue };
+            let group = rest.split_whitespace().nth(2).and_then(|g| g.parse::<i32>().ok());
+            let comm = head.split_once('(').map_or("", |(_, comm)| comm);
+            if group != Some(pgid) || comm == HELPER_COMM {
                 continue;
             }
             let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) else { continue };
