@@ -462,7 +462,8 @@ impl Session {
         let began = Instant::now();
         let wait = limit.unwrap_or(NO_LIMIT_WAIT);
         // Waiting past the limit tells a late answer from none at all.
-        let deadline = jail::Deadline::wall_in(wait + wait.max(Duration::from_secs(2)));
+        let patience = wait + wait.max(Duration::from_secs(2));
+        let deadline = jail::Deadline::wall_in(patience);
         let mut extra = Vec::new();
         let text = loop {
             let line = match self.read(deadline).await {
@@ -478,7 +479,7 @@ impl Session {
                         }
                         None => format!(
                             "it gave no answer within {:.1} s (the limit is {}); the referee would have ended the game as a timeout",
-                            deadline_secs(wait),
+                            patience.as_secs_f64(),
                             limit_words(limit)
                         ),
                     };
@@ -613,10 +614,6 @@ impl Session {
         let exchange = self.transcript[self.transcript.len().saturating_sub(EXCHANGE_TAIL)..].to_vec();
         self.problems.push(Problem { kind, side: self.side, explanation, exchange, stderr: String::new() });
     }
-}
-
-fn deadline_secs(wait: Duration) -> f64 {
-    (wait + wait.max(Duration::from_secs(2))).as_secs_f64()
 }
 
 fn limit_words(limit: Option<Duration>) -> String {
