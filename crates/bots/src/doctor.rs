@@ -139,8 +139,14 @@ pub async fn examine(
     }
     for side in Side::BOTH {
         let workdir = workdir_root.join(format!("side-{}", side.index()));
-        std::fs::create_dir_all(&workdir).map_err(|err| RefereeError::new("cannot make a working folder", err))?;
-        bot.copy_workdir(&workdir).map_err(|err| RefereeError::new("cannot copy the bot's workdir", err))?;
+        // Folders and copies block: not on a runtime thread.
+        let (program, folder) = (bot.clone(), workdir.clone());
+        tokio::task::spawn_blocking(move || {
+            std::fs::create_dir_all(&folder).map_err(|err| RefereeError::new("cannot make a working folder", err))?;
+            program.copy_workdir(&folder).map_err(|err| RefereeError::new("cannot copy the bot's workdir", err))
+        })
+        .await
+        .expect("the working folder task does not panic")?;
         // A game that needs a start (Pah-tum's blocked squares) gets one from a fixed seed.
         let setup_error = |err: rules::SetupError| RefereeError::new("cannot set up the game", std::io::Error::other(err.to_string()));
         let start_text = kind.random_start(options, &mut rand::rngs::ChaCha8Rng::seed_from_u64(1)).map_err(setup_error)?;

@@ -13,17 +13,26 @@ pub async fn report(version: &Version, sandboxed: bool) -> Option<Value> {
     if !referee::doctor::speaks(version.protocol) {
         return None;
     }
-    let bot = match referee::ProgramBot::load(&version.path.join("bot.toml")) {
-        Ok(bot) => bot,
-        Err(err) => return Some(json!({ "error": err.to_string() })),
+    // Reading the manifest and making a folder block: not on a runtime thread.
+    let manifest = version.path.join("bot.toml");
+    let prepared = tokio::task::spawn_blocking(move || {
+        let bot = referee::ProgramBot::load(&manifest).map_err(|err| err.to_string())?;
+        let workdir =
+            tempfile::Builder::new().prefix("arbiter-doctor-").tempdir().map_err(|err| format!("cannot make a working folder: {err}"))?;
+        Ok::<_, String>((bot, workdir))
+    })
+    .await
+    .expect("the doctor's preparation does not panic");
+    let (bot, workdir) = match prepared {
+        Ok(prepared) => prepared,
+        Err(error) => return Some(json!({ "error": error })),
     };
     let mut limits = referee::Limits::for_game(version.game, &version.options).with(&bot.manifest.limits);
     limits.sandboxed = sandboxed;
-    let workdir = match tempfile::Builder::new().prefix("arbiter-doctor-").tempdir() {
-        Ok(dir) => dir,
-        Err(err) => return Some(json!({ "error": format!("cannot make a working folder: {err}") })),
-    };
-    let checkup = match referee::doctor::examine(&bot, version.game, &version.options, &limits, workdir.path()).await {
+    let examined = referee::doctor::examine(&bot, version.game, &version.options, &limits, workdir.path()).await;
+    // Removing the folder blocks too.
+    let _ = tokio::task::spawn_blocking(move || drop(workdir)).await;
+    let checkup = match examined {
         Ok(checkup) => checkup,
         Err(err) => return Some(json!({ "error": err.to_string() })),
     };
