@@ -98,6 +98,10 @@ fn play(a: &str, b: &str, extra: &[&str], records: &Path) -> (Value, Vec<Value>)
     (summary, records)
 }
 
+fn logs_of_turn(turn: &Value) -> &str {
+    turn["stderr"].as_str().unwrap_or_default()
+}
+
 /// The turn logs of the side `name` played in a record.
 fn logs_of(record: &Value, name: &str) -> String {
     let side = record["players"].as_array().unwrap().iter().position(|p| p["name"] == name).unwrap();
@@ -159,7 +163,7 @@ fn a_late_ok_and_log_lines_around_the_moves() {
     let dir = tempfile::tempdir().unwrap();
     let start = "say(\"MESSAGE loading\"); time.sleep(0.5); say(\"DEBUG loaded\"); say(\"\"); say(\"OK\")";
     let bot = script_bot(dir.path(), "late", &brain(start, "say(\"MESSAGE thinking\")"));
-    let (summary, records) = play(&bot, "random", &["-n", "2"], &dir.path().join("records"));
+    let (summary, records) = play(&bot, "random", &["-n", "2", "--limit", "game-ms=60000"], &dir.path().join("records"));
     for game in summary["games"].as_array().unwrap() {
         assert_eq!(game["termination"]["kind"], "rules", "{game}");
     }
@@ -169,6 +173,11 @@ fn a_late_ok_and_log_lines_around_the_moves() {
         // the INFO lines are kept too.
         assert!(logs.starts_with("stdout: MESSAGE loading\nstdout: DEBUG loaded\n"), "{logs}");
         assert!(logs.contains("stdout: UNKNOWN INFO timeout_turn 5000\n"), "{logs}");
+        // The game budget is the match time, and what is left of it comes before each turn.
+        assert!(logs.contains("stdout: UNKNOWN INFO timeout_match 60000\n"), "{logs}");
+        let time_left = logs.lines().filter(|line| line.starts_with("stdout: UNKNOWN INFO time_left ")).count();
+        let turns = record["turns"].as_array().unwrap().iter().filter(|t| logs_of_turn(t).contains("MESSAGE thinking")).count();
+        assert_eq!(time_left, turns, "{logs}");
         assert!(logs.contains("stdout: MESSAGE thinking\n"), "{logs}");
     }
 }
