@@ -204,11 +204,16 @@ fn faults_of_the_move() {
         ("say(\"12,3\"); return", "illegal-move", "answered 12,3 to BEGIN: off the 10×10 board (x and y go from 0 to 9)"),
         ("say(\"E4\"); return", "protocol-error", "answered \"E4\" to BEGIN, expected a move x,y (or MESSAGE, DEBUG)"),
         ("sys.exit(3)", "crash", "exited with status 3 before answering"),
+        (
+            "say(\"ERROR no move here\"); time.sleep(3); return",
+            "timeout",
+            "out of time (1 s per move) (the last ERROR or UNKNOWN it wrote: \"ERROR no move here\")",
+        ),
     ];
     for (before_move, kind, detail) in cases {
         let dir = tempfile::tempdir().unwrap();
         let bot = script_bot(dir.path(), "faulty", &brain("say(\"OK\")", before_move));
-        let (summary, _) = play(&bot, "random", &[], &dir.path().join("records"));
+        let (summary, _) = play(&bot, "random", &["--limit", "move-ms=1000"], &dir.path().join("records"));
         let termination = &summary["games"][0]["termination"];
         assert_eq!(termination["kind"], kind, "{termination}");
         assert_eq!(termination["side"], 0);

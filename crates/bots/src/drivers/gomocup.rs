@@ -14,7 +14,7 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use protocols::gomocup::{Awaiting, Command, Heard, Info, NO_LIMIT_MS, game_infos, turn_command};
+use protocols::gomocup::{Answer, Awaiting, Command, Heard, Info, NO_LIMIT_MS, game_infos, turn_command};
 use rules::{Outcome, Registered, Side, gomoku};
 
 use super::arbiter::{QUIT_GRACE, STARTUP_TIME, gone};
@@ -110,14 +110,28 @@ impl Bot {
             return Err(gone(&mut self.process, failure, &req.clock).await);
         }
         let sent = turn.format().lines().next().unwrap_or_default().to_string();
+        // The engine's last ERROR or UNKNOWN of this turn: why it may not answer in time.
+        let mut complaint: Option<String> = None;
         loop {
             let line = match self.process.read_line(deadline).await {
                 Ok(line) => line,
-                Err(failure) => return Err(gone(&mut self.process, failure, &req.clock).await),
+                Err(failure) => {
+                    let timed_out = matches!(failure, jail::Failure::Timeout(_));
+                    let mut fault = gone(&mut self.process, failure, &req.clock).await;
+                    if let Some(said) = complaint.as_deref().filter(|_| timed_out) {
+                        fault.detail = format!("{} (the last ERROR or UNKNOWN it wrote: {})", fault.detail, quote(said.as_bytes()));
+                    }
+                    return Err(fault);
+                }
             };
             match Awaiting::Move.hear(&line) {
                 Heard::Nothing => {}
-                Heard::Log(kept) => self.log.push(&kept),
+                Heard::Log(kept) => {
+                    if matches!(Answer::parse(&kept), Answer::Error(_) | Answer::Unknown(_)) {
+                        complaint = Some(kept.clone());
+                    }
+                    self.log.push(&kept);
+                }
                 Heard::Move(cell) => {
                     return cell.to_move().ok_or_else(|| {
                         Fault::new(
