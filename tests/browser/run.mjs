@@ -360,7 +360,7 @@ test("a person plays Nupud: a typed set-up, then a piece and its square by click
   await page.waitForSelector("#result:not([hidden])");
 });
 
-test("a C source bot uploads, compiles in the sandbox and passes the entry check; a compile error is shown", async ({ page, base }) => {
+test("a C source bot uploads, compiles in the sandbox and passes the entry check; a compile error is shown; a project-protocol bot gets the doctor's report", async ({ page, base }) => {
   const work = mkdtempSync(join(tmpdir(), "arbiter-upload-"));
   const good = join(root, "crates/web/tests/data/greedy_pahtum.c");
   const bad = join(work, "broken.c");
@@ -386,6 +386,20 @@ test("a C source bot uploads, compiles in the sandbox and passes the entry check
   assert.match(await page.textContent("#compile-log"), /error/);
   assert.equal(await page.locator('#bots tr[data-bot="student-broken"]').count(), 0);
   await page.screenshot({ path: join(shots, "submit-compile-error.png"), fullPage: true });
+  // A bot of the project's protocol gets the doctor's report: a chatty one here.
+  const chatty = join(work, "chatty.py");
+  writeFileSync(chatty, "import sys\nfor line in sys.stdin:\n    w = line.split()\n    if w[0] == 'arbiter':\n        print('ready', flush=True)\n" +
+    "    elif w[0] == 'legal':\n        legal = w[1:]\n    elif w[0] == 'go':\n        print('thinking', flush=True)\n" +
+    "        print('move ' + legal[0], flush=True)\n    elif w[0] == 'quit':\n        break\n");
+  await page.fill("#name", "student-chatty");
+  await page.selectOption("#protocol", "arbiter");
+  await page.setInputFiles("#source", chatty);
+  await page.click("#upload");
+  await until("the doctor's report", async () => /Doctor:/.test(await page.textContent("#doctor")), 120000);
+  assert.match(await page.textContent("#doctor"), /Doctor: \d+ problem\(s\)/);
+  assert.match(await page.textContent("#doctor"), /writes to stdout besides its answers \(as side 0\)/);
+  assert.match(await page.textContent("#doctor pre"), /< thinking/);
+  await page.screenshot({ path: join(shots, "submit-doctor.png"), fullPage: true });
   // Its versions are listed with their upload times.
   await page.click('#bots tr[data-bot="student-c"] a.history');
   await page.waitForSelector("#history table");

@@ -1,8 +1,8 @@
 //! `arbiter info BOT`: what a bot says about itself through its own interface (Gomoku
 //! `INFO`, Legions and Nupud on empty stdin, the Connect Four and project protocols'
-//! name), beside what its manifest says. A bot that fails shows what it wrote on stderr
-//! (a traceback, say). The bot runs inside the sandbox unless `--no-sandbox`, as in
-//! `play`.
+//! name, Gomocup's `ABOUT` with its version and country), beside what its manifest
+//! says. A bot that fails shows what it wrote on stderr (a traceback, say). The bot runs
+//! inside the sandbox unless `--no-sandbox`, as in `play`.
 
 use anyhow::Context;
 use referee::{BotSpec, StartError};
@@ -40,6 +40,9 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             println!("name:     {}", printable(&identity.name));
             if let Some(author) = identity.author {
                 println!("author:   {}", printable(&author));
+            }
+            for (key, value) in &identity.details {
+                println!("{:<9} {}", format!("{}:", printable(key)), printable(value));
             }
             Ok(())
         }

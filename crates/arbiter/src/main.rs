@@ -4,10 +4,12 @@
 mod bench;
 mod bench_play;
 mod bot;
+mod doctor;
 mod games;
 mod host;
 mod info;
 mod match_cmd;
+mod new_kit;
 mod openings_cmd;
 mod play;
 mod replay;
@@ -52,6 +54,10 @@ enum Command {
     Host(host::Args),
     /// Show what a bot says about itself through its interface.
     Info(info::Args),
+    /// Check that a bot is fit to enter: a short session through its interface, each problem explained.
+    Doctor(doctor::Args),
+    /// Write a starter kit: a bot that plays legal moves, its manifest and a README.
+    New(new_kit::Args),
     /// Step through a game record, or list, replay and export the games of a results database.
     Replay(replay::Args),
     /// Generate reproducible start positions for a tournament.
@@ -78,6 +84,8 @@ fn main() -> ExitCode {
         Command::Bot(args) => bot::run(&args),
         Command::Host(args) => host::run(&args),
         Command::Info(args) => info::run(&args),
+        Command::Doctor(args) => doctor::run(&args),
+        Command::New(args) => new_kit::run(&args),
         Command::Replay(args) => replay::run(&args),
         Command::Openings(args) => openings_cmd::run(&args),
         Command::Tournament(args) => tournament_cmd::run(&args),

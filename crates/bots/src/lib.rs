@@ -4,6 +4,7 @@
 //! started through `jail`, inside the sandbox unless the caller says otherwise.
 
 pub mod build;
+pub mod doctor;
 pub mod drivers;
 pub mod folders;
 pub mod limits;

@@ -17,6 +17,8 @@ pub enum Protocol {
     GomokuFile,
     /// Gomoku, one process per game: the `field?` / `figure?` / `step?` dialogue.
     GomokuConsole,
+    /// Gomoku, one process per game: Gomocup's (Piskvork's) `START` / `TURN` / `x,y`.
+    Gomocup,
     /// Legions, one process per move: the map on stdin, orders on stdout.
     Legions,
     /// Pah-tum, one process per move: 56 characters in, 56 out.
@@ -30,9 +32,10 @@ pub enum Protocol {
 }
 
 impl Protocol {
-    pub const ALL: [Protocol; 7] = [
+    pub const ALL: [Protocol; 8] = [
         Protocol::GomokuFile,
         Protocol::GomokuConsole,
+        Protocol::Gomocup,
         Protocol::Legions,
         Protocol::Pahtum,
         Protocol::Nupud,
@@ -44,6 +47,7 @@ impl Protocol {
         match self {
             Protocol::GomokuFile => "gomoku-file",
             Protocol::GomokuConsole => "gomoku-console",
+            Protocol::Gomocup => "gomocup",
             Protocol::Legions => "legions",
             Protocol::Pahtum => "pahtum",
             Protocol::Nupud => "nupud",
@@ -57,7 +61,7 @@ impl Protocol {
     pub fn game(self) -> Option<GameKind> {
         use rules::{Registered, connect4, gomoku, legions, nupud, pahtum};
         match self {
-            Protocol::GomokuFile | Protocol::GomokuConsole => Some(gomoku::Position::KIND),
+            Protocol::GomokuFile | Protocol::GomokuConsole | Protocol::Gomocup => Some(gomoku::Position::KIND),
             Protocol::Legions => Some(legions::Position::KIND),
             Protocol::Pahtum => Some(pahtum::Position::KIND),
             Protocol::Nupud => Some(nupud::Position::KIND),

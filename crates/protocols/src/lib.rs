@@ -5,5 +5,6 @@
 
 pub mod arbiter;
 pub mod connect4_tcp;
+pub mod gomocup;
 pub mod gomoku_console;
 pub mod names;

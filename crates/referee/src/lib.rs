@@ -19,7 +19,7 @@ pub use bots::{
     BoxFuture, Fault, FaultKind, LastMove, ProgramBot, Protocol, RefereeError, Reply, SeatContext, StartError, TurnClock, TurnRequest,
     is_exhaustion, read_move,
 };
-pub use bots::{build, drivers, folders, limits, manifest, nofollow, pool};
+pub use bots::{build, doctor, drivers, folders, limits, manifest, nofollow, pool};
 pub use spec::BotSpec;
 
 use std::path::{Path, PathBuf};

@@ -87,7 +87,7 @@ async fn console_samples_play_both_seats() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn samples_describe_themselves() {
-    let expected = Identity { name: "Random Player".to_string(), author: Some("Arbiter sample bots".to_string()) };
+    let expected = Identity { name: "Random Player".to_string(), author: Some("Arbiter sample bots".to_string()), details: Vec::new() };
     for interface in ["gomoku-file", "gomoku-console"] {
         for language in ["python", "c"] {
             let BotSpec::Program(bot) = sample(interface, language) else { unreachable!() };
@@ -261,6 +261,6 @@ async fn faulty_descriptions() {
     let workdir = tempfile::tempdir().unwrap();
     assert_eq!(
         describe(&bot, workdir.path()).await.map_err(|err| err.to_string()),
-        Ok(Some(Identity { name: "Solo".to_string(), author: None }))
+        Ok(Some(Identity { name: "Solo".to_string(), author: None, details: Vec::new() }))
     );
 }

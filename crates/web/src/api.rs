@@ -380,7 +380,10 @@ async fn upload(State(app): AppState, _: Organiser, mut form: axum::extract::Mul
         )));
     }
     match app.submissions.submit(upload, app.sandboxed()).await.map_err(submit_error)? {
-        SubmitOutcome::Accepted(version) => Ok((StatusCode::CREATED, Json(json!({ "version": version }))).into_response()),
+        SubmitOutcome::Accepted(version) => {
+            let doctor = crate::doctor::report(&version, app.sandboxed()).await;
+            Ok((StatusCode::CREATED, Json(json!({ "version": version, "doctor": doctor }))).into_response())
+        }
         SubmitOutcome::CompileFailed { log } => Ok((
             StatusCode::UNPROCESSABLE_ENTITY,
             Json(json!({ "error": "compilation failed: the compiler's output is in `log`; nothing was stored", "log": log })),

@@ -4,6 +4,7 @@
 
 pub mod api;
 pub mod auth;
+pub mod doctor;
 pub mod error;
 pub mod games;
 pub mod http;

@@ -385,3 +385,42 @@ async fn an_uploads_build_cannot_make_the_server_write_or_chmod_outside() {
 
     assert_untouched(&victims);
 }
+
+/// A Gomoku bot of the project's protocol in Python; `{extra}` runs before each move.
+const PROJECT_BOT: &str = "import sys\nfor line in sys.stdin:\n    w = line.split()\n    if w[0] == 'arbiter':\n        print('ready', flush=True)\n    elif w[0] == 'legal':\n        legal = w[1:]\n    elif w[0] == 'go':\n        {extra}\n        print('move ' + legal[0], flush=True)\n    elif w[0] == 'quit':\n        break\n";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_upload_of_the_project_protocol_gets_the_doctors_report() {
+    common::ensure_helper();
+    let dir = tempfile::tempdir().unwrap();
+    let server = common::start_with(sandboxed_config(dir.path())).await;
+    let send = |name: &'static str, extra: &str| {
+        let code = PROJECT_BOT.replace("{extra}", extra);
+        form(&[
+            Part("name", None, name),
+            Part("game", None, "gomoku"),
+            Part("protocol", None, "arbiter"),
+            Part("source", Some("bot.py"), &code),
+        ])
+    };
+    let (status, answer) = upload(server.addr, Some(TOKEN), &send("fit", "pass")).await;
+    assert_eq!(status, 201, "{answer}");
+    assert_eq!(answer["doctor"]["fit"], true, "{answer}");
+    assert_eq!(answer["doctor"]["moves"], 6, "{answer}");
+
+    let (status, answer) = upload(server.addr, Some(TOKEN), &send("chatty", "print('thinking', flush=True)")).await;
+    assert_eq!(status, 201, "{answer}");
+    let doctor = &answer["doctor"];
+    assert_eq!(doctor["fit"], false, "{answer}");
+    let problem = &doctor["problems"][0];
+    assert_eq!(problem["title"], "writes to stdout besides its answers", "{answer}");
+    assert!(problem["explanation"].as_str().unwrap().starts_with("before its move it wrote 1 other line(s) (\"thinking\")"), "{answer}");
+    let exchange: Vec<&str> = problem["exchange"].as_array().unwrap().iter().map(|l| l.as_str().unwrap()).collect();
+    assert_eq!(exchange[exchange.len() - 3..], ["> go", "< thinking", "< move A0"], "{answer}");
+
+    // An interface the doctor does not speak: no report.
+    let parts = [Part("name", None, "native"), Part("game", None, "pahtum"), Part("source", Some("a.c"), &data("greedy_pahtum.c"))];
+    let (status, answer) = upload(server.addr, Some(TOKEN), &form(&parts)).await;
+    assert_eq!(status, 201, "{answer}");
+    assert_eq!(answer["doctor"], Value::Null, "{answer}");
+}

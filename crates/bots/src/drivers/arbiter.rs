@@ -324,12 +324,12 @@ async fn handshake(process: &mut jail::Process) -> Result<Said, Fault> {
             }
         }
     }
-    Ok(Said { identity: name.map(|name| Identity { name, author }), reuse })
+    Ok(Said { identity: name.map(|name| Identity { name, author, details: Vec::new() }), reuse })
 }
 
 /// The fault of a failed read or write; when the bot's output closed or a pipe broke,
 /// how it exited (waiting briefly for it) says whether it crashed.
-async fn gone(process: &mut jail::Process, failure: jail::Failure, clock: &TurnClock) -> Fault {
+pub(super) async fn gone(process: &mut jail::Process, failure: jail::Failure, clock: &TurnClock) -> Fault {
     if !matches!(failure, jail::Failure::Eof | jail::Failure::Io(_)) {
         return failure_fault(failure, clock);
     }

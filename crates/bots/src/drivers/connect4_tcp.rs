@@ -392,7 +392,7 @@ pub async fn describe(bot: &ProgramBot, workdir: &Path, sandboxed: bool) -> Resu
     let Started { mut process, mut conn, name } = start(bot, workdir, &limits, DESCRIBE_TIME, None).await?;
     let _ = tokio::time::timeout(Duration::from_millis(100), conn.send(&ServerMessage::Bye)).await;
     process.kill().await;
-    Ok(Some(Identity { name, author: None }))
+    Ok(Some(Identity { name, author: None, details: Vec::new() }))
 }
 
 /// A client of the host (`arbiter host connect4`): its name and its connection, until

@@ -132,7 +132,7 @@ pub(super) fn identity(text: &str) -> Result<Identity, Fault> {
         ));
     }
     let author = lines.next().filter(|line| !line.is_empty()).map(str::to_string);
-    Ok(Identity { name: name.to_string(), author })
+    Ok(Identity { name: name.to_string(), author, details: Vec::new() })
 }
 
 /// Writes the field file and removes the old answer, whatever the bot left under these
@@ -209,7 +209,7 @@ mod tests {
     #[test]
     fn identities() {
         let id = identity("Ivan Petrov\r\nMSU, group 101\n").unwrap();
-        assert_eq!(id, Identity { name: "Ivan Petrov".to_string(), author: Some("MSU, group 101".to_string()) });
+        assert_eq!(id, Identity { name: "Ivan Petrov".to_string(), author: Some("MSU, group 101".to_string()), details: Vec::new() });
         assert_eq!(identity("Solo\n").unwrap().author, None);
         assert_eq!(identity("\nMSU\n").unwrap_err().kind, FaultKind::ProtocolError);
     }

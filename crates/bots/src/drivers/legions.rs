@@ -96,7 +96,7 @@ pub async fn describe(bot: &ProgramBot, workdir: &Path, sandboxed: bool) -> Resu
     let output = once.into_output()?;
     let text = String::from_utf8_lossy(&output);
     match protocols::names::legions_name(&text) {
-        Ok(name) => Ok(Some(Identity { name, author: None })),
+        Ok(name) => Ok(Some(Identity { name, author: None, details: Vec::new() })),
         Err(err) => {
             let fault = Fault::new(FaultKind::ProtocolError, format!("the name answer {} is refused: {err}", quote(&output)));
             Err(StartError::Bot { fault, stderr })

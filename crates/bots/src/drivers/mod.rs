@@ -3,6 +3,7 @@
 
 pub mod arbiter;
 pub mod connect4_tcp;
+pub mod gomocup;
 pub mod gomoku_console;
 pub mod gomoku_file;
 pub mod legions;
@@ -18,11 +19,13 @@ use rules::{Game, Outcome, Registered};
 use crate::{BoxFuture, Fault, FaultKind, ProgramBot, Protocol, RefereeError, Reply, SeatContext, StartError, TurnClock, TurnRequest};
 
 /// A bot's own account of itself (Gomoku `INFO`, Legions and Nupud empty stdin, the
-/// Connect Four and project protocols' name).
+/// Connect Four and project protocols' name, Gomocup's `ABOUT`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Identity {
     pub name: String,
     pub author: Option<String>,
+    /// Further facts as key and value (Gomocup's `version`, `country`, ...).
+    pub details: Vec<(String, String)>,
 }
 
 /// A program bot playing game `G`, behind its interface: the project's protocol for any
@@ -58,6 +61,7 @@ pub async fn open<G: Registered>(bot: &ProgramBot, ctx: &SeatContext) -> Result<
         Protocol::Arbiter => unreachable!("opened above"),
         Protocol::GomokuFile => typed::<G, rules::gomoku::Position, _>(bot, gomoku_file::Bot::open(bot, ctx).await?),
         Protocol::GomokuConsole => typed::<G, rules::gomoku::Position, _>(bot, gomoku_console::Bot::open(bot, ctx).await?),
+        Protocol::Gomocup => typed::<G, rules::gomoku::Position, _>(bot, gomocup::Bot::open(bot, ctx).await?),
         Protocol::Legions => typed::<G, rules::legions::Position, _>(bot, legions::Bot::open(bot, ctx).await?),
         Protocol::Pahtum => typed::<G, rules::pahtum::Position, _>(bot, pahtum::Bot::open(bot, ctx).await?),
         Protocol::Nupud => typed::<G, rules::nupud::Position, _>(bot, nupud::Bot::open(bot, ctx).await?),
@@ -90,6 +94,7 @@ pub async fn describe_in(bot: &ProgramBot, workdir: &Path, sandboxed: bool) -> R
     match bot.manifest.protocol {
         Protocol::GomokuFile => gomoku_file::describe(bot, workdir, sandboxed).await,
         Protocol::GomokuConsole => gomoku_console::describe(bot, workdir, sandboxed).await,
+        Protocol::Gomocup => gomocup::describe(bot, workdir, sandboxed).await,
         Protocol::Legions => legions::describe(bot, workdir, sandboxed).await,
         Protocol::Pahtum => pahtum::describe(bot, workdir, sandboxed).await,
         Protocol::Nupud => nupud::describe(bot, workdir, sandboxed).await,

@@ -108,7 +108,7 @@ pub async fn describe(bot: &ProgramBot, workdir: &Path, sandboxed: bool) -> Resu
     let output = once.into_output()?;
     let text = String::from_utf8_lossy(&output);
     match protocols::names::nupud_name(&text) {
-        Ok(name) => Ok(Some(Identity { name, author: None })),
+        Ok(name) => Ok(Some(Identity { name, author: None, details: Vec::new() })),
         Err(_) => {
             let fault = protocol_error(format!("the name answer {} is not one line of 1 to 16 characters", quote(&output)));
             Err(StartError::Bot { fault, stderr })

@@ -1,0 +1,272 @@
+//! `arbiter new GAME LANG DIR`: writes a starter kit, a bot over the project's protocol
+//! that plays legal moves (a random one of the `legal` line), with its manifest, a README
+//! and the commands that test it, in Python, C, C++, Rust (the standard library only,
+//! built by `rustc`) or JavaScript (Node). The templates are in `crates/arbiter/kits/`.
+//! With `--protocol` a native interface's kit is its sample bot of `bots/` (Python or C),
+//! renamed: the samples are compiled in, so the kit and the tested sample are one code.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, bail};
+use rules::{GameKind, Options};
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The game the bot plays (`arbiter games` lists them), or `any` for every game.
+    game: String,
+    /// The language of the bot.
+    #[arg(value_enum)]
+    lang: Language,
+    /// A new (or empty) folder for the bot; its name is the bot's name.
+    dir: PathBuf,
+    /// The interface: `arbiter` (the project's protocol, every language), or a native
+    /// interface of the game (`python` and `c` only): gomoku-file, gomoku-console,
+    /// gomocup, legions, pahtum, nupud, connect4-tcp.
+    #[arg(long, default_value = "arbiter")]
+    protocol: String,
+}
+
+/// The files of a sample bot of `bots/`, by name, compiled in.
+macro_rules! sample {
+    ($protocol:literal, $lang:literal, [$($file:literal),+]) => {
+        ($protocol, $lang, &[$(($file, include_str!(concat!("../../../bots/", $protocol, "/", $lang, "/", $file)))),+])
+    };
+}
+
+/// The native interfaces' kits: each one's sample bot, by interface and language.
+type Sample = (&'static str, &'static str, &'static [(&'static str, &'static str)]);
+const SAMPLES: &[Sample] = &[
+    sample!("gomoku-file", "python", ["bot.toml", "random_bot.py"]),
+    sample!("gomoku-file", "c", ["bot.toml", "random.c"]),
+    sample!("gomoku-console", "python", ["bot.toml", "random_bot.py"]),
+    sample!("gomoku-console", "c", ["bot.toml", "random.c"]),
+    sample!("gomocup", "python", ["bot.toml", "brain.py"]),
+    sample!("gomocup", "c", ["bot.toml", "brain.c"]),
+    sample!("legions", "python", ["bot.toml", "random_bot.py"]),
+    sample!("legions", "c", ["bot.toml", "random.c"]),
+    sample!("pahtum", "python", ["bot.toml", "random_bot.py"]),
+    sample!("pahtum", "c", ["bot.toml", "random.c"]),
+    sample!("nupud", "python", ["bot.toml", "random_bot.py"]),
+    sample!("nupud", "c", ["bot.toml", "random.c"]),
+    sample!("connect4-tcp", "python", ["bot.toml", "random_bot.py", "c4client.py"]),
+    sample!("connect4-tcp", "c", ["bot.toml", "random.c", "c4client.c", "c4client.h"]),
+];
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Language {
+    Python,
+    C,
+    Cpp,
+    Rust,
+    Javascript,
+}
+
+/// A memory cap below which a Node bot runs lean (`--jitless --v8-pool-size=0`).
+const NODE_LEAN_BELOW_MB: u64 = 1024;
+
+const NODE_LEAN_NOTES: &str = "\nThe manifest runs Node with `--jitless --v8-pool-size=0`: without them V8 reserves more\n\
+                               address space than a small memory cap allows (Pah-tum's 128 MB), and the bot cannot start.\n\
+                               For a game without such a cap, drop them: the bot runs faster.\n";
+
+/// What a kit of one language is made of.
+struct Kit {
+    title: &'static str,
+    file: &'static str,
+    template: &'static str,
+    choose: &'static str,
+    command: &'static [&'static str],
+    build: Option<&'static [&'static str]>,
+    notes: &'static str,
+}
+
+impl Language {
+    fn kit(self) -> Kit {
+        match self {
+            Language::Python => Kit {
+                title: "Python 3",
+                file: "bot.py",
+                template: include_str!("../kits/bot.py"),
+                choose: "choose_move",
+                command: &["python3", "./bot.py"],
+                build: None,
+                notes: "",
+            },
+            Language::C => Kit {
+                title: "C",
+                file: "bot.c",
+                template: include_str!("../kits/bot.c"),
+                choose: "choose_move",
+                command: &["./bot"],
+                build: Some(&["cc", "-O2", "-o", "bot", "bot.c"]),
+                notes: "",
+            },
+            Language::Cpp => Kit {
+                title: "C++",
+                file: "bot.cpp",
+                template: include_str!("../kits/bot.cpp"),
+                choose: "choose_move",
+                command: &["./bot"],
+                build: Some(&["c++", "-O2", "-std=c++17", "-o", "bot", "bot.cpp"]),
+                notes: "",
+            },
+            Language::Rust => Kit {
+                title: "Rust",
+                file: "bot.rs",
+                template: include_str!("../kits/bot.rs"),
+                choose: "choose_move",
+                command: &["./bot"],
+                build: Some(&["rustc", "-O", "--edition", "2021", "-o", "bot", "bot.rs"]),
+                notes: "\nThe sandbox cannot run rustup's `rustc` (a proxy that needs your home folder): before a\n\
+                        sandboxed run (a tournament, `play` without `--no-sandbox`) build the bot once yourself,\n\
+                        `rustc -O --edition 2021 -o bot bot.rs`; the manifest builds it again only when `bot.rs`\n\
+                        is newer than `bot`.\n",
+            },
+            Language::Javascript => Kit {
+                title: "JavaScript (Node.js)",
+                file: "bot.js",
+                template: include_str!("../kits/bot.js"),
+                choose: "chooseMove",
+                command: &["node", "./bot.js"],
+                build: None,
+                notes: "",
+            },
+        }
+    }
+}
+
+pub fn run(args: &Args) -> anyhow::Result<()> {
+    let game = match args.game.as_str() {
+        referee::manifest::ANY_GAME => None,
+        name => Some(GameKind::from_name(name)?),
+    };
+    let name = bot_name(&args.dir);
+    let files = match args.protocol.as_str() {
+        "arbiter" => kit_files(game, args.lang, &name),
+        protocol => native_kit(game, protocol, args.lang, &name)?,
+    };
+    write_kit(&args.dir, &files)?;
+    let listed: Vec<&str> = files.iter().map(|(file, _)| file.as_str()).collect();
+    println!("wrote a {} bot {name} for {} in {}: {}", args.lang.kit().title, args.game, args.dir.display(), listed.join(", "));
+    println!("test it: arbiter doctor {} --no-sandbox", args.dir.display());
+    Ok(())
+}
+
+/// The bot's name: the folder's name in lower case, letters, digits and `-` only.
+fn bot_name(dir: &Path) -> String {
+    let folder = dir.file_name().map(|n| n.to_string_lossy().to_lowercase()).unwrap_or_default();
+    let name: String = folder.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect();
+    let name = name.trim_matches('-');
+    if name.is_empty() { "my-bot".to_string() } else { name.chars().take(referee::manifest::MAX_NAME_CHARS).collect() }
+}
+
+/// The files of a kit, by name, with their text.
+fn kit_files(game: Option<GameKind>, lang: Language, name: &str) -> Vec<(String, String)> {
+    let kit = lang.kit();
+    let game_name = game.map_or(referee::manifest::ANY_GAME, GameKind::name);
+    let list = |argv: &[&str]| argv.iter().map(|a| format!("{a:?}")).collect::<Vec<_>>().join(", ");
+    // Node reserves more address space than a small memory cap allows (Pah-tum's 128 MB)
+    // unless V8 runs without its compiler and helper threads.
+    let small_cap = game.is_none_or(|g| g.seed_limits(&Options::new()).memory_mb.is_some_and(|mb| mb < NODE_LEAN_BELOW_MB));
+    let (command, notes) = match lang {
+        Language::Javascript if small_cap => (&["node", "--jitless", "--v8-pool-size=0", "./bot.js"][..], NODE_LEAN_NOTES),
+        _ => (kit.command, kit.notes),
+    };
+    let mut manifest = format!(
+        "# The manifest of {name} (docs/bots.md in Arbiter's repository).\nname = \"{name}\"\ngame = \"{game_name}\"\nprotocol = \"arbiter\"\ncommand = [{}]\n",
+        list(command)
+    );
+    if let Some(build) = kit.build {
+        manifest.push_str(&format!("build = [{}]\n", list(build)));
+    }
+    let readme = include_str!("../kits/README.md")
+        .replace("{{LANGUAGE}}", kit.title)
+        .replace("{{GAME_WORDS}}", &game.map_or("every game (`game = \"any\"`)".to_string(), |g| g.name().to_string()))
+        .replace("{{CHOOSE}}", kit.choose)
+        .replace("{{FILE}}", kit.file)
+        .replace("{{BUILD_WORDS}}", if kit.build.is_some() { ", and the build command it is compiled with when needed" } else { "" })
+        .replace("{{PLAY_GAME}}", game.unwrap_or(GameKind::ALL[0]).name())
+        .replace("{{NOTES}}", notes)
+        .replace("{{NAME}}", name);
+    let mut files = vec![
+        (kit.file.to_string(), kit.template.replace("{{NAME}}", name)),
+        ("bot.toml".to_string(), manifest),
+        ("README.md".to_string(), readme),
+    ];
+    if kit.build.is_some() {
+        files.push((".gitignore".to_string(), "bot\n.arbiter-build.lock\n".to_string()));
+    }
+    files
+}
+
+/// The kit of a native interface: its sample for the language, with the kit's name in
+/// the manifest (the sample's comments and author dropped) and a README.
+fn native_kit(game: Option<GameKind>, protocol: &str, lang: Language, name: &str) -> anyhow::Result<Vec<(String, String)>> {
+    let Some(&known) = referee::Protocol::ALL.iter().find(|p| p.name() == protocol) else {
+        let names: Vec<&str> = referee::Protocol::ALL.iter().map(|p| p.name()).collect();
+        bail!("unknown interface {protocol:?} (interfaces: {})", names.join(", "));
+    };
+    let plays = known.game().expect("every interface but arbiter belongs to a game");
+    let lang_dir = lang_name(lang);
+    let Some((_, _, files)) = SAMPLES.iter().find(|(p, l, _)| *p == protocol && *l == lang_dir.as_str()) else {
+        bail!("the {protocol} interface has kits in python and c only");
+    };
+    if game != Some(plays) {
+        bail!("the {protocol} interface plays {plays} only: use arbiter new {plays} {lang_dir} DIR --protocol {protocol}");
+    }
+    let mut kit = Vec::new();
+    let mut program = String::new();
+    for (file, text) in files.iter() {
+        if *file == "bot.toml" {
+            let manifest: String = text
+                .lines()
+                .filter(|line| !line.starts_with('#') && !line.starts_with("author"))
+                .map(|line| if line.starts_with("name = ") { format!("name = \"{name}\"\n") } else { format!("{line}\n") })
+                .collect();
+            kit.push(("bot.toml".to_string(), manifest));
+        } else {
+            if program.is_empty() {
+                program = file.to_string();
+            }
+            kit.push((file.to_string(), text.to_string()));
+        }
+    }
+    let readme = format!(
+        "# {name}\n\nA player of {plays} over the `{protocol}` interface, in {}: the sample bot of Arbiter's\n\
+         repository (`bots/{protocol}/{lang_dir}`), with your name. The interface is described in full\n\
+         in `docs/bots.md` of that repository. Make it better in `{program}`; `bot.toml` is its\n\
+         manifest.\n\nTest it (from this folder; your own bot may run without the sandbox):\n\n\
+         \x20   arbiter doctor . --no-sandbox\n\x20   arbiter play {plays} . random --games 4 --show --no-sandbox\n",
+        lang.kit().title
+    );
+    kit.push(("README.md".to_string(), readme));
+    if lang == Language::C {
+        let binary = files
+            .iter()
+            .find(|(f, _)| *f == "bot.toml")
+            .and_then(|(_, t)| t.lines().find(|l| l.starts_with("command")))
+            .unwrap_or_default();
+        let binary = binary.split('"').nth(1).unwrap_or("bot").trim_start_matches("./");
+        kit.push((".gitignore".to_string(), format!("{binary}\n.arbiter-build.lock\n")));
+    }
+    Ok(kit)
+}
+
+/// The language's name on the command line.
+fn lang_name(lang: Language) -> String {
+    clap::ValueEnum::to_possible_value(&lang).map(|value| value.get_name().to_string()).unwrap_or_default()
+}
+
+/// Writes the files into `dir`, which must be new or empty (nothing is overwritten).
+fn write_kit(dir: &Path, files: &[(String, String)]) -> anyhow::Result<()> {
+    if let Ok(mut entries) = std::fs::read_dir(dir)
+        && entries.next().is_some()
+    {
+        bail!("{} is not empty: give a new folder for the bot", dir.display());
+    }
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot make the folder {}", dir.display()))?;
+    for (file, text) in files {
+        let path = dir.join(file);
+        std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    Ok(())
+}

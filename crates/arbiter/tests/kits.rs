@@ -1,0 +1,176 @@
+//! `arbiter new GAME LANG DIR` through the real binary: every starter kit (Python, C,
+//! C++, Rust, JavaScript) is generated, built by its manifest, passes `doctor` and plays
+//! whole games of every game without a fault; a kit for one game says so in its
+//! manifest; the kits of the native interfaces (their samples, in Python and C) pass
+//! the doctor; `new` refuses a folder that is not empty and an unknown game in one line.
+//! The toolchains used are the machine's: python3, cc, c++, rustc and node.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+const ARBITER: &str = env!("CARGO_BIN_EXE_arbiter");
+
+const LANGUAGES: [&str; 5] = ["python", "c", "cpp", "rust", "javascript"];
+
+fn arbiter(args: &[&str]) -> Output {
+    Command::new(ARBITER).args(args).output().expect("arbiter runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Generates the kit of `lang` for every game, checks it with the doctor and plays two
+/// games of each game against the random player (the build runs once, at the doctor).
+fn kit_plays_every_game(lang: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let kit = dir.path().join(format!("starter-{lang}"));
+    let kit = kit.to_str().unwrap();
+    let out = arbiter(&["new", "any", lang, kit]);
+    assert!(out.status.success(), "{lang}: {}", text(&out.stderr));
+    for file in ["bot.toml", "README.md"] {
+        assert!(Path::new(kit).join(file).is_file(), "{lang}: no {file}");
+    }
+    let readme = std::fs::read_to_string(Path::new(kit).join("README.md")).unwrap();
+    assert!(readme.contains("arbiter doctor . --no-sandbox"), "{readme}");
+
+    let out = arbiter(&["doctor", kit, "--no-sandbox"]);
+    let report = text(&out.stdout);
+    assert!(out.status.success(), "{lang}: {report}{}", text(&out.stderr));
+    assert!(report.contains(&format!("doctor: starter-{lang} (arbiter protocol) in gomoku")), "{report}");
+    assert!(report.contains("fit to enter: 6 moves played without a problem"), "{lang}: {report}");
+
+    for game in ["gomoku", "connect4", "pahtum", "legions", "nupud"] {
+        let mut args = vec!["play", game, kit, "random", "--games", "2", "--seed", "5", "--json", "--no-sandbox"];
+        if game == "legions" {
+            args.extend(["-o", "size=7"]);
+        }
+        let out = arbiter(&args);
+        assert!(out.status.success(), "{lang} {game}: {}", text(&out.stderr));
+        let summary: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let games = summary["games"].as_array().unwrap();
+        assert_eq!(games.len(), 2);
+        for played in games {
+            assert_eq!(played["termination"]["kind"], "rules", "{lang} {game}: {played}");
+            assert!(played["moves"].as_array().unwrap().len() > 1, "{lang} {game}: {played}");
+        }
+    }
+}
+
+#[test]
+fn python_kit() {
+    kit_plays_every_game("python");
+}
+
+#[test]
+fn c_kit() {
+    kit_plays_every_game("c");
+}
+
+#[test]
+fn cpp_kit() {
+    kit_plays_every_game("cpp");
+}
+
+#[test]
+fn rust_kit() {
+    kit_plays_every_game("rust");
+}
+
+#[test]
+fn javascript_kit() {
+    kit_plays_every_game("javascript");
+}
+
+#[test]
+fn a_kit_for_one_game_built_in_the_sandbox() {
+    let dir = tempfile::tempdir().unwrap();
+    let kit = dir.path().join("Four In A Row!");
+    let out = arbiter(&["new", "connect4", "c", kit.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let manifest = std::fs::read_to_string(kit.join("bot.toml")).unwrap();
+    assert!(manifest.contains("name = \"four-in-a-row\"\ngame = \"connect4\"\nprotocol = \"arbiter\"\n"), "{manifest}");
+    // As an entrant's: built and played inside the sandbox.
+    let out = arbiter(&["play", "connect4", kit.to_str().unwrap(), "random", "--games", "2", "--seed", "3", "--json"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let summary: Value = serde_json::from_slice(&out.stdout).unwrap();
+    for played in summary["games"].as_array().unwrap() {
+        assert_eq!(played["termination"]["kind"], "rules", "{played}");
+    }
+    let out = arbiter(&["play", "gomoku", kit.to_str().unwrap(), "random"]);
+    assert_eq!(text(&out.stderr).trim_end(), format!("arbiter: bot {} plays connect4, not gomoku", kit.display()));
+}
+
+/// Generates the kit of every native interface in `lang` and has the doctor play it (a
+/// small Legions board keeps the per-move processes few).
+fn native_kits_pass_the_doctor(lang: &str) {
+    let interfaces = [
+        ("gomoku", "gomoku-file"),
+        ("gomoku", "gomoku-console"),
+        ("gomoku", "gomocup"),
+        ("legions", "legions"),
+        ("pahtum", "pahtum"),
+        ("nupud", "nupud"),
+        ("connect4", "connect4-tcp"),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    for (game, protocol) in interfaces {
+        let kit = dir.path().join(format!("{protocol}-{lang}"));
+        let kit = kit.to_str().unwrap();
+        let out = arbiter(&["new", game, lang, kit, "--protocol", protocol]);
+        assert!(out.status.success(), "{protocol} {lang}: {}", text(&out.stderr));
+        let manifest = std::fs::read_to_string(Path::new(kit).join("bot.toml")).unwrap();
+        let head = format!("name = \"{protocol}-{lang}\"\ngame = \"{game}\"\nprotocol = \"{protocol}\"\n");
+        assert!(manifest.starts_with(&head), "{manifest}");
+        let mut args = vec!["doctor", kit, "--no-sandbox"];
+        if game == "legions" {
+            args.extend(["-o", "size=5"]);
+        }
+        let out = arbiter(&args);
+        let report = text(&out.stdout);
+        assert!(out.status.success(), "{protocol} {lang}: {report}{}", text(&out.stderr));
+        assert!(report.contains("fit to enter: "), "{protocol} {lang}: {report}");
+    }
+}
+
+#[test]
+fn native_python_kits() {
+    native_kits_pass_the_doctor("python");
+}
+
+#[test]
+fn native_c_kits() {
+    native_kits_pass_the_doctor("c");
+    let dir = tempfile::tempdir().unwrap();
+    let out = arbiter(&["new", "gomoku", "rust", dir.path().join("x").to_str().unwrap(), "--protocol", "gomocup"]);
+    assert_eq!(text(&out.stderr), "arbiter: the gomocup interface has kits in python and c only\n");
+    let out = arbiter(&["new", "gomoku", "c", dir.path().join("x").to_str().unwrap(), "--protocol", "pahtum"]);
+    assert_eq!(text(&out.stderr), "arbiter: the pahtum interface plays pahtum only: use arbiter new pahtum c DIR --protocol pahtum\n");
+}
+
+#[test]
+fn bad_input_gets_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let full = dir.path().join("full");
+    std::fs::create_dir(&full).unwrap();
+    std::fs::write(full.join("mine.py"), "print()").unwrap();
+    let cases = [
+        (
+            vec!["new", "gomoku", "python", full.to_str().unwrap()],
+            format!("arbiter: {} is not empty: give a new folder for the bot", full.display()),
+        ),
+        (vec!["new", "chess", "python", "x"], "arbiter: unknown game \"chess\"".to_string()),
+    ];
+    for (args, expected) in cases {
+        let out = arbiter(&args);
+        assert_eq!(out.status.code(), Some(1));
+        let said = text(&out.stderr);
+        assert_eq!(said.lines().count(), 1, "{said}");
+        assert!(said.starts_with(&expected), "{said}");
+    }
+    assert_eq!(std::fs::read_dir(&full).unwrap().count(), 1, "nothing is written into a full folder");
+    let help = text(&arbiter(&["new", "--help"]).stdout);
+    assert!(help.contains(&format!("[possible values: {}]", LANGUAGES.join(", "))), "{help}");
+}
