@@ -20,6 +20,14 @@ const REMOVING_PREFIX: &str = "arbiter-removing-";
 /// The lock file inside a game folder, locked while its game runs.
 const LOCK: &str = ".lock";
 
+/// The folders of the sandbox's lifelines (`jail`), each holding the FIFO `lifeline`
+/// that its referee holds open for as long as it lives.
+const LIFELINE_PREFIX: &str = "arbiter-lifeline-";
+
+/// How long a folder may stay half made (a folder being made, a lifeline folder without
+/// its FIFO yet) before it counts as left by a run that died.
+const HALF_MADE_GRACE: std::time::Duration = std::time::Duration::from_secs(60);
+
 /// A game's folder in the temporary folder, removed when dropped.
 pub struct GameFolder {
     path: PathBuf,
@@ -94,8 +102,9 @@ fn remove(path: &Path) -> io::Result<()> {
 
 /// Removes the game folders in the temporary folder whose runs are gone (their lock is
 /// free), and returns them; also removes, without a word, those a process was removing
-/// (it may have died meanwhile). Folders of live runs, folders of other users and links
-/// are left alone.
+/// (it may have died meanwhile), those being made by a run that died (their lock free a
+/// minute after), and the lifeline folders of dead referees (nobody holds the FIFO open
+/// any more). Folders of live runs, folders of other users and links are left alone.
 pub fn remove_stale() -> io::Result<Vec<PathBuf>> {
     remove_stale_in(&std::env::temp_dir())
 }
@@ -109,13 +118,27 @@ pub fn remove_stale_in(temp: &Path) -> io::Result<Vec<PathBuf>> {
         let entry = entry?;
         let name = entry.file_name().to_string_lossy().into_owned();
         let (game, removing) = (name.starts_with(PREFIX), name.starts_with(REMOVING_PREFIX));
-        if !game && !removing {
+        let (making, lifeline) = (name.starts_with(MAKING_PREFIX), name.starts_with(LIFELINE_PREFIX));
+        if !game && !removing && !making && !lifeline {
             continue;
         }
         let path = entry.path();
         // Not followed: a link named like a game folder is not ours to empty.
         let Ok(meta) = std::fs::symlink_metadata(&path) else { continue };
         if !meta.is_dir() || meta.uid() != me {
+            continue;
+        }
+        let half_made_long = meta.modified().ok().and_then(|at| at.elapsed().ok()).is_some_and(|age| age > HALF_MADE_GRACE);
+        if lifeline {
+            if orphaned_lifeline(&path.join("lifeline")).unwrap_or(half_made_long) {
+                let _ = std::fs::remove_dir_all(&path);
+            }
+            continue;
+        }
+        if making {
+            if half_made_long && File::open(path.join(LOCK)).is_ok_and(|lock| lock.try_lock().is_ok()) {
+                let _ = std::fs::remove_dir_all(&path);
+            }
             continue;
         }
         if removing {
@@ -129,6 +152,22 @@ pub fn remove_stale_in(temp: &Path) -> io::Result<Vec<PathBuf>> {
         }
     }
     Ok(removed)
+}
+
+/// Whether nobody holds a lifeline FIFO open any more (its referee died): opening it for
+/// writing without waiting then finds no reader. `None` when there is no FIFO there.
+fn orphaned_lifeline(fifo: &Path) -> Option<bool> {
+    use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+    let meta = std::fs::symlink_metadata(fifo).ok()?;
+    if !meta.file_type().is_fifo() {
+        return None;
+    }
+    // A live referee holds it read-write: the open succeeds, and closing this writer
+    // again ends nothing (the referee's own end stays open).
+    match std::fs::OpenOptions::new().write(true).custom_flags(rustix::fs::OFlags::NONBLOCK.bits() as i32).open(fifo) {
+        Ok(_) => Some(false),
+        Err(err) => Some(err.raw_os_error() == Some(rustix::io::Errno::NXIO.raw_os_error())),
+    }
 }
 
 #[cfg(test)]
@@ -177,5 +216,32 @@ mod tests {
         assert!(live.join(LOCK).exists() && young.exists() && other.exists());
         drop(held);
         assert_eq!(remove_stale_in(temp.path()).unwrap(), vec![live]);
+    }
+
+    #[test]
+    fn lifeline_folders_of_dead_referees_go() {
+        let temp = tempfile::tempdir().unwrap();
+        let mode = nix::sys::stat::Mode::S_IRUSR | nix::sys::stat::Mode::S_IWUSR;
+        // A live referee's: it holds its FIFO open read-write.
+        let live = temp.path().join(format!("{LIFELINE_PREFIX}live"));
+        std::fs::create_dir(&live).unwrap();
+        nix::unistd::mkfifo(&live.join("lifeline"), mode).unwrap();
+        let held = std::fs::OpenOptions::new().read(true).write(true).open(live.join("lifeline")).unwrap();
+        // A dead one's: nobody holds it.
+        let dead = temp.path().join(format!("{LIFELINE_PREFIX}dead"));
+        std::fs::create_dir(&dead).unwrap();
+        nix::unistd::mkfifo(&dead.join("lifeline"), mode).unwrap();
+        // One just made, its FIFO not there yet.
+        let young = temp.path().join(format!("{LIFELINE_PREFIX}young"));
+        std::fs::create_dir(&young).unwrap();
+        remove_stale_in(temp.path()).unwrap();
+        assert!(!dead.exists(), "a dead referee's lifeline folder goes");
+        assert!(live.exists() && young.exists(), "a live one and one being made stay");
+        // The live referee's end still works after the look.
+        use std::io::Write;
+        (&held).write_all(b"g").unwrap();
+        drop(held);
+        remove_stale_in(temp.path()).unwrap();
+        assert!(!live.exists(), "gone once its referee let go");
     }
 }
