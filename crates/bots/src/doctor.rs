@@ -227,7 +227,9 @@ impl Dialect {
 
     fn handshake_words(&self) -> &'static str {
         match self {
-            Dialect::Arbiter => "after \"arbiter 1\" the bot writes \"name ...\" and \"author ...\" (both optional) and then \"ready\"",
+            Dialect::Arbiter => {
+                "after \"arbiter 1\" the bot writes \"name ...\", \"author ...\" and \"reuse\" (each optional) and then \"ready\""
+            }
             Dialect::Gomocup { .. } => "after \"START 10\" the engine writes \"OK\"",
         }
     }
@@ -235,7 +237,7 @@ impl Dialect {
     fn hear_hello(&self, line: &str) -> Said {
         match self {
             Dialect::Arbiter => match FromBot::parse(line) {
-                FromBot::Name(_) | FromBot::Author(_) => Said::Fine,
+                FromBot::Name(_) | FromBot::Author(_) | FromBot::Reuse => Said::Fine,
                 FromBot::Ready => Said::Ready,
                 _ => Said::Extra,
             },
