@@ -10,7 +10,7 @@
 //! [limits]                             # move-ms, game-ms, cpu-ms, memory-mb, stderr-kb
 //! [[entrant]]
 //! name = "baseline"
-//! bot = "random"                       # random, greedy, or a bot.toml / its folder
+//! bot = "random"                       # a built-in player (random ... strong), or a bot.toml / its folder
 //! submitted = "2004-12-01T10:00:00"    # optional, for the last tie-break
 //! [[stage]]
 //! name = "round robin"
@@ -437,9 +437,6 @@ struct RawOpenings {
     generate: Option<Spanned<u32>>,
 }
 
-/// The built-in players a config may name as a bot.
-const BUILTINS: [&str; 2] = ["random", "greedy"];
-
 /// The games that have generated start positions (`openings::generate`): those whose
 /// descriptor says so.
 pub fn generated_openings_games() -> Vec<GameKind> {
@@ -609,7 +606,7 @@ impl Reader<'_> {
             if bot == "human" {
                 return Err(self.invalid(
                     &entrant.bot.span(),
-                    "bot = \"human\": a tournament plays without people; name a program or random or greedy",
+                    "bot = \"human\": a tournament plays without people; name a program or a built-in player",
                 ));
             }
             let name = match &entrant.name {
@@ -618,13 +615,13 @@ impl Reader<'_> {
             };
             let key = match &name {
                 Some(name) => name.clone(),
-                None if BUILTINS.contains(&bot.as_str()) => bot.clone(),
+                None if players::Builtin::is_builtin_name(&bot) => bot.clone(),
                 None => format!("bot {bot}"),
             };
             if seen.contains(&key) {
                 let (span, message) = match &entrant.name {
                     Some(name) => (name.span(), format!("two entrants are named {key:?}")),
-                    None if BUILTINS.contains(&bot.as_str()) => {
+                    None if players::Builtin::is_builtin_name(&bot) => {
                         (entrant.bot.span(), format!("two entrants are named {key:?}: give this one a `name`"))
                     }
                     None => (entrant.bot.span(), format!("bot {bot:?} is listed twice without a name: give one a `name`")),
