@@ -61,7 +61,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
                 Evaluation::Score(score) => json!({ "score": score }),
                 Evaluation::Mate(plies) => json!({ "mate": plies }),
                 Evaluation::WinRate(rate) => json!({ "win_rate": (rate * 1000.0).round() / 1000.0 }),
-                Evaluation::Exact(score) => json!({ "exact": score }),
+                Evaluation::Outcome(result) => json!({ "outcome": result }),
             };
             let reach = if found.depth > 0 { ("depth", json!(found.depth)) } else { ("playouts", json!(found.nodes)) };
             let mut line = json!({ "move": found.mv, "eval": eval, "nodes": found.nodes });

@@ -1,25 +1,22 @@
 //! Connect Four's players: the exact solver for the 7×6 board (`perfect`, also `strong`
-//! there), and the alpha-beta player's evaluation and move ordering for every size.
-//!
-//! The solver is the `connect-four-ai` crate's (Pascal Pons' method: bitboards, negamax
-//! with alpha-beta, a transposition table, null-window searches, threat-based move
-//! ordering, and an opening book of every position up to 8 plies embedded in the crate).
-//! Scores are in Pons' convention: positive when the side to move wins, 22 minus the
-//! number of its own discs when it wins as early as it can; 0 a draw; negative a loss.
+//! there; [`solver`]), and the alpha-beta player's evaluation and move ordering for every
+//! size. Scores are in Pascal Pons' convention: positive when the side to move wins, 22
+//! minus the number of its own discs when it wins as early as it can; 0 a draw; negative
+//! a loss.
+
+pub mod solver;
 
 use std::cell::RefCell;
 
-use connect_four_ai::{Position as Bits, Solver};
-use rand::Rng;
-use rand::seq::IndexedRandom;
 use rules::connect4::{Move, Position};
 use rules::{Game, Options, Side};
 
 use crate::search::{self, Heuristic};
 use crate::{Budget, Evaluation, Found, Rung};
+use solver::{Bits, Solver};
 
 /// The board the solver plays.
-pub const SOLVED_SIZE: (usize, usize) = (7, 6);
+pub const SOLVED_SIZE: (usize, usize) = (solver::WIDTH, solver::HEIGHT);
 
 /// Whether the options make the board the solver plays (7×6, the default).
 pub fn is_solved_size(options: &Options) -> bool {
@@ -43,44 +40,53 @@ pub enum SolveError {
     Size(usize, usize),
     #[error("the game is over")]
     Over,
+    #[error("the search ran out of its budget")]
+    Stopped,
 }
 
 thread_local! {
-    // The solver's 64 MB table and its book, made once per thread and kept: the table
-    // holds exact facts about positions, valid for every later search.
+    // One solver (and its 64 MB table) per thread, made on first use and kept.
     static SOLVER: RefCell<Option<Solver>> = const { RefCell::new(None) };
 }
 
-/// Solves a 7×6 position exactly.
-pub fn solve(pos: &Position) -> Result<Solved, SolveError> {
+fn with_solver<T>(f: impl FnOnce(&mut Solver) -> T) -> T {
+    SOLVER.with(|cell| f(cell.borrow_mut().get_or_insert_with(Solver::default)))
+}
+
+fn bits(pos: &Position) -> Result<Bits, SolveError> {
     if (pos.width(), pos.height()) != SOLVED_SIZE {
         return Err(SolveError::Size(pos.width(), pos.height()));
     }
     let me = pos.to_move().ok_or(SolveError::Over)?;
-    let rows: String = pos.board_rows(Some(me)).concat().chars().map(|c| match c {
-        'M' => 'x',
-        'T' => 'o',
-        _ => '.',
-    }).collect();
-    let bits = Bits::from_board_string(&rows).expect("a 7x6 board is 42 cells");
-    let scores = SOLVER.with(|cell| {
-        let mut cell = cell.borrow_mut();
-        let solver = cell.get_or_insert_with(Solver::new);
-        solver.get_all_move_scores(&bits)
-    });
-    let move_scores: Vec<Option<i32>> = scores.iter().map(|s| s.map(i32::from)).collect();
+    Ok(Bits::from_rows(&pos.board_rows(Some(me))))
+}
+
+/// Solves a 7×6 position exactly, every column, within `budget`.
+pub fn solve_within(pos: &Position, budget: &Budget) -> Result<Solved, SolveError> {
+    let bits = bits(pos)?;
+    let move_scores = with_solver(|solver| solver.column_scores(&bits, budget)).map_err(|_| SolveError::Stopped)?;
     let score = move_scores.iter().flatten().copied().max().expect("a game that goes on has a move");
     Ok(Solved { score, move_scores })
 }
 
-/// The move of `rung` in `pos`: the solver's for `perfect` (and `strong` on 7×6), a
-/// random one among the best; alpha-beta otherwise.
-pub fn search<R: Rng + ?Sized>(pos: &Position, rung: Rung, rng: &mut R, budget: &Budget) -> Option<Found<Move>> {
+/// Solves a 7×6 position exactly, however long it takes.
+pub fn solve(pos: &Position) -> Result<Solved, SolveError> {
+    solve_within(pos, &Budget { nodes: None, stop: &|| false })
+}
+
+/// The move of `rung` in `pos`: the solver's for `perfect` (and `strong` on 7×6), the
+/// first of the best in centre-first order; alpha-beta otherwise, and for the solver
+/// whose budget ran out (with the budget it has left: none, so depth 1).
+pub fn search(pos: &Position, rung: Rung, budget: &Budget) -> Option<Found<Move>> {
     let exact = rung == Rung::Perfect || (rung == Rung::Strong && (pos.width(), pos.height()) == SOLVED_SIZE);
-    if exact && let Ok(solved) = solve(pos) {
-        let best: Vec<usize> = (0..solved.move_scores.len()).filter(|&x| solved.move_scores[x] == Some(solved.score)).collect();
-        let column = *best.choose(rng).expect("the best score is some column's");
-        return Some(Found { mv: Move::new(column as u8), eval: Evaluation::Exact(solved.score), depth: 0, nodes: 0 });
+    if exact && let Ok(bits) = bits(pos) {
+        let (found, nodes) = with_solver(|solver| {
+            solver.nodes = 0;
+            (solver.perfect_column(&bits, budget), solver.nodes)
+        });
+        if let Ok((column, result)) = found {
+            return Some(Found { mv: Move::new(column as u8), eval: Evaluation::Outcome(result), depth: 0, nodes });
+        }
     }
     search::best_move(pos, budget)
 }

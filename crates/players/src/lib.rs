@@ -241,8 +241,9 @@ pub enum Evaluation {
     Mate(i32),
     /// Tree search: the expected result (1 win, 0.5 draw, 0 loss) of the chosen move.
     WinRate(f64),
-    /// An exact solver: Pascal Pons' score (positive: the side to move wins).
-    Exact(i32),
+    /// An exact solver: the result with best play for the side to move (1 a win, 0 a
+    /// draw, -1 a loss).
+    Outcome(i32),
 }
 
 /// The best move of the search made for `pos`'s game at `rung`: the Connect Four solver,
@@ -251,7 +252,7 @@ pub enum Evaluation {
 pub fn search_move<G: Game, R: Rng + ?Sized>(pos: &G, rung: Rung, rng: &mut R, budget: &Budget) -> Option<Found<G::Move>> {
     let any = pos as &dyn Any;
     if let Some(c4) = any.downcast_ref::<rules::connect4::Position>() {
-        return connect4::search(c4, rung, rng, budget).map(cast_found);
+        return connect4::search(c4, rung, budget).map(cast_found);
     }
     if let Some(gomoku) = any.downcast_ref::<rules::gomoku::Position>() {
         return search::best_move(gomoku, budget).map(cast_found);
