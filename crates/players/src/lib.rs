@@ -254,6 +254,9 @@ pub fn search_move<G: Game, R: Rng + ?Sized>(pos: &G, rung: Rung, rng: &mut R, b
     if let Some(c4) = any.downcast_ref::<rules::connect4::Position>() {
         return connect4::search(c4, rung, budget).map(cast_found);
     }
+    if let Some(legions) = any.downcast_ref::<rules::legions::Position>() {
+        return legions::search(legions, rung, rng, budget).map(cast_found);
+    }
     if let Some(gomoku) = any.downcast_ref::<rules::gomoku::Position>() {
         return search::best_move(gomoku, budget).map(cast_found);
     }
