@@ -75,8 +75,8 @@ pub fn solve(pos: &Position) -> Result<Solved, SolveError> {
 }
 
 /// The move of `rung` in `pos`: the solver's for `perfect` (and `strong` on 7×6), the
-/// first of the best in centre-first order; alpha-beta otherwise, and for the solver
-/// whose budget ran out (with the budget it has left: none, so depth 1).
+/// first of the best in centre-first order (when its budget runs out first, the first
+/// move of the alpha-beta player's order); alpha-beta on other boards and rungs.
 pub fn search(pos: &Position, rung: Rung, budget: &Budget) -> Option<Found<Move>> {
     let exact = rung == Rung::Perfect || (rung == Rung::Strong && (pos.width(), pos.height()) == SOLVED_SIZE);
     if exact && let Ok(bits) = bits(pos) {
@@ -84,9 +84,16 @@ pub fn search(pos: &Position, rung: Rung, budget: &Budget) -> Option<Found<Move>
             solver.nodes = 0;
             (solver.perfect_column(&bits, budget), solver.nodes)
         });
-        if let Ok((column, result)) = found {
-            return Some(Found { mv: Move::new(column as u8), eval: Evaluation::Outcome(result), depth: 0, nodes });
-        }
+        return match found {
+            Ok((column, result)) => Some(Found { mv: Move::new(column as u8), eval: Evaluation::Outcome(result), depth: 0, nodes }),
+            // Out of time: the first move of the alpha-beta player's order (a win, a
+            // block, else the centre), at once.
+            Err(_) => {
+                let mut moves = Vec::new();
+                pos.search_moves(&mut moves);
+                Some(Found { mv: *moves.first()?, eval: Evaluation::Score(0), depth: 0, nodes })
+            }
+        };
     }
     search::best_move(pos, budget)
 }
