@@ -95,7 +95,7 @@ pub fn search(pos: &Position, rung: Rung, budget: &Budget) -> Option<Found<Move>
             }
         };
     }
-    search::best_move(pos, budget)
+    search::best_move(pos, budget, search::depth_of(rung))
 }
 
 /// What a window of four cells with `n` discs of one side (and none of the other) is worth.

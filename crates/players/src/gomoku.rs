@@ -1,7 +1,9 @@
 //! Gomoku's evaluation and move ordering for the alpha-beta player: every line of five
-//! cells (a "window") with marks of one side only is worth more the fuller it is; a move
-//! is ranked by the windows it joins or spoils, and only the best [`BEAM`] moves near the
-//! marks are searched.
+//! cells (a "window") with marks of one side only is worth more the fuller it is; a side
+//! to move that can make five, or that faces two fives it cannot both stop, is scored as
+//! won or lost. A move that makes five, else the one that stops the opponent's, is the
+//! only move searched; otherwise moves are ranked by the windows they join or spoil, and
+//! only the best [`BEAM`] are searched.
 
 use std::sync::OnceLock;
 
@@ -63,19 +65,54 @@ fn counts(board: &[Option<Side>; N_CELLS], window: &[usize; WIN_LENGTH]) -> [usi
     counts
 }
 
-impl Heuristic for Position {
-    fn evaluate(&self, side: Side) -> i32 {
-        let board = board(self);
-        let mut score = [0i32; 2];
-        for window in &windows().cells {
-            match counts(&board, window) {
-                [n, 0] => score[0] += WINDOW_VALUE[n],
-                [0, n] => score[1] += WINDOW_VALUE[n],
-                _ => {}
+/// What the windows say: each side's window score, and the empty cells where each side
+/// would make five (as a bit set of cells).
+struct Survey {
+    score: [i32; 2],
+    fives: [u128; 2],
+}
+
+fn survey(board: &[Option<Side>; N_CELLS]) -> Survey {
+    let mut survey = Survey { score: [0; 2], fives: [0; 2] };
+    for window in &windows().cells {
+        let counts = counts(board, window);
+        for side in [Side::First, Side::Second] {
+            let (mine, theirs) = (counts[side.index()], counts[side.other().index()]);
+            if theirs != 0 {
+                continue;
+            }
+            survey.score[side.index()] += WINDOW_VALUE[mine];
+            if mine == WIN_LENGTH - 1 {
+                let empty = window.iter().find(|&&cell| board[cell].is_none()).expect("one empty cell");
+                survey.fives[side.index()] |= 1 << empty;
             }
         }
-        // The side to move gets its threats in first.
+    }
+    survey
+}
+
+/// A position the side to move wins by force within two of its moves, as this module
+/// scores it (well inside the search's mate scores).
+const THREAT_WIN: i32 = 400_000;
+
+impl Heuristic for Position {
+    fn evaluate(&self, side: Side) -> i32 {
+        let survey = survey(&board(self));
         let to_move = self.to_move().unwrap_or(side);
+        let them = to_move.other();
+        // The side to move makes five at once, or cannot stop two fives.
+        let for_mover = if survey.fives[to_move.index()] != 0 {
+            Some(THREAT_WIN)
+        } else if survey.fives[them.index()].count_ones() >= 2 {
+            Some(-THREAT_WIN)
+        } else {
+            None
+        };
+        if let Some(value) = for_mover {
+            return if side == to_move { value } else { -value };
+        }
+        let mut score = survey.score;
+        // The side to move gets its threats in first.
         score[to_move.index()] += score[to_move.index()] / 4;
         score[side.index()] - score[side.other().index()]
     }
@@ -83,6 +120,14 @@ impl Heuristic for Position {
     fn search_moves(&self, out: &mut Vec<Move>) {
         let Some(me) = self.to_move() else { return };
         let board = board(self);
+        let threats = survey(&board).fives;
+        // Forced: make five, else stop the opponent's (nothing else matters).
+        for forced in [threats[me.index()], threats[me.other().index()]] {
+            if forced != 0 {
+                out.push(Move::from_index(forced.trailing_zeros() as usize).expect("a cell of the board"));
+                return;
+            }
+        }
         let windows = windows();
         let mut ranked: Vec<(i32, usize)> = Vec::new();
         for cell in 0..N_CELLS {

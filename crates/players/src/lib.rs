@@ -258,7 +258,7 @@ pub fn search_move<G: Game, R: Rng + ?Sized>(pos: &G, rung: Rung, rng: &mut R, b
         return legions::search(legions, rung, rng, budget).map(cast_found);
     }
     if let Some(gomoku) = any.downcast_ref::<rules::gomoku::Position>() {
-        return search::best_move(gomoku, budget).map(cast_found);
+        return search::best_move(gomoku, budget, search::depth_of(rung)).map(cast_found);
     }
     mcts::best_move(pos, rng, budget)
 }

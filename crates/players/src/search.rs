@@ -6,7 +6,7 @@
 
 use rules::{Game, Side};
 
-use crate::{Budget, Evaluation, Found};
+use crate::{Budget, Evaluation, Found, Rung};
 
 /// A game the alpha-beta player can search: an evaluation and a move ordering.
 pub trait Heuristic: Game {
@@ -24,7 +24,7 @@ pub const WIN: i32 = 1_000_000;
 /// Scores beyond this are forced wins or losses.
 const WIN_BOUND: i32 = WIN - 10_000;
 /// The deepest iteration tried.
-const MAX_DEPTH: u32 = 64;
+pub const MAX_DEPTH: u32 = 64;
 
 struct Searcher<'a, 'b> {
     budget: &'a Budget<'b>,
@@ -32,9 +32,19 @@ struct Searcher<'a, 'b> {
     stopped: bool,
 }
 
-/// The best move by iterative deepening within `budget`; `None` when the game is over.
-/// A win found is played at once; the evaluation is the last completed iteration's.
-pub fn best_move<G: Heuristic>(pos: &G, budget: &Budget) -> Option<Found<G::Move>> {
+/// How deep `medium` searches: two plies, its move and the reply (like the depth-limited
+/// negamax players of kaggle-environments, with an evaluation at the leaves).
+pub const MEDIUM_DEPTH: u32 = 2;
+
+/// The depth a rung searches to: [`MEDIUM_DEPTH`] for `medium`, as deep as its budget
+/// allows for the others.
+pub fn depth_of(rung: Rung) -> u32 {
+    if rung == Rung::Medium { MEDIUM_DEPTH } else { MAX_DEPTH }
+}
+
+/// The best move by iterative deepening to `max_depth` plies within `budget`; `None` when
+/// the game is over. The evaluation is the last completed iteration's.
+pub fn best_move<G: Heuristic>(pos: &G, budget: &Budget, max_depth: u32) -> Option<Found<G::Move>> {
     let me = pos.to_move()?;
     let mut moves = Vec::new();
     pos.search_moves(&mut moves);
@@ -43,7 +53,7 @@ pub fn best_move<G: Heuristic>(pos: &G, budget: &Budget) -> Option<Found<G::Move
         return Some(best);
     }
     let mut searcher = Searcher { budget, nodes: 0, stopped: false };
-    for depth in 1..=MAX_DEPTH {
+    for depth in 1..=max_depth.min(MAX_DEPTH) {
         let mut alpha = -WIN - 1;
         let mut best_here = None;
         for (i, mv) in moves.iter().enumerate() {
