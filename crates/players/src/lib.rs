@@ -79,8 +79,9 @@ impl Rung {
     }
 }
 
-/// `medium`'s search size: nodes of an alpha-beta search, or iterations of a tree search.
-pub const MEDIUM_NODES: u64 = 2_000;
+/// `medium`'s search size: playouts of a tree search; for alpha-beta, which `medium`
+/// runs to two plies only, a cap that two plies stay under on the seeds' boards.
+pub const MEDIUM_NODES: u64 = 500;
 /// `strong`'s limit when its clock does not stop it first.
 pub const STRONG_NODES: u64 = 5_000_000;
 
