@@ -19,8 +19,7 @@ fn analyse_solves_connect4_exactly() {
     // The start and its columns as Pascal Pons' solver publishes them; then a position of
     // his test set Test_L2_R1 (1-based there: 67152117737262713366376314254, score 6).
     assert_eq!(stdout(&arbiter(&["analyse", "connect4", "--moves", ""])), "{\"score\":1,\"move_scores\":[-2,-1,0,1,0,-1,-2]}\n");
-    let moves: Vec<String> =
-        "67152117737262713366376314254".chars().map(|c| (c.to_digit(10).expect("a digit") - 1).to_string()).collect();
+    let moves: Vec<String> = "67152117737262713366376314254".chars().map(|c| (c.to_digit(10).expect("a digit") - 1).to_string()).collect();
     let line = stdout(&arbiter(&["analyse", "connect4", "--moves", &moves.join(" ")]));
     let json: Value = serde_json::from_str(&line).expect("one JSON line");
     assert_eq!(json["score"], 6, "{line}");

@@ -421,7 +421,12 @@ mod tests {
         let path = write(dir.path(), "name = \"r\"\ngame = \"gomoku\"\nprotocol = \"arbiter\"\ncommand = [\"x\"]\n");
         let bot = ProgramBot::load(&path).unwrap();
         assert_eq!(bot.plays_other_than(GameKind::Gomoku), None);
-        assert!(GameKind::ALL.iter().filter(|&&kind| kind != GameKind::Gomoku).all(|&kind| bot.plays_other_than(kind) == Some(GameKind::Gomoku)));
+        assert!(
+            GameKind::ALL
+                .iter()
+                .filter(|&&kind| kind != GameKind::Gomoku)
+                .all(|&kind| bot.plays_other_than(kind) == Some(GameKind::Gomoku))
+        );
     }
 
     #[test]

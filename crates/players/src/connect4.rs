@@ -109,7 +109,8 @@ fn grid(pos: &Position) -> Vec<Option<Side>> {
 
 /// The longest line of `side`'s discs through `(x, y)` if `side` had a disc there.
 fn line_through(grid: &[Option<Side>], w: usize, h: usize, x: usize, y: usize, side: Side) -> usize {
-    let at = |x: isize, y: isize| x >= 0 && y >= 0 && (x as usize) < w && (y as usize) < h && grid[x as usize * h + y as usize] == Some(side);
+    let at =
+        |x: isize, y: isize| x >= 0 && y >= 0 && (x as usize) < w && (y as usize) < h && grid[x as usize * h + y as usize] == Some(side);
     let mut longest = 1;
     for (dx, dy) in [(1isize, 0isize), (0, 1), (1, 1), (1, -1)] {
         let mut run = 1;

@@ -63,11 +63,7 @@ pub fn best_move<G: Game, R: Rng + ?Sized>(pos: &G, rng: &mut R, budget: &Budget
         // Selection: down the tree while every move of a node has been tried.
         while tree[node].untried.is_empty() && !tree[node].children.is_empty() {
             let log_n = f64::from(tree[node].visits.max(1)).ln();
-            node = *tree[node]
-                .children
-                .iter()
-                .max_by(|&&a, &&b| uct(&tree[a], log_n).total_cmp(&uct(&tree[b], log_n)))
-                .expect("children");
+            node = *tree[node].children.iter().max_by(|&&a, &&b| uct(&tree[a], log_n).total_cmp(&uct(&tree[b], log_n))).expect("children");
             state.play_unchecked(tree[node].mv.as_ref().expect("a child has a move"));
         }
         // Expansion: one untried move (one the rules refuse is dropped: a sample may hold

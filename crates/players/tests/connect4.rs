@@ -182,10 +182,9 @@ fn perfect_never_loses_as_first_player_against_any_rung() {
         for seed in 0..4 {
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
             let mut rng2 = ChaCha8Rng::seed_from_u64(seed + 100);
-            let winner = play_game([
-                &mut |pos| Builtin::PERFECT.choose(pos, &mut rng, &no_stop).expect("a move"),
-                &mut |pos| opponent.choose(pos, &mut rng2, &no_stop).expect("a move"),
-            ]);
+            let winner = play_game([&mut |pos| Builtin::PERFECT.choose(pos, &mut rng, &no_stop).expect("a move"), &mut |pos| {
+                opponent.choose(pos, &mut rng2, &no_stop).expect("a move")
+            }]);
             assert_eq!(winner, Some(Side::First), "perfect against {opponent}, seed {seed}");
         }
     }
@@ -202,7 +201,8 @@ fn perfect_beats_a_depth_4_negamax_from_either_side() {
         let mut perfect = |pos: &Position| Builtin::PERFECT.choose(pos, &mut rng, &no_stop).expect("a move");
         let mut negamax = |pos: &Position| negamax4(pos, &mut rng2);
         let perfect_side = if n % 2 == 0 { Side::First } else { Side::Second };
-        let winner = if perfect_side == Side::First { play_game([&mut perfect, &mut negamax]) } else { play_game([&mut negamax, &mut perfect]) };
+        let winner =
+            if perfect_side == Side::First { play_game([&mut perfect, &mut negamax]) } else { play_game([&mut negamax, &mut perfect]) };
         points += match winner {
             Some(side) if side == perfect_side => 1.0,
             None => 0.5,

@@ -76,7 +76,11 @@ impl<G: Registered> Seat<G> {
 /// A built-in player's turn, searched on a blocking thread (a search takes up to its
 /// clock) and stopped by the time [`players::think_time`] gives it. It is held to the
 /// turn's limit like any bot: an answer after it is a timeout.
-async fn builtin_turn<G: Registered>(builtin: Builtin, rng: &mut Box<ChaCha8Rng>, req: &TurnRequest<'_, G>) -> Result<Reply<G::Move>, RefereeError> {
+async fn builtin_turn<G: Registered>(
+    builtin: Builtin,
+    rng: &mut Box<ChaCha8Rng>,
+    req: &TurnRequest<'_, G>,
+) -> Result<Reply<G::Move>, RefereeError> {
     let began = Instant::now();
     let clock = req.clock;
     let think = players::think_time(clock.move_time, clock.game_time_left, clock.cpu_left);

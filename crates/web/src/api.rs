@@ -48,9 +48,7 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/api/freeze", get(frozen).post(freeze))
         .route(
             "/api/submissions",
-            get(submissions_list)
-                .post(upload)
-                .layer(axum::extract::DefaultBodyLimit::max(submissions::MAX_UPLOAD_BYTES + 256 * 1024)),
+            get(submissions_list).post(upload).layer(axum::extract::DefaultBodyLimit::max(submissions::MAX_UPLOAD_BYTES + 256 * 1024)),
         )
         .route("/api/submissions/{game}/{name}", get(submission_versions))
         .route("/api/{*rest}", get(unknown).post(unknown))

@@ -136,7 +136,8 @@ impl Bits {
 
     /// The key of the position or its mirror image, whichever is less (the book's key).
     fn symmetric_key(&self) -> u64 {
-        let mirror = |bits: u64| (0..WIDTH).fold(0, |acc, col| acc | (((bits >> (col * H1)) & ((1 << H1) - 1)) << ((WIDTH - 1 - col) * H1)));
+        let mirror =
+            |bits: u64| (0..WIDTH).fold(0, |acc, col| acc | (((bits >> (col * H1)) & ((1 << H1) - 1)) << ((WIDTH - 1 - col) * H1)));
         self.key().min(mirror(self.current) + mirror(self.mask))
     }
 }
