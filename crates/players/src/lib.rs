@@ -217,7 +217,7 @@ impl Budget<'_> {
 
     /// Whether a search that has used `used` nodes must stop.
     pub fn spent(&self, used: u64) -> bool {
-        self.nodes.is_some_and(|limit| used >= limit) || (used % Self::CHECK_EVERY == 0 && (self.stop)())
+        self.nodes.is_some_and(|limit| used >= limit) || (used.is_multiple_of(Self::CHECK_EVERY) && (self.stop)())
     }
 }
 

@@ -19,8 +19,10 @@ fn no_stop() -> bool {
     false
 }
 
-/// The file's lines: moves (1-based columns), score, and column scores where given.
-fn solved_file() -> Vec<(String, i32, Option<Vec<Option<i32>>>)> {
+/// A line of the file: moves (1-based columns), score, and column scores where given.
+type SolvedLine = (String, i32, Option<Vec<Option<i32>>>);
+
+fn solved_file() -> Vec<SolvedLine> {
     let text = include_str!("data/connect4-solved.txt");
     text.lines()
         .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
