@@ -59,6 +59,11 @@ fn players_lists_the_rungs_of_every_game() {
         };
         assert_eq!(names, expected, "{}", game["game"]);
     }
+    // Connect Four's ladder is measured: each rung above the one below (docs/players.md).
+    let connect4 = games.iter().find(|g| g["game"] == "connect4").expect("connect4");
+    let elos: Vec<i64> = connect4["players"].as_array().expect("players").iter().filter_map(|p| p["elo"].as_i64()).collect();
+    assert_eq!(elos.len(), 5, "{connect4}");
+    assert!(elos.windows(2).take(3).all(|pair| pair[0] < pair[1]), "{elos:?}");
     assert!(stdout(&arbiter(&["players"])).contains("perfect"));
 }
 

@@ -416,5 +416,20 @@ pub fn measured_elo(kind: GameKind, rung: Rung) -> Option<Strength> {
     MEASURED.iter().find(|(game, r, _)| *game == kind.name() && *r == rung).map(|(_, _, strength)| *strength)
 }
 
-/// The table behind [`measured_elo`], copied from `docs/players.md`.
-const MEASURED: &[(&str, Rung, Strength)] = &[];
+/// The table behind [`measured_elo`], copied from `docs/players.md` (the round robins'
+/// Elo, less `random`'s; the error bar is the rung's own).
+const MEASURED: &[(&str, Rung, Strength)] = &[
+    ("connect4", Rung::Random, Strength { elo: 0, error: 349 }),
+    ("connect4", Rung::Greedy, Strength { elo: 507, error: 241 }),
+    ("connect4", Rung::Medium, Strength { elo: 747, error: 241 }),
+    ("connect4", Rung::Strong, Strength { elo: 1254, error: 349 }),
+    ("connect4", Rung::Perfect, Strength { elo: 1254, error: 349 }),
+    ("reversi", Rung::Random, Strength { elo: 0, error: 267 }),
+    ("reversi", Rung::Greedy, Strength { elo: -70, error: 298 }),
+    ("reversi", Rung::Medium, Strength { elo: 413, error: 235 }),
+    ("reversi", Rung::Strong, Strength { elo: 739, error: 340 }),
+    ("pahtum", Rung::Random, Strength { elo: 0, error: 340 }),
+    ("pahtum", Rung::Greedy, Strength { elo: 326, error: 235 }),
+    ("pahtum", Rung::Medium, Strength { elo: 612, error: 241 }),
+    ("pahtum", Rung::Strong, Strength { elo: 1119, error: 349 }),
+];
