@@ -514,7 +514,7 @@ impl Reader<'_> {
             None => LimitSet::default(),
         };
 
-        let entrants = self.entrants(&raw.entrant)?;
+        let entrants = self.entrants(&raw.entrant, game, &options)?;
         if require_entrants && entrants.is_empty() && bots.is_none() {
             return Err(ConfigError::Other {
                 file: self.file.to_string(),
@@ -595,7 +595,7 @@ impl Reader<'_> {
         })
     }
 
-    fn entrants(&self, raw: &[Spanned<RawEntrant>]) -> Result<Vec<EntrantConfig>, ConfigError> {
+    fn entrants(&self, raw: &[Spanned<RawEntrant>], game: GameKind, options: &Options) -> Result<Vec<EntrantConfig>, ConfigError> {
         let mut entrants = Vec::new();
         // The name each entrant will have, where the config decides it: its own name, or
         // a built-in's; else its bot text, which two unnamed entrants must not share.
@@ -608,6 +608,13 @@ impl Reader<'_> {
                     &entrant.bot.span(),
                     "bot = \"human\": a tournament plays without people; name a program or a built-in player",
                 ));
+            }
+            // A built-in player's name is checked here, with the game it is to play.
+            if players::Builtin::is_builtin_name(&bot) {
+                let builtin = players::Builtin::parse(&bot).map_err(|err| self.invalid(&entrant.bot.span(), err.to_string()))?;
+                if !builtin.rung.plays(game, options) {
+                    return Err(self.invalid(&entrant.bot.span(), format!("bot = {bot:?}: it plays connect4 7x6 only, not this {game}")));
+                }
             }
             let name = match &entrant.name {
                 Some(name) => Some(self.non_empty(name, "name")?),
