@@ -65,7 +65,7 @@ impl Rung {
     /// Whether the rung plays this game with these options (`perfect` plays only
     /// Connect Four 7×6).
     pub fn plays(self, kind: GameKind, options: &Options) -> bool {
-        self != Rung::Perfect || (kind == GameKind::Connect4 && connect4::is_solved_size(options))
+        self != Rung::Perfect || (kind == <rules::connect4::Position as rules::Registered>::KIND && connect4::is_solved_size(options))
     }
 
     /// The node (or playout) limit a search rung uses when it is given none: `medium`
