@@ -50,6 +50,6 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         }
         println!();
     }
-    println!("Elo relative to random, from round robins run by arbiter (docs/players.md).");
+    println!("Elo relative to random, from round robins and matches run by arbiter (docs/players.md).");
     Ok(())
 }

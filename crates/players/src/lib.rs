@@ -417,7 +417,8 @@ pub fn measured_elo(kind: GameKind, rung: Rung) -> Option<Strength> {
 }
 
 /// The table behind [`measured_elo`], copied from `docs/players.md` (the round robins'
-/// Elo, less `random`'s; the error bar is the rung's own).
+/// Elo less `random`'s, the error bar the rung's own; for Nupud, the sum of the matches
+/// up the ladder).
 const MEASURED: &[(&str, Rung, Strength)] = &[
     ("connect4", Rung::Random, Strength { elo: 0, error: 349 }),
     ("connect4", Rung::Greedy, Strength { elo: 507, error: 241 }),
@@ -428,6 +429,10 @@ const MEASURED: &[(&str, Rung, Strength)] = &[
     ("reversi", Rung::Greedy, Strength { elo: -70, error: 298 }),
     ("reversi", Rung::Medium, Strength { elo: 413, error: 235 }),
     ("reversi", Rung::Strong, Strength { elo: 739, error: 340 }),
+    ("nupud", Rung::Random, Strength { elo: 0, error: 0 }),
+    ("nupud", Rung::Greedy, Strength { elo: 430, error: 87 }),
+    ("nupud", Rung::Medium, Strength { elo: 849, error: 123 }),
+    ("nupud", Rung::Strong, Strength { elo: 1267, error: 145 }),
     ("pahtum", Rung::Random, Strength { elo: 0, error: 340 }),
     ("pahtum", Rung::Greedy, Strength { elo: 326, error: 235 }),
     ("pahtum", Rung::Medium, Strength { elo: 612, error: 241 }),
