@@ -1,4 +1,4 @@
-//! `arbiter bot random|greedy`: a built-in player as a bot program speaking the project's
+//! `arbiter bot NAME`: a built-in player (`random`, `greedy`, `medium`, `strong`, `perfect`) as a bot program speaking the project's
 //! own protocol on stdin/stdout, for any game (`docs/protocols/arbiter.md`). It keeps its
 //! own position by playing the start, the opponent's moves and its own; where the
 //! opponent's move was hidden (Nupud's set-up) it plays a stand-in and later rebuilds the
@@ -16,7 +16,8 @@ use rules::{AnyPosition, GameKind, Options, Side};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The built-in player: random or greedy.
+    /// The built-in player: random, greedy, medium, strong or perfect; `strong:N` searches
+    /// N nodes (or playouts) a move whatever its clock.
     player: String,
     /// Seed of the player's choices; from the clock if not given.
     #[arg(long)]
@@ -36,14 +37,14 @@ struct Game {
 }
 
 pub fn run(args: &Args) -> anyhow::Result<()> {
-    let Some(player) = Builtin::from_name(&args.player) else {
-        bail!("no built-in player {:?} (random or greedy)", args.player);
-    };
+    let player = Builtin::parse(&args.player)?;
     let seed = args.seed.unwrap_or_else(|| {
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64)
             ^ u64::from(std::process::id())
     });
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    // The time for the next move, from the last `time` message.
+    let mut time_left = None;
     let stdin = std::io::stdin();
     let mut out = std::io::stdout().lock();
     // Until the `game` message names the game, the registry's first stands in.
@@ -86,9 +87,16 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
                 }
             }
             ToBot::Position(text) => game.line = text,
+            ToBot::Time(ms) => time_left = ms.map(std::time::Duration::from_millis),
             ToBot::Go => {
+                let began = std::time::Instant::now();
+                let deadline = players::think_time(time_left, None, None).map(|think| began + think);
+                let stop = || deadline.is_some_and(|d| std::time::Instant::now() >= d);
+                if !player.rung.plays(game.kind, &game.options) {
+                    bail!("built-in player {player} plays connect4 7x6 only");
+                }
                 let pos = current(&mut game)?;
-                let Some(text) = player.choose_text(pos, &mut rng) else {
+                let Some(text) = player.choose_text(pos, &mut rng, &stop) else {
                     bail!("asked to move in a finished game");
                 };
                 pos.play_text(&text).expect("a built-in player's move is legal");
@@ -101,7 +109,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
                 eprintln!("arbiter-{player}: {}{scores}", verdict.as_str());
             }
             ToBot::Quit => break,
-            ToBot::Legal(_) | ToBot::Time(_) => {}
+            ToBot::Legal(_) => {}
             ToBot::Unknown(text) => eprintln!("arbiter-{player}: ignoring {text:?}"),
         }
     }

@@ -1,6 +1,7 @@
 //! The `arbiter` command: argument parsing and wiring of the library crates. Each
 //! subcommand lives in its own module; errors end here as one line and an exit code.
 
+mod analyse;
 mod bench;
 mod bench_play;
 mod bot;
@@ -12,6 +13,7 @@ mod match_cmd;
 mod new_kit;
 mod openings_cmd;
 mod play;
+mod players_cmd;
 mod replay;
 mod sandboxing;
 mod serve;
@@ -50,6 +52,10 @@ enum Command {
     BenchPlay(bench_play::Args),
     /// Run a built-in player as a bot program speaking the project's own protocol.
     Bot(bot::Args),
+    /// List the built-in players of each game with their measured strength.
+    Players(players_cmd::Args),
+    /// Analyse a position: exact for Connect Four 7x6, the strong player's search otherwise.
+    Analyse(analyse::Args),
     /// Host games between clients over TCP (the Connect Four test environment).
     Host(host::Args),
     /// Show what a bot says about itself through its interface.
@@ -82,6 +88,8 @@ fn main() -> ExitCode {
         Command::Bench(args) => bench::run(&args),
         Command::BenchPlay(args) => bench_play::run(&args),
         Command::Bot(args) => bot::run(&args),
+        Command::Players(args) => players_cmd::run(&args),
+        Command::Analyse(args) => analyse::run(&args),
         Command::Host(args) => host::run(&args),
         Command::Info(args) => info::run(&args),
         Command::Doctor(args) => doctor::run(&args),

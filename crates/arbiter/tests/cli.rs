@@ -72,7 +72,10 @@ fn greedy_beats_random_in_every_game() {
 fn bad_input_gets_one_clear_line() {
     let cases: &[(&[&str], &str)] = &[
         (&["play", "chess", "random", "random"], "unknown game \"chess\""),
-        (&["play", "connect4", "random", "smart"], "no bot \"smart\": not random, greedy or human"),
+        (
+            &["play", "connect4", "random", "smart"],
+            "no bot \"smart\": not a built-in player (random, greedy, medium, strong or perfect), not human",
+        ),
         (&["play", "connect4", "random", "random", "-o", "width=40"], "option width=\"40\": must be between 4 and 32"),
         (&["play", "connect4", "random", "random", "-o", "size=7"], "has no option \"size\""),
         (&["play", "connect4", "random", "random", "-o", "width"], "is not key=value"),

@@ -1,5 +1,5 @@
-//! Bot manifests (`bot.toml`) and how a bot is named on the command line: `random`,
-//! `greedy`, `human`, or a path to a manifest or to a folder holding `bot.toml`.
+//! Bot manifests (`bot.toml`) and how a bot is named on the command line: a built-in
+//! player (`random`, `strong`, ...), `human`, or a path to a manifest or to a folder holding `bot.toml`.
 
 use std::path::{Path, PathBuf};
 
@@ -74,8 +74,11 @@ impl Protocol {
 /// Why a bot could not be found or read.
 #[derive(Debug, thiserror::Error)]
 pub enum ManifestError {
-    #[error("no bot {0:?}: not random, greedy or human, and no such file or folder")]
+    #[error("no bot {0:?}: not a built-in player ({names}), not human, and no such file or folder", names = players::Builtin::names())]
     NotFound(String),
+    /// A built-in player's name with a bad node limit.
+    #[error("{0}")]
+    Builtin(String),
     #[error("{path}: no bot.toml in this folder")]
     NoManifest { path: PathBuf },
     #[error("cannot read {path}: {source}")]

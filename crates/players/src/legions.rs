@@ -11,6 +11,11 @@ use rand::{Rng, RngExt};
 use rules::legions::{Board, Effect, LEGIONS_PER_TURN, Move, Position};
 use rules::{Game, Side};
 
+use crate::{Budget, Evaluation, Found, Rung};
+
+/// How many samples of candidate turns `medium` weighs.
+const MEDIUM_SAMPLES: usize = 4;
+
 /// How many random turns the sample holds (half of them preferring attacks).
 const RANDOM_TURNS: usize = 40;
 
@@ -162,4 +167,62 @@ pub fn smart_random<R: Rng + ?Sized>(board: &Board, side: Side, attack: f64, rng
         }
     }
     Move::sends(&orders)
+}
+
+/// The search rungs' turn: each candidate turn ([`candidates`]) is answered by the
+/// opponent's best reply as this module sees it (the city strike, else the best-gain
+/// turn), and the turn whose answer leaves the best lead is played. `medium` weighs
+/// [`MEDIUM_SAMPLES`] samples of candidates; `strong` draws new samples until its budget
+/// (counted in turns weighed) is spent. Random playouts tell little in a game of n² turns, hence this
+/// rather than tree search.
+pub fn search<R: Rng + ?Sized>(pos: &Position, rung: Rung, rng: &mut R, budget: &Budget) -> Option<Found<Move>> {
+    let me = pos.to_move()?;
+    let scoring = pos.score_disconnected();
+    let mut best: Option<(i64, Move)> = None;
+    let mut weighed = 0u64;
+    let mut samples = 0;
+    let mut sample = Vec::new();
+    'samples: loop {
+        sample.clear();
+        candidates(pos, rng, &mut sample);
+        for turn in sample.drain(..) {
+            if best.is_some() && budget.spent(weighed) {
+                break 'samples;
+            }
+            weighed += 1;
+            let mut next = pos.clone();
+            if next.play(&turn).is_err() {
+                continue;
+            }
+            let value = match next.to_move() {
+                None => outcome_value(&next, me),
+                Some(them) => {
+                    let reply = city_strike(next.board(), them).unwrap_or_else(|| greedy(&next, them));
+                    let mut after = next.clone();
+                    if after.play(&reply).is_err() {
+                        after = next;
+                    }
+                    if after.outcome().is_some() { outcome_value(&after, me) } else { lead(after.board(), me, scoring) }
+                }
+            };
+            if best.as_ref().is_none_or(|(top, _)| value > *top) {
+                best = Some((value, turn));
+            }
+        }
+        samples += 1;
+        if (rung != Rung::Strong && samples >= MEDIUM_SAMPLES) || budget.spent(weighed) {
+            break;
+        }
+    }
+    let (value, mv) = best?;
+    Some(Found { mv, eval: Evaluation::Score(value.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32), depth: 2, nodes: weighed })
+}
+
+/// A finished game for `me`: far above any lead when won, below when lost.
+fn outcome_value(pos: &Position, me: Side) -> i64 {
+    match pos.outcome().and_then(|o| o.winner) {
+        Some(winner) if winner == me => i64::MAX / 2,
+        Some(_) => i64::MIN / 2,
+        None => 0,
+    }
 }

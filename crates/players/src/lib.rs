@@ -1,68 +1,286 @@
-//! Built-in players for every game: `random` (the seeds' baseline program) and `greedy`
-//! (one move of lookahead). Pure: they see a position and an RNG, nothing else.
+//! Built-in players for every game, a ladder of rising strength: `random` (the seeds'
+//! baseline program), `greedy` (one move of lookahead), `medium` and `strong` (searches
+//! made for each game: alpha-beta with the game's evaluation where it has one, Monte
+//! Carlo tree search with the game's fast playouts otherwise), and `perfect` for Connect
+//! Four 7×6 (an exact solver; there `strong` is `perfect`). Pure: a player sees a
+//! position, an RNG and a [`Budget`] (a node limit and a stop signal the caller derives
+//! from its clock), nothing else.
 
+pub mod connect4;
+pub mod gomoku;
 pub mod legions;
+pub mod mcts;
+pub mod search;
 
 use std::any::Any;
+use std::fmt;
+use std::time::Duration;
 
 use rand::Rng;
 use rand::seq::IndexedRandom;
 use rules::Visit;
-use rules::{AnyPosition, Game, Side};
+use rules::{AnyPosition, Game, GameKind, Options, Side};
 
-/// A player built into Arbiter.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Builtin {
+/// A rung of the ladder: how hard a built-in player tries.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Rung {
     /// A uniformly random legal move (for Legions, the seed's random orders).
     Random,
     /// Wins at once when it can, avoids moves that let the opponent win at once, and
     /// otherwise maximises its score lead after its move (random among equals).
     Greedy,
+    /// A small search of a fixed size (reproducible, fast).
+    Medium,
+    /// The game's search for as long as the clock allows (or its node limit).
+    Strong,
+    /// An exact solver: Connect Four 7×6 only.
+    Perfect,
 }
 
-impl Builtin {
-    pub const ALL: [Builtin; 2] = [Builtin::Random, Builtin::Greedy];
+impl Rung {
+    /// The rungs, weakest first.
+    pub const ALL: [Rung; 5] = [Rung::Random, Rung::Greedy, Rung::Medium, Rung::Strong, Rung::Perfect];
 
     pub fn name(self) -> &'static str {
         match self {
-            Builtin::Random => "random",
-            Builtin::Greedy => "greedy",
+            Rung::Random => "random",
+            Rung::Greedy => "greedy",
+            Rung::Medium => "medium",
+            Rung::Strong => "strong",
+            Rung::Perfect => "perfect",
         }
     }
 
-    pub fn from_name(name: &str) -> Option<Builtin> {
-        Builtin::ALL.into_iter().find(|builtin| builtin.name() == name)
+    /// What the rung is, in a few words (for `arbiter players`).
+    pub fn summary(self) -> &'static str {
+        match self {
+            Rung::Random => "a random legal move",
+            Rung::Greedy => "one move of lookahead: wins, blocks, grabs points",
+            Rung::Medium => "a small search of fixed size",
+            Rung::Strong => "the game's search for as long as the clock allows",
+            Rung::Perfect => "an exact solver (Connect Four 7x6 only)",
+        }
     }
 
-    /// The move this player makes, `None` when the game is over.
-    pub fn choose<G: Game, R: Rng + ?Sized>(self, pos: &G, rng: &mut R) -> Option<G::Move> {
+    /// Whether the rung plays this game with these options (`perfect` plays only
+    /// Connect Four 7×6).
+    pub fn plays(self, kind: GameKind, options: &Options) -> bool {
+        self != Rung::Perfect || (kind == <rules::connect4::Position as rules::Registered>::KIND && connect4::is_solved_size(options))
+    }
+
+    /// The node (or playout) limit a search rung uses when it is given none: `medium`
+    /// always stops there; `strong` stops there or at its clock, whichever comes first.
+    pub fn default_nodes(self) -> Option<u64> {
         match self {
-            Builtin::Random => pos.random_move(rng),
-            Builtin::Greedy => choose_greedy(pos, rng),
+            Rung::Random | Rung::Greedy | Rung::Perfect => None,
+            Rung::Medium => Some(MEDIUM_NODES),
+            Rung::Strong => Some(STRONG_NODES),
+        }
+    }
+}
+
+/// `medium`'s search size: playouts of a tree search; for alpha-beta, which `medium`
+/// runs to two plies only, a cap that two plies stay under on the seeds' boards.
+pub const MEDIUM_NODES: u64 = 500;
+/// `strong`'s limit when its clock does not stop it first.
+pub const STRONG_NODES: u64 = 5_000_000;
+
+/// A player built into Arbiter: a rung, and optionally a node limit of its own
+/// (`strong:20000`), which makes a game between built-ins with a seed reproducible.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Builtin {
+    pub rung: Rung,
+    pub nodes: Option<u64>,
+}
+
+/// A name that is not a built-in player's.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NameError {
+    #[error("no built-in player {0:?} ({names})", names = Builtin::names())]
+    Unknown(String),
+    #[error("built-in player {0:?}: the node limit after ':' must be a whole number above 0")]
+    BadNodes(String),
+    #[error("built-in player {0:?}: {1} searches nothing, so it takes no node limit")]
+    NoSearch(String, &'static str),
+}
+
+impl Builtin {
+    pub const RANDOM: Builtin = Builtin { rung: Rung::Random, nodes: None };
+    pub const GREEDY: Builtin = Builtin { rung: Rung::Greedy, nodes: None };
+    pub const MEDIUM: Builtin = Builtin { rung: Rung::Medium, nodes: None };
+    pub const STRONG: Builtin = Builtin { rung: Rung::Strong, nodes: None };
+    pub const PERFECT: Builtin = Builtin { rung: Rung::Perfect, nodes: None };
+
+    /// The built-in players by their plain names, weakest first: the one list every
+    /// front end (command line, configs, the web) takes its names from.
+    pub const ALL: [Builtin; 5] = [Builtin::RANDOM, Builtin::GREEDY, Builtin::MEDIUM, Builtin::STRONG, Builtin::PERFECT];
+
+    /// "random, greedy, medium, strong or perfect", for messages.
+    pub fn names() -> String {
+        let names: Vec<&str> = Rung::ALL.iter().map(|rung| rung.name()).collect();
+        let (last, rest) = names.split_last().expect("rungs");
+        format!("{} or {last}", rest.join(", "))
+    }
+
+    /// The name as written: the rung, then `:NODES` when it has a node limit of its own.
+    pub fn name(self) -> String {
+        match self.nodes {
+            Some(nodes) => format!("{}:{nodes}", self.rung.name()),
+            None => self.rung.name().to_string(),
+        }
+    }
+
+    /// Whether `name` is meant as a built-in player (its part before any `:` is a rung).
+    pub fn is_builtin_name(name: &str) -> bool {
+        let rung = name.split_once(':').map_or(name, |(rung, _)| rung);
+        Rung::ALL.iter().any(|r| r.name() == rung)
+    }
+
+    /// Reads `random`, `strong`, `strong:20000`, ...
+    pub fn parse(name: &str) -> Result<Builtin, NameError> {
+        let (rung_name, nodes) = match name.split_once(':') {
+            Some((rung, nodes)) => (rung, Some(nodes)),
+            None => (name, None),
+        };
+        let rung = Rung::ALL.into_iter().find(|r| r.name() == rung_name).ok_or_else(|| NameError::Unknown(name.to_string()))?;
+        let nodes = match nodes {
+            None => None,
+            Some(text) => match text.parse::<u64>() {
+                Ok(n) if n > 0 => Some(n),
+                _ => return Err(NameError::BadNodes(name.to_string())),
+            },
+        };
+        if nodes.is_some() && matches!(rung, Rung::Random | Rung::Greedy) {
+            return Err(NameError::NoSearch(name.to_string(), rung.name()));
+        }
+        Ok(Builtin { rung, nodes })
+    }
+
+    /// [`Builtin::parse`] as an option, for callers that try other kinds of names next.
+    pub fn from_name(name: &str) -> Option<Builtin> {
+        Builtin::parse(name).ok()
+    }
+
+    /// The node limit this player searches with: its own, else its rung's.
+    pub fn node_limit(self) -> Option<u64> {
+        self.nodes.or(self.rung.default_nodes())
+    }
+
+    /// Whether the player's moves depend on its clock (`strong` without a node limit of
+    /// its own); the others play the same moves from the same seed whatever the time.
+    pub fn uses_clock(self) -> bool {
+        self.rung == Rung::Strong && self.nodes.is_none()
+    }
+
+    /// The move this player makes, `None` when the game is over. `stop` is asked now and
+    /// then during a search; once it says true the player answers with the best move
+    /// found so far.
+    pub fn choose<G: Game, R: Rng + ?Sized>(self, pos: &G, rng: &mut R, stop: &dyn Fn() -> bool) -> Option<G::Move> {
+        pos.to_move()?;
+        // A side must not use what the rules hide (Nupud's set-up): no search then.
+        if pos.hides_last_move() && self.rung > Rung::Greedy {
+            return pos.random_move(rng);
+        }
+        let budget = Budget { nodes: self.node_limit(), stop };
+        match self.rung {
+            Rung::Random => pos.random_move(rng),
+            Rung::Greedy => choose_greedy(pos, rng),
+            Rung::Medium | Rung::Strong | Rung::Perfect => {
+                search_move(pos, self.rung, rng, &budget).map(|found| found.mv).or_else(|| choose_greedy(pos, rng))
+            }
         }
     }
 
     /// [`Builtin::choose`] for a position of any game, answering in move notation.
-    pub fn choose_text<R: Rng + ?Sized>(self, pos: &AnyPosition, rng: &mut R) -> Option<String> {
-        pos.visit(ChooseText { builtin: self, rng })
+    pub fn choose_text<R: Rng + ?Sized>(self, pos: &AnyPosition, rng: &mut R, stop: &dyn Fn() -> bool) -> Option<String> {
+        pos.visit(ChooseText { builtin: self, rng, stop })
     }
 }
 
-impl std::fmt::Display for Builtin {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
+impl fmt::Display for Builtin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name())
     }
+}
+
+/// What a search may spend: a node (or playout) limit, and a stop signal asked every
+/// [`Budget::CHECK_EVERY`] nodes (the caller's clock; the players read none).
+#[derive(Copy, Clone)]
+pub struct Budget<'a> {
+    pub nodes: Option<u64>,
+    pub stop: &'a dyn Fn() -> bool,
+}
+
+impl Budget<'_> {
+    /// How often (in nodes) a search asks `stop`.
+    pub const CHECK_EVERY: u64 = 256;
+
+    /// Whether a search that has used `used` nodes must stop.
+    pub fn spent(&self, used: u64) -> bool {
+        self.nodes.is_some_and(|limit| used >= limit) || (used.is_multiple_of(Self::CHECK_EVERY) && (self.stop)())
+    }
+}
+
+/// A search's answer: the move, its evaluation for the side to move (the search's own
+/// scale, see [`Evaluation`]), and how far the search went.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Found<M> {
+    pub mv: M,
+    pub eval: Evaluation,
+    /// Alpha-beta: the deepest completed depth; tree search: 0.
+    pub depth: u32,
+    /// Nodes searched (alpha-beta) or playouts run (tree search).
+    pub nodes: u64,
+}
+
+/// How good the position is for the side to move, by the search that found the move.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub enum Evaluation {
+    /// Alpha-beta: the evaluation's score (positive: good for the side to move).
+    Score(i32),
+    /// Alpha-beta: a forced win (positive) or loss (negative) in this many plies.
+    Mate(i32),
+    /// Tree search: the expected result (1 win, 0.5 draw, 0 loss) of the chosen move.
+    WinRate(f64),
+    /// An exact solver: the result with best play for the side to move (1 a win, 0 a
+    /// draw, -1 a loss).
+    Outcome(i32),
+}
+
+/// The best move of the search made for `pos`'s game at `rung`: the Connect Four solver,
+/// the alpha-beta players of Gomoku and Connect Four, or the tree search of the others.
+/// `None` when the game is over.
+pub fn search_move<G: Game, R: Rng + ?Sized>(pos: &G, rung: Rung, rng: &mut R, budget: &Budget) -> Option<Found<G::Move>> {
+    let any = pos as &dyn Any;
+    if let Some(c4) = any.downcast_ref::<rules::connect4::Position>() {
+        return connect4::search(c4, rung, budget).map(cast_found);
+    }
+    if let Some(legions) = any.downcast_ref::<rules::legions::Position>() {
+        return legions::search(legions, rung, rng, budget).map(cast_found);
+    }
+    if let Some(gomoku) = any.downcast_ref::<rules::gomoku::Position>() {
+        return search::best_move(gomoku, budget, search::depth_of(rung)).map(cast_found);
+    }
+    mcts::best_move(pos, rng, budget)
+}
+
+/// A found move of a known game as the generic `G::Move` it is.
+fn cast_found<M: Any, N: Any>(found: Found<M>) -> Found<N> {
+    let mv: Box<dyn Any> = Box::new(found.mv);
+    let mv = *mv.downcast::<N>().expect("the game's own move type");
+    Found { mv, eval: found.eval, depth: found.depth, nodes: found.nodes }
 }
 
 struct ChooseText<'a, R: ?Sized> {
     builtin: Builtin,
     rng: &'a mut R,
+    stop: &'a dyn Fn() -> bool,
 }
 
 impl<R: Rng + ?Sized> Visit for ChooseText<'_, R> {
     type Output = Option<String>;
     fn visit<G: rules::Registered>(self, pos: &G) -> Option<String> {
-        self.builtin.choose(pos, self.rng).map(|mv| pos.format_move(&mv))
+        self.builtin.choose(pos, self.rng, self.stop).map(|mv| pos.format_move(&mv))
     }
 }
 
@@ -77,7 +295,6 @@ pub fn candidate_moves<G: Game, R: Rng + ?Sized>(pos: &G, rng: &mut R, out: &mut
     }
     pos.legal_moves(out);
 }
-
 /// How good a move looks after one ply, compared lexicographically.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Verdict {
@@ -145,3 +362,79 @@ fn judge<G: Game, R: Rng + ?Sized>(next: &G, me: Side, rng: &mut R, replies: &mu
     }
     Verdict::Open(running)
 }
+
+/// How long a player that uses its clock thinks about one move: a quarter of the per-move
+/// limit, a fortieth of the game's wall-clock or CPU budget left, whichever is least
+/// (the rest is margin for a loaded machine and for the moves still to come); `None`
+/// when no limit is given (the node limit alone stops it then).
+pub fn think_time(move_time: Option<Duration>, game_time_left: Option<Duration>, cpu_left: Option<Duration>) -> Option<Duration> {
+    [move_time.map(|t| t / 4), game_time_left.map(|t| t / 40), cpu_left.map(|t| t / 40)].into_iter().flatten().min()
+}
+
+/// What `arbiter analyse` shows of a position.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Analysis {
+    /// Connect Four 7×6: the exact value of the position and of each column.
+    Solved(connect4::Solved),
+    /// Any other game: the `strong` player's move (in move notation) and evaluation.
+    Searched(Found<String>),
+}
+
+/// Analyses a position: solved exactly where a solver plays the game, else searched by
+/// the `strong` player within `budget`. `None` when the game is over.
+pub fn analyse<R: Rng + ?Sized>(pos: &AnyPosition, rng: &mut R, budget: &Budget) -> Option<Analysis> {
+    struct Analyse<'a, 'b, R: ?Sized> {
+        rng: &'a mut R,
+        budget: &'a Budget<'b>,
+    }
+    impl<R: Rng + ?Sized> Visit for Analyse<'_, '_, R> {
+        type Output = Option<Analysis>;
+        fn visit<G: rules::Registered>(self, pos: &G) -> Option<Analysis> {
+            if let Some(c4) = (pos as &dyn Any).downcast_ref::<rules::connect4::Position>()
+                && let Ok(solved) = connect4::solve(c4)
+            {
+                return Some(Analysis::Solved(solved));
+            }
+            let found = search_move(pos, Rung::Strong, self.rng, self.budget)?;
+            Some(Analysis::Searched(Found { mv: pos.format_move(&found.mv), eval: found.eval, depth: found.depth, nodes: found.nodes }))
+        }
+    }
+    pos.visit(Analyse { rng, budget })
+}
+
+/// A rung's measured strength: Elo relative to `random` in the same game, with its 95%
+/// error bar.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Strength {
+    pub elo: i32,
+    pub error: i32,
+}
+
+/// The strengths measured for `docs/players.md` (round robins among the rungs, run by
+/// `arbiter match`), game by game; `None` where a rung was not measured.
+pub fn measured_elo(kind: GameKind, rung: Rung) -> Option<Strength> {
+    MEASURED.iter().find(|(game, r, _)| *game == kind.name() && *r == rung).map(|(_, _, strength)| *strength)
+}
+
+/// The table behind [`measured_elo`], copied from `docs/players.md` (the round robins'
+/// Elo less `random`'s, the error bar the rung's own; for Nupud, the sum of the matches
+/// up the ladder).
+const MEASURED: &[(&str, Rung, Strength)] = &[
+    ("connect4", Rung::Random, Strength { elo: 0, error: 349 }),
+    ("connect4", Rung::Greedy, Strength { elo: 507, error: 241 }),
+    ("connect4", Rung::Medium, Strength { elo: 747, error: 241 }),
+    ("connect4", Rung::Strong, Strength { elo: 1254, error: 349 }),
+    ("connect4", Rung::Perfect, Strength { elo: 1254, error: 349 }),
+    ("reversi", Rung::Random, Strength { elo: 0, error: 267 }),
+    ("reversi", Rung::Greedy, Strength { elo: -70, error: 298 }),
+    ("reversi", Rung::Medium, Strength { elo: 413, error: 235 }),
+    ("reversi", Rung::Strong, Strength { elo: 739, error: 340 }),
+    ("nupud", Rung::Random, Strength { elo: 0, error: 0 }),
+    ("nupud", Rung::Greedy, Strength { elo: 430, error: 87 }),
+    ("nupud", Rung::Medium, Strength { elo: 849, error: 123 }),
+    ("nupud", Rung::Strong, Strength { elo: 1267, error: 145 }),
+    ("pahtum", Rung::Random, Strength { elo: 0, error: 340 }),
+    ("pahtum", Rung::Greedy, Strength { elo: 326, error: 235 }),
+    ("pahtum", Rung::Medium, Strength { elo: 612, error: 241 }),
+    ("pahtum", Rung::Strong, Strength { elo: 1119, error: 349 }),
+];

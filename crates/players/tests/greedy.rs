@@ -17,7 +17,7 @@ fn position(kind: GameKind, options: &[(&str, &str)], moves: &[&str]) -> AnyPosi
 
 /// Greedy's choices over many seeds (its ties are broken at random).
 fn greedy_choices(pos: &AnyPosition) -> Vec<String> {
-    (0..20).map(|seed| Builtin::Greedy.choose_text(pos, &mut ChaCha8Rng::seed_from_u64(seed)).expect("a move")).collect()
+    (0..20).map(|seed| Builtin::GREEDY.choose_text(pos, &mut ChaCha8Rng::seed_from_u64(seed), &|| false).expect("a move")).collect()
 }
 
 #[test]
@@ -76,7 +76,7 @@ fn random_plays_legal_moves_only() {
         let mut rng = ChaCha8Rng::seed_from_u64(9);
         let start = kind.random_start(&options, &mut rng).expect("options");
         let mut pos = kind.new_position(&options, start.as_deref()).expect("start");
-        while let Some(text) = Builtin::Random.choose_text(&pos, &mut rng) {
+        while let Some(text) = Builtin::RANDOM.choose_text(&pos, &mut rng, &|| false) {
             if let Some(legal) = pos.legal_moves_text() {
                 assert!(legal.contains(&text), "{kind}: {text} not in {legal:?}");
             }

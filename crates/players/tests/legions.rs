@@ -79,8 +79,8 @@ fn the_greedy_player_beats_the_baseline() {
         let greedy_side = if game % 2 == 0 { Side::First } else { Side::Second };
         let mut pos = start.clone();
         while let Some(side) = pos.to_move() {
-            let player = if side == greedy_side { Builtin::Greedy } else { Builtin::Random };
-            let mv = player.choose(&pos, &mut rng).expect("the game is on");
+            let player = if side == greedy_side { Builtin::GREEDY } else { Builtin::RANDOM };
+            let mv = player.choose(&pos, &mut rng, &|| false).expect("the game is on");
             pos.play(&mv).unwrap();
         }
         if pos.outcome().unwrap().winner == Some(greedy_side) {

@@ -56,12 +56,7 @@ impl<G: Registered> Seat<G> {
 
     async fn turn(&mut self, req: &TurnRequest<'_, G>) -> Result<Reply<G::Move>, RefereeError> {
         Ok(match self {
-            Seat::Builtin { builtin, rng } => {
-                let began = Instant::now();
-                let answer =
-                    builtin.choose(req.pos, rng.as_mut()).ok_or_else(|| Fault::new(FaultKind::ProtocolError, "no move in an ongoing game"));
-                Reply { answer, elapsed: began.elapsed(), cpu: Duration::ZERO, stderr: jail::Log::default() }
-            }
+            Seat::Builtin { builtin, rng } => builtin_turn(*builtin, rng, req).await?,
             Seat::Human(human) => human.turn(req).await,
             Seat::Remote(remote) => remote.turn(req).await,
             Seat::Program(driver) => driver.turn(req).await?,
@@ -75,6 +70,41 @@ impl<G: Registered> Seat<G> {
             Seat::Program(driver) => driver.finish(outcome).await,
         }
     }
+}
+
+/// A built-in player's turn, searched on a blocking thread (a search takes up to its
+/// clock) and stopped by the time [`players::think_time`] gives it. It is held to the
+/// turn's limit like any bot: an answer after it is a timeout.
+async fn builtin_turn<G: Registered>(
+    builtin: Builtin,
+    rng: &mut Box<ChaCha8Rng>,
+    req: &TurnRequest<'_, G>,
+) -> Result<Reply<G::Move>, RefereeError> {
+    let began = Instant::now();
+    let clock = req.clock;
+    let think = players::think_time(clock.move_time, clock.game_time_left, clock.cpu_left);
+    let pos = req.pos.clone();
+    // The seat's RNG goes to the search's thread and comes back with it.
+    let mut own_rng = std::mem::replace(rng, Box::new(ChaCha8Rng::seed_from_u64(0)));
+    let (chosen, own_rng) = tokio::task::spawn_blocking(move || {
+        let deadline = think.map(|t| began + t);
+        let stop = || deadline.is_some_and(|d| Instant::now() >= d);
+        let chosen = builtin.choose(&pos, own_rng.as_mut(), &stop);
+        (chosen, own_rng)
+    })
+    .await
+    .map_err(|err| RefereeError::new(format!("built-in player {builtin} failed"), std::io::Error::other(err)))?;
+    *rng = own_rng;
+    let elapsed = began.elapsed();
+    let answer = match (chosen, clock.wall_limit()) {
+        (None, _) => Err(Fault::new(FaultKind::ProtocolError, "no move in an ongoing game")),
+        (Some(_), Some(limit)) if elapsed > limit => {
+            Err(Fault::new(FaultKind::Timeout, format!("built-in player {builtin} took {} ms", elapsed.as_millis())))
+        }
+        (Some(mv), _) => Ok(mv),
+    };
+    // A built-in player computes on one thread all the time it takes.
+    Ok(Reply { answer, elapsed, cpu: elapsed, stderr: jail::Log::default() })
 }
 
 /// What a game is played from.
@@ -141,6 +171,14 @@ pub async fn play<G: Registered>(
             && let Some(plays) = program.plays_other_than(G::KIND)
         {
             return Err(RefereeError::wrong_game(&program.manifest.name, plays, G::KIND));
+        }
+    }
+    for bot in bots {
+        if let BotSpec::Builtin(builtin) = bot
+            && !builtin.rung.plays(G::KIND, &setup.options)
+        {
+            let error = std::io::Error::new(std::io::ErrorKind::InvalidInput, "it plays connect4 7x6 only");
+            return Err(RefereeError::new(format!("built-in player {builtin} cannot play {}", G::KIND), error));
         }
     }
     let started = Instant::now();
@@ -318,7 +356,7 @@ fn player_record(spec: &BotSpec, limits: &Limits) -> PlayerRecord {
         limits,
     };
     match spec {
-        BotSpec::Builtin(builtin) => plain(builtin.name().to_string(), "builtin"),
+        BotSpec::Builtin(builtin) => plain(builtin.name(), "builtin"),
         BotSpec::Remote(remote) => plain(remote.name.clone(), "human"),
         BotSpec::Human => plain("human".to_string(), "human"),
         BotSpec::Program(bot) => PlayerRecord {

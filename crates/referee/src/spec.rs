@@ -19,8 +19,8 @@ pub enum BotSpec {
 impl BotSpec {
     /// Reads a bot name: a built-in player, `human`, or a manifest path or folder.
     pub fn from_arg(arg: &str) -> Result<BotSpec, ManifestError> {
-        if let Some(builtin) = Builtin::from_name(arg) {
-            return Ok(BotSpec::Builtin(builtin));
+        if Builtin::is_builtin_name(arg) {
+            return Builtin::parse(arg).map(BotSpec::Builtin).map_err(|err| ManifestError::Builtin(err.to_string()));
         }
         if arg == "human" {
             return Ok(BotSpec::Human);
@@ -42,7 +42,7 @@ impl BotSpec {
     /// The name shown in results.
     pub fn name(&self) -> String {
         match self {
-            BotSpec::Builtin(builtin) => builtin.name().to_string(),
+            BotSpec::Builtin(builtin) => builtin.name(),
             BotSpec::Human => "human".to_string(),
             BotSpec::Remote(remote) => remote.name.clone(),
             BotSpec::Program(bot) => bot.manifest.name.clone(),
@@ -56,7 +56,7 @@ mod tests {
 
     #[test]
     fn names_on_the_command_line() {
-        assert!(matches!(BotSpec::from_arg("greedy"), Ok(BotSpec::Builtin(Builtin::Greedy))));
+        assert!(matches!(BotSpec::from_arg("greedy"), Ok(BotSpec::Builtin(Builtin::GREEDY))));
         assert!(matches!(BotSpec::from_arg("human"), Ok(BotSpec::Human)));
         assert!(BotSpec::from_arg("/no/such/bot").unwrap_err().to_string().contains("no such file"));
         let dir = tempfile::tempdir().unwrap();

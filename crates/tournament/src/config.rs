@@ -11,7 +11,7 @@
 //! [limits]                             # move-ms, move-cpu-ms, game-ms, cpu-ms, memory-mb, stderr-kb
 //! [[entrant]]
 //! name = "baseline"
-//! bot = "random"                       # random, greedy, or a bot.toml / its folder
+//! bot = "random"                       # a built-in player (random ... strong), or a bot.toml / its folder
 //! submitted = "2004-12-01T10:00:00"    # optional, for the last tie-break
 //! [[stage]]
 //! name = "round robin"
@@ -445,9 +445,6 @@ struct RawOpenings {
     generate: Option<Spanned<u32>>,
 }
 
-/// The built-in players a config may name as a bot.
-const BUILTINS: [&str; 2] = ["random", "greedy"];
-
 /// The games that have generated start positions (`openings::generate`): those whose
 /// descriptor says so.
 pub fn generated_openings_games() -> Vec<GameKind> {
@@ -525,7 +522,7 @@ impl Reader<'_> {
             None => LimitSet::default(),
         };
 
-        let entrants = self.entrants(&raw.entrant)?;
+        let entrants = self.entrants(&raw.entrant, game, &options)?;
         if require_entrants && entrants.is_empty() && bots.is_none() {
             return Err(ConfigError::Other {
                 file: self.file.to_string(),
@@ -608,7 +605,7 @@ impl Reader<'_> {
         })
     }
 
-    fn entrants(&self, raw: &[Spanned<RawEntrant>]) -> Result<Vec<EntrantConfig>, ConfigError> {
+    fn entrants(&self, raw: &[Spanned<RawEntrant>], game: GameKind, options: &Options) -> Result<Vec<EntrantConfig>, ConfigError> {
         let mut entrants = Vec::new();
         // The name each entrant will have, where the config decides it: its own name, or
         // a built-in's; else its bot text, which two unnamed entrants must not share.
@@ -619,8 +616,15 @@ impl Reader<'_> {
             if bot == "human" {
                 return Err(self.invalid(
                     &entrant.bot.span(),
-                    "bot = \"human\": a tournament plays without people; name a program or random or greedy",
+                    "bot = \"human\": a tournament plays without people; name a program or a built-in player",
                 ));
+            }
+            // A built-in player's name is checked here, with the game it is to play.
+            if players::Builtin::is_builtin_name(&bot) {
+                let builtin = players::Builtin::parse(&bot).map_err(|err| self.invalid(&entrant.bot.span(), err.to_string()))?;
+                if !builtin.rung.plays(game, options) {
+                    return Err(self.invalid(&entrant.bot.span(), format!("bot = {bot:?}: it plays connect4 7x6 only, not this {game}")));
+                }
             }
             let name = match &entrant.name {
                 Some(name) => Some(self.non_empty(name, "name")?),
@@ -628,13 +632,13 @@ impl Reader<'_> {
             };
             let key = match &name {
                 Some(name) => name.clone(),
-                None if BUILTINS.contains(&bot.as_str()) => bot.clone(),
+                None if players::Builtin::is_builtin_name(&bot) => bot.clone(),
                 None => format!("bot {bot}"),
             };
             if seen.contains(&key) {
                 let (span, message) = match &entrant.name {
                     Some(name) => (name.span(), format!("two entrants are named {key:?}")),
-                    None if BUILTINS.contains(&bot.as_str()) => {
+                    None if players::Builtin::is_builtin_name(&bot) => {
                         (entrant.bot.span(), format!("two entrants are named {key:?}: give this one a `name`"))
                     }
                     None => (entrant.bot.span(), format!("bot {bot:?} is listed twice without a name: give one a `name`")),

@@ -200,6 +200,16 @@ fn bad_configs_give_one_line_each() {
             format!("game = \"gomoku\"\n[[entrant]]\nbot = \"bots/a\"\n[[entrant]]\nbot = \"bots/a\"\n{RR}"),
             "t.toml: line 5: bot \"bots/a\" is listed twice without a name: give one a `name`",
         ),
+        (
+            "perfect in gomoku",
+            format!("game = \"gomoku\"\n[[entrant]]\nbot = \"perfect\"\n{RR}"),
+            "t.toml: line 3: bot = \"perfect\": it plays connect4 7x6 only, not this gomoku",
+        ),
+        (
+            "a bad node limit",
+            format!("game = \"gomoku\"\n[[entrant]]\nbot = \"strong:many\"\n{RR}"),
+            "t.toml: line 3: built-in player \"strong:many\": the node limit after ':' must be a whole number above 0",
+        ),
         ("no entrants", format!("game = \"gomoku\"\n{RR}"), "t.toml: no entrants: add [[entrant]] tables or a `bots` folder"),
         ("no stages", HEAD.to_string(), "t.toml: no stages: add at least one [[stage]] table"),
         ("zero deals", head("[[stage]]\nformat = \"round-robin\"\ndeals = 0\n"), "t.toml: line 9: deals = 0: must be at least 1"),

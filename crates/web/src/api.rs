@@ -104,8 +104,16 @@ async fn bots(State(app): AppState, Query(query): Query<GameQuery>) -> ApiResult
         Some(game) => Some(games::parse_game(game)?),
         None => None,
     };
-    let mut list: Vec<Value> =
-        players::Builtin::ALL.iter().map(|b| json!({ "name": b.name(), "kind": "builtin", "game": Value::Null })).collect();
+    // Every built-in player that plays the game asked for (with its default options), or
+    // all of them; `perfect` names its game.
+    let mut list: Vec<Value> = players::Builtin::ALL
+        .iter()
+        .filter(|b| kind.is_none_or(|kind| b.rung.plays(kind, &Default::default())))
+        .map(|b| {
+            let game = if b.rung == players::Rung::Perfect { json!("connect4") } else { Value::Null };
+            json!({ "name": b.name(), "kind": "builtin", "game": game })
+        })
+        .collect();
     list.extend(app.registered_bots(kind));
     Ok(Json(Value::Array(list)))
 }
@@ -496,7 +504,7 @@ fn expand_config(app: &App, text: &str, dir: &Path, mode: &str) -> ApiResult<Str
     if let Some(toml::Value::Array(entrants)) = table.get_mut("entrant") {
         for entrant in entrants.iter_mut() {
             if let Some(toml::Value::String(bot)) = entrant.get_mut("bot")
-                && !matches!(bot.as_str(), "random" | "greedy" | "human")
+                && !(players::Builtin::is_builtin_name(bot) || bot == "human")
             {
                 *bot = absolute(bot);
             }

@@ -37,7 +37,7 @@ pub struct TestRequest {
     #[serde(default)]
     pub options: Options,
     /// The first player (moves first in the first game), then the second: `random`,
-    /// `greedy`, or the name of a registered bot of this game.
+    /// `greedy`, `medium`, `strong`, `perfect` (any built-in player), or the name of a registered bot of this game.
     pub bots: [String; 2],
     /// Games in the match, sides swapped after each game (default 1).
     #[serde(default)]
@@ -54,7 +54,7 @@ pub struct PlayRequest {
     pub game: String,
     #[serde(default)]
     pub options: Options,
-    /// The opponent: `random`, `greedy`, or a registered bot of this game.
+    /// The opponent: a built-in player (`random` ... `strong`), or a registered bot of this game.
     pub bot: String,
     /// The person's side: 0 moves first (default), 1 second.
     #[serde(default)]
@@ -98,13 +98,18 @@ pub fn start_position(kind: GameKind, options: &Options, seed: u64) -> ApiResult
 }
 
 /// A bot named in a request: a built-in or a registered bot of the game.
-pub fn resolve_bot(app: &App, kind: GameKind, name: &str) -> ApiResult<BotSpec> {
-    if let Some(builtin) = players::Builtin::from_name(name) {
+pub fn resolve_bot(app: &App, kind: GameKind, options: &Options, name: &str) -> ApiResult<BotSpec> {
+    if players::Builtin::is_builtin_name(name) {
+        let builtin = players::Builtin::parse(name).map_err(|err| ApiError::bad_request(err.to_string()))?;
+        if !builtin.rung.plays(kind, options) {
+            return Err(ApiError::bad_request(format!("built-in player {name} plays connect4 7x6 only")));
+        }
         return Ok(BotSpec::Builtin(builtin));
     }
     let Some(folder) = app.registered_bot(kind, name) else {
         return Err(ApiError::bad_request(format!(
-            "unknown bot {name:?} for {kind} (random, greedy, or a registered bot: see /api/bots?game={kind})"
+            "unknown bot {name:?} for {kind} ({}, or a registered bot: see /api/bots?game={kind})",
+            players::Builtin::names()
         )));
     };
     BotSpec::from_arg(&folder.to_string_lossy()).map_err(|err| ApiError::internal(format!("registered bot {name}: {err}")))
@@ -139,7 +144,7 @@ pub fn start_match(app: &Arc<App>, client: Client, req: TestRequest) -> ApiResul
     // Every start is made (and the options checked) before anything is created.
     let starts: Vec<AnyPosition> =
         (0..count).map(|n| start_position(kind, &req.options, seed.wrapping_add((n / 2) as u64))).collect::<ApiResult<_>>()?;
-    let bots = [resolve_bot(app, kind, &req.bots[0])?, resolve_bot(app, kind, &req.bots[1])?];
+    let bots = [resolve_bot(app, kind, &req.options, &req.bots[0])?, resolve_bot(app, kind, &req.options, &req.bots[1])?];
     let names = [req.bots[0].clone(), req.bots[1].clone()];
     let slot = app.matches.take(client)?;
     let match_id = format!("m{}", app.registry.new_id());
@@ -175,7 +180,7 @@ pub fn start_human(app: &Arc<App>, client: Client, req: PlayRequest) -> ApiResul
     }
     let seed = seed_or_clock(req.seed);
     let start = start_position(kind, &req.options, seed)?;
-    let bot = resolve_bot(app, kind, &req.bot)?;
+    let bot = resolve_bot(app, kind, &req.options, &req.bot)?;
     let slot = app.human_games.take(client)?;
     let (remote, moves) = referee::human::Remote::new("you");
     let secret = crate::auth::random_token();

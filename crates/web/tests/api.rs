@@ -249,7 +249,12 @@ async fn the_api_lists_its_endpoints_rules_bots_and_presets() {
     let (status, bots) = get_json(server.addr, "/api/bots?game=connect4").await;
     assert_eq!(status, 200);
     let names: Vec<&str> = bots.as_array().expect("a list").iter().filter_map(|b| b["name"].as_str()).collect();
-    assert_eq!(names, ["random", "greedy"]);
+    assert_eq!(names, ["random", "greedy", "medium", "strong", "perfect"]);
+    // `perfect` plays Connect Four only.
+    let (status, bots) = get_json(server.addr, "/api/bots?game=gomoku").await;
+    assert_eq!(status, 200);
+    let names: Vec<&str> = bots.as_array().expect("a list").iter().filter_map(|b| b["name"].as_str()).collect();
+    assert_eq!(names, ["random", "greedy", "medium", "strong"]);
     let (status, presets) = get_json(server.addr, "/api/presets").await;
     assert_eq!(status, 200);
     // Every file of the presets folder, by name, sorted.

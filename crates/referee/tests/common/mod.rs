@@ -20,7 +20,7 @@ pub fn sample(interface: &str, language: &str) -> BotSpec {
 
 /// The built-in random player.
 pub fn random() -> BotSpec {
-    BotSpec::Builtin(players::Builtin::Random)
+    BotSpec::Builtin(players::Builtin::RANDOM)
 }
 
 /// How a script bot is run: the game and interface its manifest names, the script's file

@@ -1,0 +1,160 @@
+//! Gomoku's evaluation and move ordering for the alpha-beta player: every line of five
+//! cells (a "window") with marks of one side only is worth more the fuller it is; a side
+//! to move that can make five, or that faces two fives it cannot both stop, is scored as
+//! won or lost. A move that makes five, else the one that stops the opponent's, is the
+//! only move searched; otherwise moves are ranked by the windows they join or spoil, and
+//! only the best [`BEAM`] are searched.
+
+use std::sync::OnceLock;
+
+use rules::gomoku::{Move, N_CELLS, Position, SIZE, WIN_LENGTH};
+use rules::{Game, Side};
+
+use crate::search::Heuristic;
+
+/// How many moves the search tries in a position.
+const BEAM: usize = 12;
+
+/// What a window with `n` marks of one side (and none of the other) is worth.
+const WINDOW_VALUE: [i32; WIN_LENGTH + 1] = [0, 1, 12, 150, 2_500, 100_000];
+
+/// The windows (cell indices), and for each cell the windows through it.
+struct Windows {
+    cells: Vec<[usize; WIN_LENGTH]>,
+    through: Vec<Vec<usize>>,
+}
+
+fn windows() -> &'static Windows {
+    static WINDOWS: OnceLock<Windows> = OnceLock::new();
+    WINDOWS.get_or_init(|| {
+        let mut cells = Vec::new();
+        let n = SIZE as isize;
+        for row in 0..n {
+            for col in 0..n {
+                for (dc, dr) in [(1, 0), (0, 1), (1, 1), (1, -1)] {
+                    let end = (col + dc * (WIN_LENGTH as isize - 1), row + dr * (WIN_LENGTH as isize - 1));
+                    if (0..n).contains(&end.0) && (0..n).contains(&end.1) {
+                        cells.push(std::array::from_fn(|k| ((row + dr * k as isize) * n + col + dc * k as isize) as usize));
+                    }
+                }
+            }
+        }
+        let mut through = vec![Vec::new(); N_CELLS];
+        for (w, window) in cells.iter().enumerate() {
+            for &cell in window {
+                through[cell].push(w);
+            }
+        }
+        Windows { cells, through }
+    })
+}
+
+/// The board as an array of cells by index (`row * SIZE + col`).
+fn board(pos: &Position) -> [Option<Side>; N_CELLS] {
+    std::array::from_fn(|i| pos.cell(i % SIZE, i / SIZE))
+}
+
+/// Marks of each side in a window.
+fn counts(board: &[Option<Side>; N_CELLS], window: &[usize; WIN_LENGTH]) -> [usize; 2] {
+    let mut counts = [0; 2];
+    for &cell in window {
+        if let Some(side) = board[cell] {
+            counts[side.index()] += 1;
+        }
+    }
+    counts
+}
+
+/// What the windows say: each side's window score, and the empty cells where each side
+/// would make five (as a bit set of cells).
+struct Survey {
+    score: [i32; 2],
+    fives: [u128; 2],
+}
+
+fn survey(board: &[Option<Side>; N_CELLS]) -> Survey {
+    let mut survey = Survey { score: [0; 2], fives: [0; 2] };
+    for window in &windows().cells {
+        let counts = counts(board, window);
+        for side in [Side::First, Side::Second] {
+            let (mine, theirs) = (counts[side.index()], counts[side.other().index()]);
+            if theirs != 0 {
+                continue;
+            }
+            survey.score[side.index()] += WINDOW_VALUE[mine];
+            if mine == WIN_LENGTH - 1 {
+                let empty = window.iter().find(|&&cell| board[cell].is_none()).expect("one empty cell");
+                survey.fives[side.index()] |= 1 << empty;
+            }
+        }
+    }
+    survey
+}
+
+/// A position the side to move wins by force within two of its moves, as this module
+/// scores it (well inside the search's mate scores).
+const THREAT_WIN: i32 = 400_000;
+
+impl Heuristic for Position {
+    fn evaluate(&self, side: Side) -> i32 {
+        let survey = survey(&board(self));
+        let to_move = self.to_move().unwrap_or(side);
+        let them = to_move.other();
+        // The side to move makes five at once, or cannot stop two fives.
+        let for_mover = if survey.fives[to_move.index()] != 0 {
+            Some(THREAT_WIN)
+        } else if survey.fives[them.index()].count_ones() >= 2 {
+            Some(-THREAT_WIN)
+        } else {
+            None
+        };
+        if let Some(value) = for_mover {
+            return if side == to_move { value } else { -value };
+        }
+        let mut score = survey.score;
+        // The side to move gets its threats in first.
+        score[to_move.index()] += score[to_move.index()] / 4;
+        score[side.index()] - score[side.other().index()]
+    }
+
+    fn search_moves(&self, out: &mut Vec<Move>) {
+        let Some(me) = self.to_move() else { return };
+        let board = board(self);
+        let threats = survey(&board).fives;
+        // Forced: make five, else stop the opponent's (nothing else matters).
+        for forced in [threats[me.index()], threats[me.other().index()]] {
+            if forced != 0 {
+                out.push(Move::from_index(forced.trailing_zeros() as usize).expect("a cell of the board"));
+                return;
+            }
+        }
+        let windows = windows();
+        let mut ranked: Vec<(i32, usize)> = Vec::new();
+        for cell in 0..N_CELLS {
+            if board[cell].is_some() {
+                continue;
+            }
+            let mut value = 0;
+            for &w in &windows.through[cell] {
+                let [mine, theirs] = {
+                    let c = counts(&board, &windows.cells[w]);
+                    [c[me.index()], c[me.other().index()]]
+                };
+                // Joining our window, spoiling theirs (a little less: attack first).
+                if theirs == 0 {
+                    value += WINDOW_VALUE[mine + 1] - WINDOW_VALUE[mine];
+                }
+                if mine == 0 {
+                    value += (WINDOW_VALUE[theirs + 1] - WINDOW_VALUE[theirs]) * 4 / 5;
+                }
+            }
+            ranked.push((value, cell));
+        }
+        ranked.sort_by(|a, b| b.cmp(a));
+        let start = out.len();
+        out.extend(ranked.iter().take(BEAM).map(|&(_, cell)| Move::from_index(cell).expect("a cell of the board")));
+        if out.len() == start {
+            self.legal_moves(out);
+        }
+    }
+}
