@@ -41,7 +41,9 @@ impl Resident {
     }
 }
 
-/// The paused processes waiting for their next game.
+/// The paused processes waiting for their next game. A pool dropped without
+/// [`Pool::close`] ends them all the same: each process dies with its handle (kill on
+/// drop), each folder with its own.
 pub struct Pool {
     idle: Mutex<VecDeque<Resident>>,
     size: usize,
@@ -109,15 +111,5 @@ impl Pool {
 impl std::fmt::Debug for Pool {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Pool({} of {} waiting)", self.len(), self.size)
-    }
-}
-
-impl Drop for Pool {
-    fn drop(&mut self) {
-        // Not closed: the processes die with their handles (kill on drop), the folders
-        // with theirs.
-        if let Ok(idle) = self.idle.get_mut() {
-            idle.clear();
-        }
     }
 }
