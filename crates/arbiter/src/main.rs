@@ -115,15 +115,45 @@ fn one_line(err: &anyhow::Error) -> String {
     err.chain().map(ToString::to_string).collect::<Vec<_>>().join(": ")
 }
 
-/// Says so, in one line on stderr, when `-j` puts more games on the machine at once
-/// than it has cores: a bot that computes through its move then waits for a core, and
-/// its wall clock runs meanwhile.
-fn warn_oversubscribed(jobs: usize) {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    if jobs > cores {
-        eprintln!(
-            "warning: -j {jobs} plays {jobs} games at once on {cores} core(s): bots that compute through their moves share the cores and their wall-clock time runs while they wait; use -j {cores} or less, or time moves in CPU time (move-cpu-ms)"
-        );
+/// How many players may think at once (`--cores`), for the commands that play games in
+/// parallel.
+#[derive(clap::Args, Debug, Clone, Default)]
+struct CoresArgs {
+    /// Players that compute at the same time (default: the
+    /// cores this process may use). With more games at once (-j), a turn waits for a
+    /// core before its clock starts.
+    #[arg(long, value_name = "N")]
+    cores: Option<usize>,
+}
+
+impl CoresArgs {
+    /// Sizes the referee's set of cores and says so, in one line on stderr, when `-j`
+    /// plays more games at once than players may think at once (their turns then take
+    /// turns for the cores), or when `--cores` is above the machine's (bots then share
+    /// cores while their wall clocks run); `quiet` for a command with no program bots.
+    fn apply(&self, jobs: usize, quiet: bool) -> anyhow::Result<()> {
+        let machine = referee::cores::available();
+        let cores = match self.cores {
+            Some(0) => bail!("--cores must be at least 1"),
+            Some(n) => n,
+            None => machine,
+        };
+        if let Err(in_force) = referee::cores::set(cores) {
+            bail!("--cores {cores}: the cores were already set to {in_force}");
+        }
+        if quiet {
+            return Ok(());
+        }
+        if cores > machine {
+            eprintln!(
+                "warning: --cores {cores} lets {cores} players compute at once on {machine} core(s): they share the cores while their wall-clock time runs; use --cores {machine} or less, or time moves in CPU time (move-cpu-ms)"
+            );
+        } else if jobs > cores {
+            eprintln!(
+                "note: -j {jobs} plays {jobs} games at once on {cores} core(s): at most {cores} player(s) compute at once, each on a core of its own, and a turn waits for a free core before its clock starts"
+            );
+        }
+        Ok(())
     }
 }
 

@@ -45,6 +45,8 @@ pub struct Args {
     /// Pairs played at the same time.
     #[arg(short = 'j', long, default_value_t = 1)]
     jobs: u32,
+    #[command(flatten)]
+    cores: super::CoresArgs,
     /// Stop as soon as a sequential probability ratio test decides between elo0 and elo1,
     /// e.g. `--sprt elo0=0,elo1=5` (alpha and beta default to 0.05).
     #[arg(long, value_name = "elo0=E0,elo1=E1[,alpha=A,beta=B]")]
@@ -146,9 +148,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             names[0], names[1], args.games
         );
     }
-    if has_programs {
-        super::warn_oversubscribed(args.jobs as usize);
-    }
+    args.cores.apply(args.jobs as usize, !has_programs)?;
     let pool = args.reuse.pool(args.jobs as usize);
     let shared = Arc::new(Match {
         kind,

@@ -32,6 +32,8 @@ pub struct Args {
     /// Games a tournament plays at the same time (default: the number of cores).
     #[arg(short = 'j', long)]
     jobs: Option<usize>,
+    #[command(flatten)]
+    cores: super::CoresArgs,
     /// The folder of the ready tournament presets.
     #[arg(long, value_name = "DIR", default_value = "presets")]
     presets: PathBuf,
@@ -56,7 +58,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     }
     let sandbox = super::sandboxing::decide(args.sandbox.to_policy(), true)?;
     super::sandboxing::warn(&sandbox);
-    super::warn_oversubscribed(jobs);
+    args.cores.apply(jobs, false)?;
     let presets = args.presets.is_dir().then(|| args.presets.clone());
     let mut hosts = args.public_host.clone();
     for name in &hosts {

@@ -23,6 +23,8 @@ pub struct Args {
     /// Games played at the same time (default: the number of cores).
     #[arg(short = 'j', long)]
     jobs: Option<usize>,
+    #[command(flatten)]
+    cores: super::CoresArgs,
     /// Entrants: every folder holding a bot.toml in DIR, instead of the config's.
     #[arg(long, value_name = "DIR")]
     bots: Option<PathBuf>,
@@ -52,9 +54,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let db = args.db.clone();
     let has_programs = entrants.iter().any(|e| matches!(e.spec, referee::BotSpec::Program(_)));
     let sandbox = super::sandboxing::decide(args.sandbox.to_policy(), has_programs)?;
-    if has_programs {
-        super::warn_oversubscribed(jobs);
-    }
+    args.cores.apply(jobs, !has_programs)?;
     let options = RunOptions { jobs, config_dir, sandboxed: sandbox.sandboxed, watch: None, wait_for_runner: args.wait };
     println!(
         "{}: {} entrants, {} stage(s), {jobs} game(s) at a time, results in {}",

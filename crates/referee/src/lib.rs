@@ -9,6 +9,7 @@
 //! the rules, when the referee plays it). [`play_game`] makes the one run-time choice of
 //! the game, from its start position.
 
+pub mod cores;
 pub mod human;
 pub mod record;
 mod spec;
@@ -52,6 +53,11 @@ impl<G: Registered> Seat<G> {
             BotSpec::Remote(remote) => Seat::Remote(remote.clone()),
             BotSpec::Program(bot) => Seat::Program(drivers::open::<G>(bot, ctx).await?),
         })
+    }
+
+    /// Whether the seat computes on this machine during its turns (and so needs a core).
+    fn thinks_here(&self) -> bool {
+        matches!(self, Seat::Builtin { .. } | Seat::Program(_))
     }
 
     async fn turn(&mut self, req: &TurnRequest<'_, G>) -> Result<Reply<G::Move>, RefereeError> {
@@ -265,6 +271,11 @@ pub async fn play<G: Registered>(
         while let Some(side) = pos.to_move() {
             let idx = side.index();
             let limits = &setup.limits[idx];
+            // A core first: the turn, and the bot's clock, start once it has one.
+            let core = match seats[idx].thinks_here() {
+                true => Some(cores::take().await),
+                false => None,
+            };
             let turn_began = Instant::now();
             let clock = TurnClock {
                 move_time: limits.move_time,
@@ -274,6 +285,7 @@ pub async fn play<G: Registered>(
             };
             let request = TurnRequest { pos: &pos, last_move: last_move.clone(), clock };
             let reply = seats[idx].turn(&request).await?;
+            drop(core);
             wall_used[idx] += reply.elapsed;
             cpu_used[idx] += reply.cpu;
             let mut turn = TurnRecord {
