@@ -52,6 +52,8 @@ pub enum Origin {
     Human,
     /// A tournament game in progress.
     Tournament { tournament: String, key: String },
+    /// A game of a ladder.
+    Ladder { ladder: i64 },
 }
 
 /// A game as it is played.
