@@ -538,6 +538,10 @@ pub struct StartTournament {
     /// `config` (default), `submissions` or `both`.
     #[serde(default)]
     pub entrants: Option<String>,
+    /// A ladder whose players (the current version of each bot in it, bosses left out)
+    /// are the entrants instead: a contest's final after the ladder is frozen.
+    #[serde(default)]
+    pub ladder: Option<i64>,
 }
 
 async fn start_tournament(
@@ -564,8 +568,12 @@ async fn start_tournament(
             ));
         }
     };
-    let mode = req.entrants.as_deref().unwrap_or("config");
-    if !matches!(mode, "config" | "submissions" | "both") {
+    let mode = match (&req.ladder, req.entrants.as_deref()) {
+        (Some(_), None | Some("ladder")) => "ladder",
+        (Some(_), Some(other)) => return Err(ApiError::bad_request(format!("give a ladder or entrants: {other:?}, not both"))),
+        (None, mode) => mode.unwrap_or("config"),
+    };
+    if !matches!(mode, "config" | "submissions" | "both" | "ladder") {
         return Err(ApiError::bad_request(format!("entrants must be config, submissions or both, not {mode:?}")));
     }
     // Errors name the lines of the text as given (the expanded text is re-written).
@@ -574,8 +582,12 @@ async fn start_tournament(
     } else {
         TournamentConfig::parse_without_entrants(&text, "the config")
     };
-    given.map_err(|err| ApiError::bad_request(err.to_string()))?;
-    let text = expand_config(&app, &text, &config_dir, mode)?;
+    let given = given.map_err(|err| ApiError::bad_request(err.to_string()))?;
+    let registered = match req.ladder {
+        Some(id) => ladder_entrants(&app, id, given.game).await?,
+        None => app.registered_entrants(given.game),
+    };
+    let text = expand_config(&text, &config_dir, mode, registered)?;
     let config = TournamentConfig::parse(&text, "the config").map_err(|err| ApiError::bad_request(err.to_string()))?;
     let entrants = arena::resolve_entrants(&config, &config_dir, None).map_err(|err| ApiError::bad_request(format!("entrants: {err}")))?;
     let folder = app.tournament_folder();
@@ -600,7 +612,7 @@ async fn start_tournament(
 /// The config as the server stores and runs it: entrants replaced or extended by the
 /// registered bots, and every path made absolute, so that the stored text alone can
 /// resume the tournament after a restart.
-fn expand_config(app: &App, text: &str, dir: &Path, mode: &str) -> ApiResult<String> {
+fn expand_config(text: &str, dir: &Path, mode: &str, registered: Vec<(String, PathBuf, String)>) -> ApiResult<String> {
     let mut table: toml::Table = text.parse().map_err(|err: toml::de::Error| ApiError::bad_request(format!("the config: {err}")))?;
     let game = table.get("game").and_then(|g| g.as_str()).ok_or_else(|| ApiError::bad_request("the config: missing `game`"))?;
     let kind = games::parse_game(game)?;
@@ -608,7 +620,7 @@ fn expand_config(app: &App, text: &str, dir: &Path, mode: &str) -> ApiResult<Str
         let joined = dir.join(path);
         joined.canonicalize().unwrap_or(joined).to_string_lossy().into_owned()
     };
-    if mode == "submissions" {
+    if mode == "submissions" || mode == "ladder" {
         table.remove("entrant");
         table.remove("bots");
     }
@@ -632,8 +644,7 @@ fn expand_config(app: &App, text: &str, dir: &Path, mode: &str) -> ApiResult<Str
         }
     }
     if mode != "config" {
-        let registered = app.registered_entrants(kind);
-        if registered.is_empty() && mode == "submissions" {
+        if registered.is_empty() && mode != "both" {
             return Err(ApiError::bad_request(format!("no registered {kind} bots yet (POST /api/submissions)")));
         }
         let list = table.entry("entrant").or_insert_with(|| toml::Value::Array(Vec::new()));
@@ -648,6 +659,23 @@ fn expand_config(app: &App, text: &str, dir: &Path, mode: &str) -> ApiResult<Str
         }
     }
     toml::to_string(&table).map_err(|err| ApiError::internal(format!("cannot write the config: {err}")))
+}
+
+/// The entrants a ladder gives a tournament: its bots (each at the version playing in
+/// the ladder), as `registered_entrants` gives them.
+async fn ladder_entrants(app: &App, id: i64, kind: rules::GameKind) -> ApiResult<Vec<(String, PathBuf, String)>> {
+    let ladder = app.ladders.get(id).ok_or_else(|| ApiError::not_found(format!("there is no ladder {id}")))?;
+    if ladder.kind != kind {
+        return Err(ApiError::bad_request(format!("ladder {id} plays {}, the config {kind}", ladder.kind)));
+    }
+    let mut entrants = Vec::new();
+    for player in app.arena.players(id).await?.into_iter().filter(|p| p.active && !p.boss) {
+        let versions = app.submissions.versions(kind, &player.bot).map_err(submit_error)?;
+        if let Some(v) = versions.into_iter().find(|v| i64::from(v.version) == player.version) {
+            entrants.push((v.name, v.path, v.uploaded));
+        }
+    }
+    Ok(entrants)
 }
 
 /// Picks up the tournaments this server started: finished ones are shown, unfinished

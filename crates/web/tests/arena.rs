@@ -310,4 +310,18 @@ async fn a_ladder_rates_the_bots_and_keeps_its_share_while_a_tournament_runs() {
     let frozen = wait_for(addr, &path, None, "the frozen ladder's last game", |l| l["running"] == 0 && l["frozen"] == true).await;
     let (_, again) = call(addr, "GET", &path, None, None).await;
     assert_eq!(again["games"], frozen["games"]);
+
+    // The contest's final: a tournament of the frozen ladder's bots.
+    let final_config = "name = \"final\"\ngame = \"connect4\"\nseed = 3\n[[stage]]\nformat = \"round-robin\"\n";
+    let body = json!({ "config": final_config, "ladder": made["id"] }).to_string();
+    let (status, started) = call(addr, "POST", "/api/tournaments", Some(TOKEN), Some(&body)).await;
+    assert_eq!(status, 201, "{started}");
+    let report = wait_for(addr, &format!("/api/tournaments/{}", started["id"].as_str().unwrap()), None, "the final's table", |t| {
+        t["report"]["stages"][0]["rows"].as_array().is_some_and(|rows| !rows.is_empty())
+    })
+    .await;
+    let mut entrants: Vec<&str> =
+        report["report"]["stages"][0]["rows"].as_array().unwrap().iter().map(|r| r["entrant"].as_str().unwrap()).collect();
+    entrants.sort();
+    assert_eq!(entrants, ["alice-bot", "bob-bot"], "{report}");
 }
