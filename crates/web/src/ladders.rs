@@ -271,6 +271,62 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/api/ladders/{id}", get(standings))
         .route("/api/ladders/{id}/games", get(ladder_games))
         .route("/api/ladders/{id}/freeze", post(freeze))
+        .route("/api/bots/{game}/{name}", get(bot_page))
+}
+
+/// A bot's page: its owner, its versions, and per ladder of its game its standing, its
+/// rating after each game (every version) and its recent games and faults.
+async fn bot_page(
+    State(app): AppState,
+    caller: crate::auth::Caller,
+    UrlPath((game, name)): UrlPath<(String, String)>,
+) -> ApiResult<Json<Value>> {
+    let kind = games::parse_game(&game)?;
+    let versions = app.submissions.versions(kind, &name).map_err(|e| ApiError::internal(e.to_string()))?;
+    if versions.is_empty() {
+        return Err(ApiError::not_found(format!("there is no {} bot called {name}", kind.title())));
+    }
+    let owner = app.arena.owner(kind.name(), &name).await?;
+    let may_see = caller.may_see(owner.as_deref());
+    let versions: Vec<Value> = versions
+        .iter()
+        .map(|v| {
+            json!({
+                "version": v.version, "uploaded": v.uploaded, "uploaded_ms": v.uploaded_ms, "language": v.language,
+                "protocol": v.protocol.name(), "entry_check": v.entry_check,
+                "compile_log": if may_see { json!(v.compile_log) } else { Value::Null },
+            })
+        })
+        .collect();
+    let history = app.arena.history(&name).await?;
+    let ladders: Vec<Arc<Ladder>> = app.ladders.lock().values().filter(|l| l.kind == kind).cloned().collect();
+    let mut standings = Vec::new();
+    for ladder in &ladders {
+        let players = app.arena.players(ladder.id).await?;
+        let Some(current) = players.iter().find(|p| !p.boss && p.active && p.bot == name) else { continue };
+        let games = app.arena.games(Some(ladder.id), Some(&name), 20).await?;
+        let faults: Vec<Value> = app
+            .arena
+            .games(Some(ladder.id), Some(&name), 500)
+            .await?
+            .iter()
+            .filter(|g| g.fault_side.is_some_and(|side| g.players[side as usize].0 == name))
+            .take(20)
+            .map(game_line)
+            .collect();
+        standings.push(json!({
+            "ladder": ladder.id, "title": ladder.kind.title(), "frozen": ladder.frozen(),
+            "rating": current.rating, "uncertainty": current.uncertainty, "version": current.version,
+            "games": current.games, "wins": current.wins, "draws": current.draws, "losses": current.losses,
+            "rank": players.iter().filter(|p| p.active && p.rating > current.rating).count() + 1,
+            "history": history.iter().filter(|h| h.ladder == ladder.id).collect::<Vec<_>>(),
+            "recent": games.iter().map(game_line).collect::<Vec<_>>(),
+            "faults": faults,
+        }));
+    }
+    Ok(Json(json!({
+        "game": kind.name(), "title": kind.title(), "name": name, "entrant": owner, "versions": versions, "ladders": standings,
+    })))
 }
 
 #[derive(Deserialize)]

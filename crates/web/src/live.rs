@@ -301,6 +301,7 @@ fn redacted(turn: &TurnRecord) -> TurnRecord {
     shown.stderr = String::new();
     shown.stderr_dropped = 0;
     shown.note = None;
+    shown.input = String::new();
     shown
 }
 
