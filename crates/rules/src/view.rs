@@ -130,6 +130,11 @@ pub struct BoardView {
     /// What the marks on the board mean, for a legend under it (`[mark, meaning]`:
     /// `["star", "a city"]`); empty when the pieces say it all.
     pub legend: Vec<[String; 2]>,
+    /// In a set-up by clicks (`Input::Setup`): the values a person places, in the order
+    /// they click `hint` cells for them; once the values left are all alike they fill
+    /// the hint cells left, and the move is the values on the hint cells in the cells'
+    /// order. Empty otherwise.
+    pub setup: Vec<String>,
 }
 
 /// One cell of a [`BoardView`].
@@ -179,6 +184,7 @@ impl BoardView {
             input: Input::None,
             style: info.style,
             legend: Vec::new(),
+            setup: Vec::new(),
         }
     }
 

@@ -216,7 +216,8 @@ export function renderLegend(container, view) {
 //   {pending: "c1", selected: [x, y]}     the first square of a from-to move (outline it)
 //   {pending: null}                       the selection was cleared (same square again)
 //   {orders: "3 6 1; 3 5 2", total: 3}    Legions: the orders so far; the page sends them
-//   {}                                    nothing to do (not a move, set-up, game over)
+//   {setup: "a1 4, c1 3", placed: 2}      a set-up so far (a click on a placed cell undoes it)
+//   {}                                    nothing to do (not a move, game over)
 export function clickToMove(view, state, cell) {
   const idx = view.cells.indexOf(cell) >= 0 ? view.cells.indexOf(cell) : view.cells.findIndex((c) => c.name === cell.name);
   const x = idx % view.width;
@@ -252,6 +253,24 @@ export function clickToMove(view, state, cell) {
       if (order) order.count += 1;
       else state.orders.push({ name: cell.name, count: 1 });
       return { orders: ordersText(state), total: state.orders.reduce((sum, o) => sum + o.count, 0) };
+    }
+    case "setup": {
+      // The values go on the hint cells in the order clicked; once the values left are
+      // all alike, they fill the hint cells left and the set-up is complete.
+      if (!cell.hint) return {};
+      state.placed = state.placed || [];
+      const at = state.placed.findIndex((p) => p.name === cell.name);
+      if (at >= 0) state.placed.splice(at, 1);
+      else state.placed.push({ name: cell.name, value: view.setup[state.placed.length] });
+      const left = view.setup.slice(state.placed.length);
+      const hints = view.cells.filter((c) => c.hint);
+      if (left.length && left.every((v) => v === left[0]) && state.placed.length < hints.length) {
+        const value = (c) => (state.placed.find((p) => p.name === c.name) || { value: left[0] }).value;
+        const move = hints.map(value).join("");
+        state.placed = [];
+        return { move };
+      }
+      return { setup: state.placed.map((p) => `${p.name} ${p.value}`).join(", "), placed: state.placed.length };
     }
     default:
       return {};

@@ -63,7 +63,11 @@ async fn index() -> Json<Value> {
             "GET /api/tournaments/{id}/events (SSE)", "GET /api/tournaments/{id}/games", "GET /api/tournaments/{id}/game?key=K",
             "GET /api/games", "GET /api/games/{id}", "GET /api/games/{id}/events (SSE)", "POST /api/games/{id}/move",
             "POST /api/test", "POST /api/play", "GET /api/submissions", "POST /api/submissions (token)",
-            "GET /api/freeze", "POST /api/freeze (token)"
+            "GET /api/freeze", "POST /api/freeze (token)",
+            "GET /api/entrants (token)", "POST /api/entrants (token)", "GET /api/entrants/{name}",
+            "POST /api/entrants/{name}/revoke (token)", "POST /api/entrants/{name}/token (token)", "GET /api/me",
+            "GET /api/ladders", "POST /api/ladders (token)", "GET /api/ladders/{id}", "GET /api/ladders/{id}/games",
+            "POST /api/ladders/{id}/freeze (token)", "GET /api/bots/{game}/{name}"
         ]
     }))
 }
