@@ -150,6 +150,13 @@ test("a groups stage shows one table per group and a double elimination its brac
   const last = await page.textContent("table.bracket tbody tr:last-child");
   assert.match(last, /final/);
   assert.ok(last.includes(report.stages[1].rows[0].entrant) && last.includes("champion"), last);
+  // The bracket is drawn too: every match in a column of its part and round, the
+  // champion's last match won in bold.
+  const bracket = report.stages[1].bracket;
+  assert.equal(await page.locator(".bracket-diagram .bracket-match").count(), bracket.length);
+  assert.ok(await page.locator('.bracket-part[data-part="losers"] .bracket-match').count() > 0, "a losers' bracket");
+  const final = bracket[bracket.length - 1];
+  assert.equal(await page.textContent(`.bracket-match[data-match="${final.number}"] .bracket-side.won span`), final.winner);
   await page.screenshot({ path: join(shots, "tournament-bracket.png"), fullPage: true });
 });
 

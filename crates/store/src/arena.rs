@@ -131,6 +131,16 @@ impl ArenaStore {
         self.pool.close().await;
     }
 
+    /// Rows made into values by `decode`, any failure named by `action`.
+    fn decode<T>(
+        &self,
+        action: &'static str,
+        rows: &[sqlx::sqlite::SqliteRow],
+        decode: impl Fn(&sqlx::sqlite::SqliteRow) -> Result<T, sqlx::Error>,
+    ) -> Result<Vec<T>, StoreError> {
+        rows.iter().map(decode).collect::<Result<_, _>>().map_err(self.error(action))
+    }
+
     fn error(&self, action: &'static str) -> impl Fn(sqlx::Error) -> StoreError + '_ {
         move |source| StoreError::Query { file: self.file.clone(), action, source }
     }
@@ -153,16 +163,13 @@ impl ArenaStore {
             .fetch_all(&self.pool)
             .await
             .map_err(self.error("read the entrants"))?;
-        rows.iter()
-            .map(|row| {
-                Ok(EntrantRow {
-                    name: row.try_get("name")?,
-                    created_ms: row.try_get("created_ms")?,
-                    revoked: row.try_get::<Option<i64>, _>("revoked_ms")?.is_some(),
-                })
+        self.decode("read the entrants", &rows, |row| {
+            Ok(EntrantRow {
+                name: row.try_get("name")?,
+                created_ms: row.try_get("created_ms")?,
+                revoked: row.try_get::<Option<i64>, _>("revoked_ms")?.is_some(),
             })
-            .collect::<Result<_, sqlx::Error>>()
-            .map_err(self.error("read the entrants"))
+        })
     }
 
     /// The entrant whose working (not revoked) token has this hash.
@@ -267,19 +274,16 @@ impl ArenaStore {
             .fetch_all(&self.pool)
             .await
             .map_err(self.error("read the ladders"))?;
-        rows.iter()
-            .map(|row| {
-                Ok(LadderRow {
-                    id: row.try_get("id")?,
-                    game: row.try_get("game")?,
-                    options: row.try_get("options")?,
-                    bosses: row.try_get("bosses")?,
-                    frozen: row.try_get::<i64, _>("frozen")? != 0,
-                    created_ms: row.try_get("created_ms")?,
-                })
+        self.decode("read the ladders", &rows, |row| {
+            Ok(LadderRow {
+                id: row.try_get("id")?,
+                game: row.try_get("game")?,
+                options: row.try_get("options")?,
+                bosses: row.try_get("bosses")?,
+                frozen: row.try_get::<i64, _>("frozen")? != 0,
+                created_ms: row.try_get("created_ms")?,
             })
-            .collect::<Result<_, sqlx::Error>>()
-            .map_err(self.error("read the ladders"))
+        })
     }
 
     pub async fn set_frozen(&self, ladder: i64, frozen: bool) -> Result<(), StoreError> {
@@ -325,24 +329,21 @@ impl ArenaStore {
         .fetch_all(&self.pool)
         .await
         .map_err(self.error("read a ladder's players"))?;
-        rows.iter()
-            .map(|row| {
-                Ok(LadderPlayer {
-                    bot: row.try_get("bot")?,
-                    version: row.try_get("version")?,
-                    entrant: row.try_get("entrant")?,
-                    boss: row.try_get::<i64, _>("boss")? != 0,
-                    active: row.try_get::<i64, _>("active")? != 0,
-                    rating: row.try_get("rating")?,
-                    uncertainty: row.try_get("uncertainty")?,
-                    games: row.try_get("games")?,
-                    wins: row.try_get("wins")?,
-                    draws: row.try_get("draws")?,
-                    losses: row.try_get("losses")?,
-                })
+        self.decode("read a ladder's players", &rows, |row| {
+            Ok(LadderPlayer {
+                bot: row.try_get("bot")?,
+                version: row.try_get("version")?,
+                entrant: row.try_get("entrant")?,
+                boss: row.try_get::<i64, _>("boss")? != 0,
+                active: row.try_get::<i64, _>("active")? != 0,
+                rating: row.try_get("rating")?,
+                uncertainty: row.try_get("uncertainty")?,
+                games: row.try_get("games")?,
+                wins: row.try_get("wins")?,
+                draws: row.try_get("draws")?,
+                losses: row.try_get("losses")?,
             })
-            .collect::<Result<_, sqlx::Error>>()
-            .map_err(self.error("read a ladder's players"))
+        })
     }
 
     /// Records a finished game: the game, both players' new ratings and counts, and
@@ -432,21 +433,18 @@ impl ArenaStore {
         .fetch_all(&self.pool)
         .await
         .map_err(self.error("read ladder games"))?;
-        rows.iter()
-            .map(|row| {
-                Ok(LadderGame {
-                    ladder: row.try_get("ladder")?,
-                    number: row.try_get("number")?,
-                    game_id: row.try_get("game_id")?,
-                    players: [(row.try_get("bot0")?, row.try_get("version0")?), (row.try_get("bot1")?, row.try_get("version1")?)],
-                    winner: row.try_get("winner")?,
-                    fault_side: row.try_get("fault_side")?,
-                    fault: row.try_get("fault")?,
-                    finished_ms: row.try_get("finished_ms")?,
-                })
+        self.decode("read ladder games", &rows, |row| {
+            Ok(LadderGame {
+                ladder: row.try_get("ladder")?,
+                number: row.try_get("number")?,
+                game_id: row.try_get("game_id")?,
+                players: [(row.try_get("bot0")?, row.try_get("version0")?), (row.try_get("bot1")?, row.try_get("version1")?)],
+                winner: row.try_get("winner")?,
+                fault_side: row.try_get("fault_side")?,
+                fault: row.try_get("fault")?,
+                finished_ms: row.try_get("finished_ms")?,
             })
-            .collect::<Result<_, sqlx::Error>>()
-            .map_err(self.error("read ladder games"))
+        })
     }
 
     /// A bot's rating after each of its ladder games (every version), oldest first.
@@ -459,19 +457,16 @@ impl ArenaStore {
         .fetch_all(&self.pool)
         .await
         .map_err(self.error("read a rating history"))?;
-        rows.iter()
-            .map(|row| {
-                Ok(RatingPoint {
-                    ladder: row.try_get("ladder")?,
-                    version: row.try_get("version")?,
-                    number: row.try_get("number")?,
-                    rating: row.try_get("rating")?,
-                    uncertainty: row.try_get("uncertainty")?,
-                    at_ms: row.try_get("at_ms")?,
-                })
+        self.decode("read a rating history", &rows, |row| {
+            Ok(RatingPoint {
+                ladder: row.try_get("ladder")?,
+                version: row.try_get("version")?,
+                number: row.try_get("number")?,
+                rating: row.try_get("rating")?,
+                uncertainty: row.try_get("uncertainty")?,
+                at_ms: row.try_get("at_ms")?,
             })
-            .collect::<Result<_, sqlx::Error>>()
-            .map_err(self.error("read a rating history"))
+        })
     }
 }
 

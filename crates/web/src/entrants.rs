@@ -81,7 +81,7 @@ async fn entrant(State(app): AppState, UrlPath(name): UrlPath<String>) -> ApiRes
         let Ok(kind) = GameKind::from_name(&game) else { continue };
         if let Ok(Some(version)) = app.submissions.current(kind, &bot) {
             bots.push(json!({
-                "game": game, "title": kind.title(), "name": bot, "version": version.version, "uploaded": version.uploaded,
+                "game": game, "title": crate::view::game_name(kind), "name": bot, "version": version.version, "uploaded": version.uploaded,
                 "entry_check": version.entry_check.as_ref().map(|c| c.summary.clone()),
             }));
         }

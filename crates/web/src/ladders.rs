@@ -284,7 +284,7 @@ async fn bot_page(
     let kind = games::parse_game(&game)?;
     let versions = app.submissions.versions(kind, &name).map_err(|e| ApiError::internal(e.to_string()))?;
     if versions.is_empty() {
-        return Err(ApiError::not_found(format!("there is no {} bot called {name}", kind.title())));
+        return Err(ApiError::not_found(format!("there is no {} bot called {name}", crate::view::game_name(kind))));
     }
     let owner = app.arena.owner(kind.name(), &name).await?;
     let may_see = caller.may_see(owner.as_deref());
@@ -315,7 +315,7 @@ async fn bot_page(
             .map(game_line)
             .collect();
         standings.push(json!({
-            "ladder": ladder.id, "title": ladder.kind.title(), "frozen": ladder.frozen(),
+            "ladder": ladder.id, "title": crate::view::heading(ladder.kind, &ladder.options), "frozen": ladder.frozen(),
             "rating": current.rating, "uncertainty": current.uncertainty, "version": current.version,
             "games": current.games, "wins": current.wins, "draws": current.draws, "losses": current.losses,
             "rank": players.iter().filter(|p| p.active && p.rating > current.rating).count() + 1,
@@ -325,7 +325,7 @@ async fn bot_page(
         }));
     }
     Ok(Json(json!({
-        "game": kind.name(), "title": kind.title(), "name": name, "entrant": owner, "versions": versions, "ladders": standings,
+        "game": kind.name(), "title": crate::view::game_name(kind), "name": name, "entrant": owner, "versions": versions, "ladders": standings,
     })))
 }
 
@@ -391,7 +391,7 @@ pub async fn ladder_json(app: &App, ladder: &Ladder) -> ApiResult<Value> {
         .collect();
     let games = app.arena.games(Some(ladder.id), None, 1).await?.first().map_or(0, |g| g.number);
     Ok(json!({
-        "id": ladder.id, "game": ladder.kind.name(), "title": ladder.kind.title(), "options": ladder.options,
+        "id": ladder.id, "game": ladder.kind.name(), "title": crate::view::heading(ladder.kind, &ladder.options), "options": ladder.options,
         "bosses": ladder.bosses, "frozen": ladder.frozen(), "games": games, "workers": app.ladders.workers,
         "running": app.ladders.running.load(Ordering::SeqCst), "peak_running": app.ladders.peak.load(Ordering::SeqCst),
         "standings": standings,
