@@ -357,23 +357,19 @@ test("a person plays Nupud: the set-up by clicking the home rank, then a piece a
     const game = (await json(base, `/api/games/${id}`)).body;
     const view = game.views[game.views.length - 1];
     const before = await page.textContent("#ply-label");
-    let played = false;
-    // White moves up the board as drawn (rank 6 at the top): try each own piece straight
-    // ahead, then diagonally.
-    for (const [dx, dy] of [[0, -1], [-1, -1], [1, -1], [0, -2], [0, -3], [0, -4]]) {
-      for (let i = 0; i < view.cells.length && !played; i++) {
-        const cell = view.cells[i];
-        if (cell.owner !== 0) continue;
-        const x = i % view.width, y = Math.floor(i / view.width);
-        if (x + dx < 0 || x + dx >= view.width || y + dy < 0) continue;
-        await page.click(`svg g.cell[data-x="${x}"][data-y="${y}"]`);
-        await page.click(`svg g.cell[data-x="${x + dx}"][data-y="${y + dy}"]`);
-        await until("an answer", async () => /^(played|Refused)/.test(await page.textContent("#message")), 10000);
-        if ((await page.textContent("#message")).startsWith("played")) played = true;
-        else await page.fill("#move-text", ""); // refused: try the next piece
-      }
-      if (played) break;
-    }
+    // The view lists the legal moves; a picked piece marks where it may go, and a click
+    // on a marked square plays.
+    assert.ok(view.legal.length > 0, "the legal moves are in the view");
+    const at = name => view.cells.findIndex(c => c.name === name);
+    const move = view.legal[moves % view.legal.length];
+    const from = view.cells.find(c => move.startsWith(c.name)).name;
+    const to = move.slice(from.length);
+    await page.click(`svg g.cell[data-x="${at(from) % view.width}"][data-y="${Math.floor(at(from) / view.width)}"]`);
+    assert.equal(await page.locator("svg circle.hint").count(), view.legal.filter(m => m.startsWith(from)).length, "hints for the picked piece");
+    if (moves === 0) await page.screenshot({ path: join(shots, "play-nupud-hints.png"), fullPage: true });
+    await page.click(`svg g.cell[data-x="${at(to) % view.width}"][data-y="${Math.floor(at(to) / view.width)}"]`);
+    await until("an answer", async () => /^(played|Refused)/.test(await page.textContent("#message")), 10000);
+    const played = (await page.textContent("#message")).startsWith("played");
     assert.ok(played, "some piece could move");
     await until("the move shown", async () => (await page.textContent("#ply-label")) !== before, 30000);
     moves += 1;

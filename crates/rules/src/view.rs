@@ -135,6 +135,11 @@ pub struct BoardView {
     /// the hint cells left, and the move is the values on the hint cells in the cells'
     /// order. Empty otherwise.
     pub setup: Vec<String>,
+    /// Where a person picks a piece, then its square (`Input::FromTo`): the legal moves
+    /// in notation (the first square's name, then the second's), so that the page can
+    /// mark where a picked piece may go. Empty otherwise; filled by whoever shows the
+    /// view to a person (the web's views), not by the games.
+    pub legal: Vec<String>,
 }
 
 /// One cell of a [`BoardView`].
@@ -185,6 +190,7 @@ impl BoardView {
             style: info.style,
             legend: Vec::new(),
             setup: Vec::new(),
+            legal: Vec::new(),
         }
     }
 

@@ -186,7 +186,7 @@ function drawCell(g, view, c, x, y, s, colours, mark, hatchId) {
   }
   if (c.label) text(g, mid, mid, c.label, { "font-size": s * 0.4, "font-weight": 700, fill: textColour });
   if (c.star) el("path", { d: starPath(mid, mid, s * 0.38), fill: "#facc15", stroke: "#713f12", "stroke-width": 1 }, g);
-  if (c.hint && !owned) el("circle", { cx: mid, cy: mid, r: s * 0.1, fill: "#0f172a", "fill-opacity": 0.35, class: "hint" }, g);
+  if (c.hint) el("circle", { cx: mid, cy: mid, r: s * 0.1, fill: "#0f172a", "fill-opacity": 0.35, class: "hint" }, g);
   // Highlights.
   if (mark.winning) el("circle", { cx: mid, cy: mid, r: s * 0.47, fill: "none", stroke: WIN_COLOUR, "stroke-width": 3 }, g);
   if (mark.last && style.grid === "lines") el("circle", { cx: mid, cy: mid, r: s * 0.12, fill: "#e11d48" }, g);

@@ -6,9 +6,14 @@
 pub use rules::view::{BoardView, CellView};
 use rules::{AnyPosition, GameKind, Options};
 
-/// The view of a position of any game.
+/// The view of a position of any game; where a person picks a piece and then its
+/// square, with the legal moves, for the page's hints.
 pub fn view(pos: &AnyPosition) -> BoardView {
-    pos.board_view()
+    let mut view = pos.board_view();
+    if view.input == rules::view::Input::FromTo {
+        view.legal = pos.legal_moves_text().unwrap_or_default();
+    }
+    view
 }
 
 /// The index in [`BoardView::cells`] of (`x`, `y`) as drawn, `None` off the board.
