@@ -93,6 +93,7 @@ test("a request without the organiser's token is refused", async ({ page, base }
   await page.click("#start-button");
   await page.waitForSelector("#start-message.error");
   assert.match(await page.textContent("#start-message"), /organiser's token/);
+  assert.doesNotMatch(await page.textContent("#start-message"), /Authorization|Bearer|header/, "no API jargon on the page");
   assert.equal((await json(base, "/api/tournaments")).body.length, 0, "nothing was started");
   await page.screenshot({ path: join(shots, "tournaments-refused.png"), fullPage: true });
 });

@@ -55,6 +55,9 @@ export function nav(here) {
 /** A refusal as a person reads it: what to do rather than how the API works. */
 export function friendly(error) {
   const message = error.message || String(error);
+  if (error.status === 401 && /organiser's token/.test(message)) {
+    return "Only the organiser can do this: type the organiser's token (arbiter serve printed it when it started) in the token field.";
+  }
   if (error.status === 401) {
     return "This needs a token: the organiser's, or your own as an entrant (paste it on the Entrants page).";
   }
