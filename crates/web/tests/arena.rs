@@ -324,4 +324,17 @@ async fn a_ladder_rates_the_bots_and_keeps_its_share_while_a_tournament_runs() {
         report["report"]["stages"][0]["rows"].as_array().unwrap().iter().map(|r| r["entrant"].as_str().unwrap()).collect();
     entrants.sort();
     assert_eq!(entrants, ["alice-bot", "bob-bot"], "{report}");
+
+    // A restarted server has everything back: the ladder (frozen, its table as it was),
+    // the entrants' tokens, the owners.
+    let table = call(addr, "GET", &path, None, None).await.1;
+    assert!(server.app.tasks.shutdown(SAFETY).await, "the server stops");
+    server.app.arena.close().await;
+    let again = common::start(data.path(), vec![]).await;
+    let (_, back) = call(again.addr, "GET", &path, None, None).await;
+    assert_eq!((&back["standings"], &back["frozen"], &back["games"]), (&table["standings"], &json!(true), &table["games"]));
+    let (_, me) = call(again.addr, "GET", "/api/me", Some(&bob), None).await;
+    assert_eq!(me, json!({ "role": "entrant", "name": "bob" }));
+    let (_, versions) = call(again.addr, "GET", "/api/submissions/connect4/bob-bot", None, None).await;
+    assert_eq!(versions[0]["entrant"], "bob");
 }
