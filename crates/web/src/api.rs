@@ -220,12 +220,21 @@ async fn tournament_game_doc(app: &App, id: &str, query: KeyQuery) -> ApiResult<
             serde_json::from_str(&text).map_err(|err| ApiError::internal(format!("the stored record of {key}: {err}")))?;
         // The record names the bots as they call themselves; the tournament's pages name
         // its entrants (two entrants may share a bot), as the live game did.
+        let mut label = None;
         if let Some(line) = t.games().await?.into_iter().find(|g| g.key == key) {
+            let stages: Vec<String> = match t.store.tournament().await? {
+                Some(row) => TournamentConfig::parse_without_entrants(&row.config_text, "the config")
+                    .map(|config| config.stages.iter().map(|s| s.name.clone()).collect())
+                    .unwrap_or_default(),
+                None => Vec::new(),
+            };
+            let stage = stages.get(line.stage).cloned().unwrap_or_else(|| format!("stage {}", line.stage + 1));
+            label = Some(format!("{stage}, round {}", line.round + 1));
             let [first, second] = line.names;
             record.players[0].name = first;
             record.players[1].name = second;
         }
-        let origin = Origin::Tournament { tournament: id.clone(), key: key.clone() };
+        let origin = Origin::Tournament { tournament: id.clone(), key: key.clone(), label };
         return GameJson::from_record(format!("{id}:{key}"), &record, Some(origin)).map_err(ApiError::internal);
     }
     let live = t.in_progress().into_iter().find(|g| g.key == key);

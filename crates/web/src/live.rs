@@ -50,8 +50,14 @@ pub enum Origin {
     Test { r#match: String, number: usize, of: usize, games: Vec<String> },
     /// A game against a person in the browser.
     Human,
-    /// A tournament game in progress.
-    Tournament { tournament: String, key: String },
+    /// A tournament game: the tournament, the game's key (for links), and where it
+    /// stands for people ("league, round 2"), when known.
+    Tournament {
+        tournament: String,
+        key: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        label: Option<String>,
+    },
     /// A game of a ladder.
     Ladder { ladder: i64 },
 }
