@@ -4,7 +4,7 @@
 // the binary under test); `node run.mjs` alone works too after `cargo build --workspace`.
 
 import { execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from "node:fs";
+import { mkdtempSync, mkdirSync, readFileSync, writeFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -93,6 +93,7 @@ test("a request without the organiser's token is refused", async ({ page, base }
   await page.click("#start-button");
   await page.waitForSelector("#start-message.error");
   assert.match(await page.textContent("#start-message"), /organiser's token/);
+  assert.doesNotMatch(await page.textContent("#start-message"), /Authorization|Bearer|header/, "no API jargon on the page");
   assert.equal((await json(base, "/api/tournaments")).body.length, 0, "nothing was started");
   await page.screenshot({ path: join(shots, "tournaments-refused.png"), fullPage: true });
 });
@@ -150,6 +151,13 @@ test("a groups stage shows one table per group and a double elimination its brac
   const last = await page.textContent("table.bracket tbody tr:last-child");
   assert.match(last, /final/);
   assert.ok(last.includes(report.stages[1].rows[0].entrant) && last.includes("champion"), last);
+  // The bracket is drawn too: every match in a column of its part and round, the
+  // champion's last match won in bold.
+  const bracket = report.stages[1].bracket;
+  assert.equal(await page.locator(".bracket-diagram .bracket-match").count(), bracket.length);
+  assert.equal(await page.locator('.bracket-part[data-part="final"] .bracket-match').count(), 1, "one final");
+  const final = bracket[bracket.length - 1];
+  assert.equal(await page.textContent(`.bracket-match[data-match="${final.number}"] .bracket-side.won span`), final.winner);
   await page.screenshot({ path: join(shots, "tournament-bracket.png"), fullPage: true });
 });
 
@@ -162,6 +170,12 @@ for (const game of games.map(g => g.name)) {
     const record = (await json(base, `/api/games/${id}`)).body;
     await page.goto(`${base}/games/${id}`);
     await page.waitForSelector(`svg[data-game=${game}]`);
+    // A finished game opens at its end; a link to a move opens there.
+    assert.equal(await page.textContent("#ply-label"), `move ${record.moves.length} of ${record.moves.length}`);
+    await page.goto(`${base}/games/${id}?ply=1`);
+    await page.waitForSelector(`svg[data-game=${game}]`);
+    assert.equal(await page.textContent("#ply-label"), `move 1 of ${record.moves.length}`);
+    await page.click("#first");
     assert.equal(await page.textContent("#ply-label"), `move 0 of ${record.moves.length}`);
     const start = await page.innerHTML("#board");
     await page.click("#next");
@@ -316,41 +330,47 @@ test("a person plays Legions by clicking provinces into orders", async ({ page, 
   assert.ok(turns >= 1);
 });
 
-test("a person plays Nupud: a typed set-up, then a piece and its square by clicking", async ({ page, base }) => {
+test("a person plays Nupud: the set-up by clicking the home rank, then a piece and its square by clicking", async ({ page, base }) => {
   const id = await startHumanGame(page, base, "nupud");
   await myTurn(page);
-  // A click during the set-up is refused with the reason.
-  await page.click('svg g.cell[data-x="0"][data-y="5"]');
-  assert.match(await page.textContent("#message"), /Refused: the set-up is typed/);
+  // The home rank is marked; a click off it is refused with the reason.
+  assert.equal(await page.locator("svg circle.hint").count(), 6, "six squares of the home rank are marked");
+  await page.click('svg g.cell[data-x="0"][data-y="0"]');
+  assert.match(await page.textContent("#message"), /Refused: a6 is not on your home rank/);
+  // A typed set-up still works, and a wrong one is refused.
   await page.fill("#move-text", "443211");
   await page.press("#move-text", "Enter");
   await until("the set-up refused", async () => /Refused/.test(await page.textContent("#message")), 10000);
   assert.match(await page.textContent("#message"), /cannot be played/);
-  await page.fill("#move-text", "432111");
-  await page.press("#move-text", "Enter");
-  await until("the set-up accepted", async () => /^played 432111/.test(await page.textContent("#message")), 10000);
+  // The 4 on b1, the 3 on a1, the 2 on f1: the 1s take c1, d1 and e1. A second click on
+  // a square takes its piece back.
+  await page.click('svg g.cell[data-x="1"][data-y="5"]');
+  assert.match(await page.textContent("#message"), /Set-up so far: b1 4; next, your 3/);
+  await page.click('svg g.cell[data-x="0"][data-y="5"]');
+  await page.click('svg g.cell[data-x="0"][data-y="5"]');
+  assert.match(await page.textContent("#message"), /Set-up so far: b1 4; next, your 3/);
+  await page.click('svg g.cell[data-x="0"][data-y="5"]');
+  await page.screenshot({ path: join(shots, "play-nupud-setup.png"), fullPage: true });
+  await page.click('svg g.cell[data-x="5"][data-y="5"]');
+  await until("the set-up accepted", async () => /^played 341112/.test(await page.textContent("#message")), 10000);
   let moves = 0;
   while (await myTurn(page)) {
     const game = (await json(base, `/api/games/${id}`)).body;
     const view = game.views[game.views.length - 1];
     const before = await page.textContent("#ply-label");
-    let played = false;
-    // White moves up the board as drawn (rank 6 at the top): try each own piece straight
-    // ahead, then diagonally.
-    for (const [dx, dy] of [[0, -1], [-1, -1], [1, -1], [0, -2], [0, -3], [0, -4]]) {
-      for (let i = 0; i < view.cells.length && !played; i++) {
-        const cell = view.cells[i];
-        if (cell.owner !== 0) continue;
-        const x = i % view.width, y = Math.floor(i / view.width);
-        if (x + dx < 0 || x + dx >= view.width || y + dy < 0) continue;
-        await page.click(`svg g.cell[data-x="${x}"][data-y="${y}"]`);
-        await page.click(`svg g.cell[data-x="${x + dx}"][data-y="${y + dy}"]`);
-        await until("an answer", async () => /^(played|Refused)/.test(await page.textContent("#message")), 10000);
-        if ((await page.textContent("#message")).startsWith("played")) played = true;
-        else await page.fill("#move-text", ""); // refused: try the next piece
-      }
-      if (played) break;
-    }
+    // The view lists the legal moves; a picked piece marks where it may go, and a click
+    // on a marked square plays.
+    assert.ok(view.legal.length > 0, "the legal moves are in the view");
+    const at = name => view.cells.findIndex(c => c.name === name);
+    const move = view.legal[moves % view.legal.length];
+    const from = view.cells.find(c => move.startsWith(c.name)).name;
+    const to = move.slice(from.length);
+    await page.click(`svg g.cell[data-x="${at(from) % view.width}"][data-y="${Math.floor(at(from) / view.width)}"]`);
+    assert.equal(await page.locator("svg circle.hint").count(), view.legal.filter(m => m.startsWith(from)).length, "hints for the picked piece");
+    if (moves === 0) await page.screenshot({ path: join(shots, "play-nupud-hints.png"), fullPage: true });
+    await page.click(`svg g.cell[data-x="${at(to) % view.width}"][data-y="${Math.floor(at(to) / view.width)}"]`);
+    await until("an answer", async () => /^(played|Refused)/.test(await page.textContent("#message")), 10000);
+    const played = (await page.textContent("#message")).startsWith("played");
     assert.ok(played, "some piece could move");
     await until("the move shown", async () => (await page.textContent("#ply-label")) !== before, 30000);
     moves += 1;
@@ -408,6 +428,176 @@ test("a C source bot uploads, compiles in the sandbox and passes the entry check
   const bots = await json(base, "/api/bots?game=pahtum");
   assert.ok(bots.body.some(b => b.name === "student-c"));
   rmSync(work, { recursive: true, force: true });
+});
+
+// ---------------------------------------------------------------------------------------
+// The class arena: entrants with their own tokens, a ladder, the bot and entrant pages,
+// and a turn's input replayed on the command line.
+
+/** A bot of the project protocol whose k-th answer is the (k × step)-th legal move: its
+ *  answers depend on its whole session, and it logs each turn on stderr. */
+const arenaBot = step => `import sys
+legal, k = [], 0
+for line in sys.stdin:
+    word, _, rest = line.rstrip("\\n").partition(" ")
+    if word == "arbiter":
+        print("ready", flush=True)
+    elif word == "legal":
+        legal = rest.split(" ")
+    elif word == "go":
+        print("turn %d: %d legal moves" % (k, len(legal)), file=sys.stderr, flush=True)
+        print("move " + legal[(k * ${step}) % len(legal)], flush=True)
+        k += 1
+    elif word == "quit":
+        break
+`;
+const arena = { tokens: {}, ladder: null, game: null };
+
+async function useToken(page, base, value) {
+  await page.goto(base + "/entrants");
+  await page.evaluate(t => localStorage.setItem("arbiter-token", t), value);
+}
+
+test("the organiser lets two entrants in; each uploads with their own token and cannot touch the other's bot", async ({ page, base }) => {
+  await page.goto(base + "/entrants");
+  await page.fill("#token", token);
+  await page.click("#use-token");
+  await page.waitForSelector("#organiser:not([hidden])");
+  for (const name of ["alice", "bob"]) {
+    await page.fill("#name", name);
+    await page.click("#add-button");
+    await page.waitForFunction(n => (document.querySelector("#new-token") || {}).textContent?.includes("Token of " + n), name);
+    arena.tokens[name] = (await page.textContent("#token-shown")).trim();
+    await page.waitForSelector(`#entrants tr[data-name="${name}"]`);
+  }
+  assert.notEqual(arena.tokens.alice, arena.tokens.bob);
+  await page.screenshot({ path: join(shots, "entrants.png"), fullPage: true });
+  for (const [name, bot, step] of [["alice", "alice-bot", 1], ["bob", "bob-bot", 2]]) {
+    await useToken(page, base, arena.tokens[name]);
+    await page.goto(base + "/submit");
+    await page.fill("#name", bot);
+    await page.selectOption("#game", "connect4");
+    await page.selectOption("#protocol", "arbiter");
+    await page.setInputFiles("#source", { name: "main.py", mimeType: "text/x-python", buffer: Buffer.from(arenaBot(step)) });
+    await page.click("#upload");
+    await until(`${bot}'s upload`, async () => /Compiled|error|fail|refused/i.test(await page.textContent("#outcome-line") + await page.textContent("#message")), 120000);
+    assert.match(await page.textContent("#outcome-line"), new RegExp(`Compiled and registered: ${bot} version 1`));
+  }
+  // Alice, with her token, cannot upload a version of Bob's bot: one clear line, nothing stored.
+  await useToken(page, base, arena.tokens.alice);
+  await page.goto(base + "/submit");
+  await page.fill("#name", "bob-bot");
+  await page.selectOption("#game", "connect4");
+  await page.selectOption("#protocol", "arbiter");
+  await page.setInputFiles("#source", { name: "main.py", mimeType: "text/x-python", buffer: Buffer.from(arenaBot(3)) });
+  await page.click("#upload");
+  await page.waitForSelector("#message.error");
+  assert.match(await page.textContent("#message"), /belongs to another entrant/);
+  const versions = await json(base, "/api/submissions/connect4/bob-bot");
+  assert.equal(versions.body.length, 1, "Bob's bot still has one version");
+  await page.screenshot({ path: join(shots, "submit-refused-entrant.png"), fullPage: true });
+});
+
+test("a ladder places both bots and its ratings move as games finish; a bot page charts its rating", async ({ page, base }) => {
+  await useToken(page, base, token);
+  await page.goto(base + "/ladders");
+  await page.selectOption("#game", "connect4");
+  for (const boss of ["random", "greedy", "medium", "strong", "perfect"]) {
+    const box = page.locator(`#bosses input[value="${boss}"]`);
+    if (await box.count()) await box.setChecked(boss === "random" || boss === "greedy");
+  }
+  await page.click("#start-ladder");
+  await page.waitForURL(/\/ladders\/\d+$/);
+  arena.ladder = page.url().split("/").pop();
+  await page.waitForSelector('#standings tr[data-bot="alice-bot"]');
+  await page.waitForSelector('#standings tr[data-bot="bob-bot"]');
+  const rating = () => page.textContent('#standings tr[data-bot="alice-bot"] td.rating');
+  const first = await rating();
+  await until("alice-bot's rating to move", async () => (await rating()) !== first, 120000);
+  const moved = await rating();
+  await until("it to move again", async () => (await rating()) !== moved, 120000);
+  await page.screenshot({ path: join(shots, "ladder.png"), fullPage: true });
+  await page.click('#standings tr[data-bot="alice-bot"] a');
+  await page.waitForURL(/\/bots\/connect4\/alice-bot$/);
+  await page.waitForSelector("svg.chart polyline");
+  const points = (await page.getAttribute("svg.chart polyline", "points")).trim().split(" ").length;
+  assert.ok(points >= 2, "the chart has a point per game");
+  await page.screenshot({ path: join(shots, "bot.png"), fullPage: true });
+  await page.goto(base + "/entrants/alice");
+  await page.waitForSelector("#bots tbody tr");
+  assert.match(await page.textContent("#bots"), /alice-bot/);
+  await page.screenshot({ path: join(shots, "entrant.png"), fullPage: true });
+});
+
+test("a turn's input is shown to copy, and arbiter replay --turn answers it as the game did", async ({ page, base }) => {
+  const games = (await json(base, `/api/ladders/${arena.ladder}/games`)).body;
+  const game = games.find(g => g.bots.includes("alice-bot"));
+  assert.ok(game, "a ladder game of alice-bot");
+  arena.game = game.id;
+  const side = game.bots.indexOf("alice-bot");
+  // Anyone sees the board, not Alice's log; Alice sees her log and the input.
+  await useToken(page, base, "");
+  await page.goto(`${base}/games/${game.id}`);
+  await page.waitForSelector(`#input-box-${side}:not([hidden])`);
+  assert.match(await page.textContent(`#log-${side}`), /for its author/);
+  await useToken(page, base, arena.tokens.alice);
+  await page.goto(`${base}/games/${game.id}`);
+  await page.waitForFunction(s => /legal moves/.test(document.querySelector("#log-" + s).textContent), side);
+  await page.click(`#input-box-${side} summary`);
+  const shown = await page.textContent(`#input-${side}`);
+  assert.match(shown, /^.*position [^\n]+\nlegal [^\n]+\ntime [^\n]*\ngo\n$/s);
+  const hint = await page.textContent(`#replay-${side}`);
+  const turn = Number(/--turn (\d+)/.exec(hint)[1]);
+  await page.screenshot({ path: join(shots, "game-debug-input.png"), fullPage: true });
+  // The game as the viewer's download gives it, then the same bot, locally.
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click("#download")]);
+  const work = mkdtempSync(join(tmpdir(), "arbiter-replay-"));
+  const file = join(work, "game.json");
+  await download.saveAs(file);
+  const doc = JSON.parse(readFileSync(file, "utf8"));
+  assert.equal(doc.turns[turn - 1].input, shown, "the download keeps the input shown");
+  const bot = join(work, "alice-bot");
+  mkdirSync(bot);
+  writeFileSync(join(bot, "main.py"), arenaBot(1));
+  writeFileSync(join(bot, "bot.toml"), 'name = "alice-bot"\ngame = "any"\nprotocol = "arbiter"\ncommand = ["python3", "./main.py"]\n');
+  const out = execFileSync(bin, ["replay", file, "--turn", String(turn), "--bot", bot, "--no-sandbox"], { encoding: "utf8" });
+  assert.match(out, /\(the same\)/, out);
+  assert.match(out, new RegExp(`answer: ${doc.turns[turn - 1].text}\\n`), out);
+  rmSync(work, { recursive: true, force: true });
+  // The ladder rests for the tests after this one.
+  assert.equal((await post(base, `/api/ladders/${arena.ladder}/freeze`, { frozen: true }, true)).status, 200);
+});
+
+test("an unknown address gets a page, and the site has an icon", async ({ page, base }) => {
+  const response = await page.goto(base + "/no/such/page");
+  assert.equal(response.status(), 404);
+  assert.equal(await page.textContent("h1"), "Page not found");
+  await page.screenshot({ path: join(shots, "not-found.png"), fullPage: true });
+  const icon = await fetch(base + "/favicon.ico");
+  assert.equal(icon.status, 200);
+  assert.match(icon.headers.get("content-type"), /svg/);
+  const api = await fetch(base + "/api/nothing");
+  assert.equal(api.status, 404);
+  assert.ok((await api.json()).error, "the API answers JSON");
+});
+
+test("every page fits a phone's width", async ({ page, base }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const tournaments = (await json(base, "/api/tournaments")).body;
+  // Each page, and what shows that its data is in.
+  const pages = [["tournaments", "/", "#games tbody tr"], ["ladders", "/ladders", "#ladders tbody tr"],
+    ["ladder", `/ladders/${arena.ladder}`, "#standings tbody tr"], ["bot", "/bots/connect4/alice-bot", "svg.chart"],
+    ["entrants", "/entrants", "#whoami:not(:empty)"], ["entrant", "/entrants/alice", "#bots tbody tr"],
+    ["testing-ground", "/test", "#bot0 option"], ["play", "/play", "#bot option"], ["submit", "/submit", "#bots tbody tr"],
+    ["game", `/games/${arena.game}`, "#board svg"], ["not-found", "/no/such/page", "h1"]];
+  if (tournaments.length) pages.push(["tournament", `/tournaments/${tournaments[0].id}`, "table.standings"]);
+  for (const [name, path, ready] of pages) {
+    await page.goto(base + path);
+    await page.waitForSelector(ready, { state: "attached" });
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 1, `${path} is ${overflow} px wider than a phone`);
+    await page.screenshot({ path: join(shots, `phone-${name}.png`), fullPage: true });
+  }
 });
 
 // ---------------------------------------------------------------------------------------

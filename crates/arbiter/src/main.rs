@@ -15,6 +15,7 @@ mod openings_cmd;
 mod play;
 mod players_cmd;
 mod replay;
+mod replay_turn;
 mod sandboxing;
 mod serve;
 mod standings_cmd;

@@ -2,6 +2,8 @@
 //! after each move beside the bot's debug output for that move. FILE is a record of
 //! `play --record`, or a tournament's results database: alone it lists the stored games
 //! with their keys, `--game KEY` replays one, `--json` / `--export FILE` give its record.
+//! `--turn N --bot BOT` feeds what the referee wrote to a bot at turn N (kept in the
+//! record) to a local bot, and shows its answer and its stderr.
 
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
@@ -16,25 +18,38 @@ use crate::terminal::printable;
 pub struct Args {
     /// A record written by `arbiter play --record DIR`, or a tournament's results
     /// database (alone: lists its games with their keys; with --game: that game).
-    file: PathBuf,
+    pub(crate) file: PathBuf,
     /// The key of a game of the database to replay (as `arbiter replay DB` lists them).
     #[arg(long, value_name = "KEY")]
-    game: Option<String>,
+    pub(crate) game: Option<String>,
     /// With --game: print the game's record (the JSON line `play --record` writes)
     /// instead of replaying it.
     #[arg(long, requires = "game", conflicts_with = "export")]
-    json: bool,
+    pub(crate) json: bool,
     /// With --game: write the game's record (the JSON line `play --record` writes) to
     /// this new file instead of replaying it.
     #[arg(long, value_name = "FILE", requires = "game")]
-    export: Option<PathBuf>,
+    pub(crate) export: Option<PathBuf>,
     /// Print every position at once instead of stepping (the default when stdin is
     /// not a terminal).
     #[arg(long)]
-    all: bool,
+    pub(crate) all: bool,
+    /// Feed the input of this turn (1 is the first; as the viewer numbers them) to --bot
+    /// and show its answer and stderr. FILE may also be a game downloaded from the web
+    /// arena's viewer.
+    #[arg(long, value_name = "N", requires = "bot")]
+    pub(crate) turn: Option<usize>,
+    /// With --turn: the bot to ask (its folder or bot.toml).
+    #[arg(long, value_name = "BOT", requires = "turn")]
+    pub(crate) bot: Option<PathBuf>,
+    #[command(flatten)]
+    pub(crate) sandbox: super::sandboxing::SandboxArgs,
 }
 
 pub fn run(args: &Args) -> anyhow::Result<()> {
+    if let (Some(turn), Some(bot)) = (args.turn, &args.bot) {
+        return crate::replay_turn::run(args, turn, bot);
+    }
     if args.game.is_some() || crate::standings_cmd::is_sqlite(&args.file)? {
         return from_database(args);
     }

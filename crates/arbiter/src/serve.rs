@@ -34,6 +34,10 @@ pub struct Args {
     jobs: Option<usize>,
     #[command(flatten)]
     cores: super::CoresArgs,
+    /// The ladders' share of the -j workers, from 0 to 1 (at least one worker); while a
+    /// ladder plays, tournaments get the rest.
+    #[arg(long, value_name = "SHARE", default_value_t = 0.25)]
+    ladder_share: f64,
     /// The folder of the ready tournament presets.
     #[arg(long, value_name = "DIR", default_value = "presets")]
     presets: PathBuf,
@@ -55,6 +59,9 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     if jobs == 0 {
         bail!("-j must be at least 1");
+    }
+    if !(0.0..=1.0).contains(&args.ladder_share) {
+        bail!("--ladder-share must be between 0 and 1, e.g. 0.25 for a quarter of the workers");
     }
     let sandbox = super::sandboxing::decide(args.sandbox.to_policy(), true)?;
     super::sandboxing::warn(&sandbox);
@@ -83,6 +90,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         presets,
         hosts,
         limits,
+        ladder_share: args.ladder_share,
     };
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the async runtime")?;
     runtime.block_on(async {

@@ -260,11 +260,20 @@ pub struct Reply<M> {
     /// CPU time the bot used for this turn (zero where it is not measured).
     pub cpu: Duration,
     pub stderr: jail::Log,
+    /// What the referee wrote to the bot for this turn, as text (empty where the
+    /// interface writes files or nothing is written: built-in players, people).
+    pub input: String,
 }
 
 impl<M> Reply<M> {
     pub fn fault(kind: FaultKind, detail: impl Into<String>, elapsed: Duration, stderr: jail::Log) -> Reply<M> {
-        Reply { answer: Err(Fault::new(kind, detail)), elapsed, cpu: Duration::ZERO, stderr }
+        Reply { answer: Err(Fault::new(kind, detail)), elapsed, cpu: Duration::ZERO, stderr, input: String::new() }
+    }
+
+    /// The same reply, with what the referee wrote for the turn.
+    pub fn with_input(mut self, input: impl Into<String>) -> Reply<M> {
+        self.input = input.into();
+        self
     }
 }
 

@@ -78,7 +78,13 @@ impl Human {
             let checked = req.pos.parse_move(text).and_then(|mv| req.pos.clone().play(&mv).map(|()| mv));
             match checked {
                 Ok(mv) => {
-                    return Reply { answer: Ok(mv), elapsed: began.elapsed(), cpu: Duration::ZERO, stderr: Default::default() };
+                    return Reply {
+                        answer: Ok(mv),
+                        elapsed: began.elapsed(),
+                        cpu: Duration::ZERO,
+                        stderr: Default::default(),
+                        input: String::new(),
+                    };
                 }
                 Err(err) => {
                     let _ = writeln!(self.output, "That move cannot be played: {err}. Try again ('?' lists the legal moves).");
@@ -140,6 +146,7 @@ impl Remote {
                 elapsed: began.elapsed(),
                 cpu: Duration::ZERO,
                 stderr: Default::default(),
+                input: String::new(),
             },
             None => Reply::fault(FaultKind::Crash, "the player left", began.elapsed(), Default::default()),
         }

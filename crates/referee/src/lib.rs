@@ -110,7 +110,7 @@ async fn builtin_turn<G: Registered>(
         (Some(mv), _) => Ok(mv),
     };
     // A built-in player computes on one thread all the time it takes.
-    Ok(Reply { answer, elapsed, cpu: elapsed, stderr: jail::Log::default() })
+    Ok(Reply { answer, elapsed, cpu: elapsed, stderr: jail::Log::default(), input: String::new() })
 }
 
 /// What a game is played from.
@@ -298,6 +298,7 @@ pub async fn play<G: Registered>(
                 stderr: reply.stderr.text,
                 stderr_dropped: reply.stderr.dropped,
                 note: None,
+                input: reply.input,
             };
             // The move as the seat read it, checked once, here, by the rules.
             let accepted = match reply.answer {

@@ -59,6 +59,11 @@ pub struct TurnRecord {
     /// What the rules made of the move where that is not obvious (Legions' orders).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// What the referee wrote to the bot for this turn, exactly (the project protocol's
+    /// lines, a per-move program's stdin); absent where nothing is written as text
+    /// (built-in players, people, interfaces that write a file or speak over TCP).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub input: String,
 }
 
 /// The start of a side whose program failed to start (it never got a turn): what it

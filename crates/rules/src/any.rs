@@ -301,6 +301,18 @@ impl GameKind {
         self.visit(Seed(options))
     }
 
+    /// A move as people write it ([`Game::move_for_people`]).
+    pub fn move_for_people(self, text: &str) -> String {
+        struct People<'a>(&'a str);
+        impl VisitGame for People<'_> {
+            type Output = String;
+            fn visit<G: Registered>(self) -> String {
+                G::move_for_people(self.0)
+            }
+        }
+        self.visit(People(text))
+    }
+
     /// A start text on one line ([`Game::start_line`]).
     pub fn start_line(self, text: &str) -> String {
         struct Line<'a>(&'a str);

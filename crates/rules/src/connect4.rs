@@ -513,6 +513,11 @@ impl Game for Position {
         },
     };
 
+    /// Columns counted from 1, as people count them ("column 4" for `3`).
+    fn move_for_people(text: &str) -> String {
+        text.trim().parse::<usize>().map_or_else(|_| text.to_string(), |column| format!("column {}", column + 1))
+    }
+
     fn new(options: &Options, start: Option<&str>) -> Result<Self, SetupError> {
         let (min, max) = (MIN_SIZE as i64, MAX_SIZE as i64);
         let width = options::get_int(OPTIONS, options, "width", min, max)?;

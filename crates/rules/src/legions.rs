@@ -670,6 +670,12 @@ impl Game for Position {
         },
     };
 
+    /// One order per line ("3 6 1" sends 1 legion to X 3, Y 6); "(no orders)" for none.
+    fn move_for_people(text: &str) -> String {
+        let orders: Vec<&str> = text.split(';').map(str::trim).filter(|o| !o.is_empty()).collect();
+        if orders.is_empty() { "(no orders)".to_string() } else { orders.join("\n") }
+    }
+
     fn new(options: &Options, start: Option<&str>) -> Result<Self, SetupError> {
         let size = get_int(OPTIONS, options, "size", MIN_SIZE as i64, MAX_SIZE as i64)? as usize;
         let score_disconnected = get_bool(OPTIONS, options, "score-disconnected")?;

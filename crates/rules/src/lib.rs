@@ -217,6 +217,13 @@ pub trait Game: Clone + Debug + PartialEq + Send + Sync + 'static {
         Err(format!("a {} position cannot be rebuilt from its line", Self::INFO.name))
     }
 
+    /// A move as people write it, for move lists on pages: the notation itself unless a
+    /// game says otherwise (Connect Four's columns counted from 1; Legions' orders one
+    /// per line). Only for showing: what is sent and stored is the notation.
+    fn move_for_people(text: &str) -> String {
+        text.to_string()
+    }
+
     /// A start text on one line (the project protocol's `start` message): line ends
     /// become `/`, TABs `,`. Games whose start texts are one line already keep them.
     fn start_line(text: &str) -> String {

@@ -884,6 +884,17 @@ impl Game for Position {
             (Some(_), true) => Input::Setup,
             (Some(_), false) => Input::FromTo,
         };
+        // A set-up by clicks: the side's home rank, files a..f as drawn left to right.
+        if let (Some(side), true) = (self.to_move(), self.is_setup_phase()) {
+            let y = if side == Side::First { n - 1 } else { 0 };
+            for x in 0..n {
+                if let Some(i) = view.index(x, y) {
+                    view.cells[i].hint = true;
+                }
+            }
+            view.setup = PIECE_VALUES.iter().map(u8::to_string).collect();
+            view.legend.push(["hint".into(), "your home rank: click where your 4 goes, then your 3, then your 2 (the 1s take the rest)".into()]);
+        }
         view
     }
 

@@ -130,6 +130,16 @@ pub struct BoardView {
     /// What the marks on the board mean, for a legend under it (`[mark, meaning]`:
     /// `["star", "a city"]`); empty when the pieces say it all.
     pub legend: Vec<[String; 2]>,
+    /// In a set-up by clicks (`Input::Setup`): the values a person places, in the order
+    /// they click `hint` cells for them; once the values left are all alike they fill
+    /// the hint cells left, and the move is the values on the hint cells in the cells'
+    /// order. Empty otherwise.
+    pub setup: Vec<String>,
+    /// Where a person picks a piece, then its square (`Input::FromTo`): the legal moves
+    /// in notation (the first square's name, then the second's), so that the page can
+    /// mark where a picked piece may go. Empty otherwise; filled by whoever shows the
+    /// view to a person (the web's views), not by the games.
+    pub legal: Vec<String>,
 }
 
 /// One cell of a [`BoardView`].
@@ -179,6 +189,8 @@ impl BoardView {
             input: Input::None,
             style: info.style,
             legend: Vec::new(),
+            setup: Vec::new(),
+            legal: Vec::new(),
         }
     }
 

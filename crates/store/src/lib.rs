@@ -1,6 +1,8 @@
 //! The tournament results database, and the only crate that touches it: one tournament
 //! per file (SQLite), its entrants, the fingerprints taken when stages start, every
 //! finished game with its record, stage results and notes for the organiser.
+//! `arena.rs` is the web arena's own database beside them (entrants, bot owners,
+//! ladders), with migrations of its own.
 //!
 //! Durability: the file runs in WAL mode with `synchronous=NORMAL`. Every call that
 //! returned `Ok` survives a killed process (SIGKILL included): each finished game is
@@ -8,6 +10,7 @@
 //! absent. A power loss or an operating-system crash may lose the last few committed
 //! games, never corrupt the file; a resumed tournament replays those games.
 
+mod arena;
 mod lock;
 
 use std::borrow::Cow;
@@ -20,6 +23,7 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePo
 use sqlx::{Row, SqlSafeStr};
 use tournament::{Entrant, EntrantId, GameOutcome};
 
+pub use arena::{ArenaStore, EntrantRow, LadderGame, LadderPlayer, LadderResult, LadderRow, RatingPoint};
 pub use lock::{Holder, HolderInfo, RunnerLock, lock_path};
 
 /// The schema, oldest first; `include_str!` keeps the binary self-contained.

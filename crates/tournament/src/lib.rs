@@ -3,6 +3,7 @@
 //! config and the results so far, so that a tournament resumes from its database alone.
 
 pub mod config;
+pub mod ladder;
 pub mod openings;
 pub mod ratings;
 pub mod schedule;

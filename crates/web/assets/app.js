@@ -45,10 +45,46 @@ export function el(tag, attrs = {}, ...children) {
 
 /** The top navigation bar, with the current page marked. */
 export function nav(here) {
-  const links = [["/", "Tournaments"], ["/test", "Testing ground"], ["/play", "Play"], ["/submit", "Submit a bot"]];
+  const links = [["/", "Tournaments"], ["/ladders", "Ladders"], ["/test", "Testing ground"], ["/play", "Play"],
+    ["/submit", "Submit a bot"], ["/entrants", "Entrants"]];
   const bar = el("header", { class: "top" }, el("span", { class: "brand" }, "Arbiter"),
     links.map(([href, text]) => el("a", { href, class: here === href ? "here" : null }, text)));
   document.body.prepend(bar);
+}
+
+/** A refusal as a person reads it: what to do rather than how the API works. */
+export function friendly(error) {
+  const message = error.message || String(error);
+  if (error.status === 401 && /organiser's token/.test(message)) {
+    return "Only the organiser can do this: type the organiser's token (arbiter serve printed it when it started) in the token field.";
+  }
+  if (error.status === 401) {
+    return "This needs a token: the organiser's, or your own as an entrant (paste it on the Entrants page).";
+  }
+  if (error.status === 403 && /token is not valid/.test(message)) {
+    return "The token kept in this browser does not work any more (mistyped, or revoked): ask the organiser for a new one.";
+  }
+  if (error.status === 403 && /wrong organiser token/.test(message)) return "Only the organiser can do this.";
+  if (error.status === 429) return "The server is busy with other people's games: " + message + ". Try again in a minute.";
+  if (error.status >= 500) return "Something went wrong on the server: " + message;
+  return message.charAt(0).toUpperCase() + message.slice(1);
+}
+
+/** A time (RFC 3339 text or milliseconds) as people read it, in their time zone. */
+export function when(time) {
+  const date = new Date(time);
+  return isNaN(date) ? "" : date.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+}
+
+/** Calls the API with the token kept in this browser, if any; a token the server no
+ *  longer takes is dropped and the call made again without it (what anyone may see). */
+export async function apiAsMe(path) {
+  const token = savedToken();
+  if (!token) return api(path);
+  try { return await api(path, { token }); } catch (error) {
+    if (error.status === 403) return api(path);
+    throw error;
+  }
 }
 
 /** The organiser's token as typed once in this browser. */

@@ -186,7 +186,7 @@ function drawCell(g, view, c, x, y, s, colours, mark, hatchId) {
   }
   if (c.label) text(g, mid, mid, c.label, { "font-size": s * 0.4, "font-weight": 700, fill: textColour });
   if (c.star) el("path", { d: starPath(mid, mid, s * 0.38), fill: "#facc15", stroke: "#713f12", "stroke-width": 1 }, g);
-  if (c.hint && !owned) el("circle", { cx: mid, cy: mid, r: s * 0.1, fill: "#0f172a", "fill-opacity": 0.35, class: "hint" }, g);
+  if (c.hint) el("circle", { cx: mid, cy: mid, r: s * 0.1, fill: "#0f172a", "fill-opacity": 0.35, class: "hint" }, g);
   // Highlights.
   if (mark.winning) el("circle", { cx: mid, cy: mid, r: s * 0.47, fill: "none", stroke: WIN_COLOUR, "stroke-width": 3 }, g);
   if (mark.last && style.grid === "lines") el("circle", { cx: mid, cy: mid, r: s * 0.12, fill: "#e11d48" }, g);
@@ -216,7 +216,8 @@ export function renderLegend(container, view) {
 //   {pending: "c1", selected: [x, y]}     the first square of a from-to move (outline it)
 //   {pending: null}                       the selection was cleared (same square again)
 //   {orders: "3 6 1; 3 5 2", total: 3}    Legions: the orders so far; the page sends them
-//   {}                                    nothing to do (not a move, set-up, game over)
+//   {setup: "a1 4, c1 3", placed: 2}      a set-up so far (a click on a placed cell undoes it)
+//   {}                                    nothing to do (not a move, game over)
 export function clickToMove(view, state, cell) {
   const idx = view.cells.indexOf(cell) >= 0 ? view.cells.indexOf(cell) : view.cells.findIndex((c) => c.name === cell.name);
   const x = idx % view.width;
@@ -252,6 +253,24 @@ export function clickToMove(view, state, cell) {
       if (order) order.count += 1;
       else state.orders.push({ name: cell.name, count: 1 });
       return { orders: ordersText(state), total: state.orders.reduce((sum, o) => sum + o.count, 0) };
+    }
+    case "setup": {
+      // The values go on the hint cells in the order clicked; once the values left are
+      // all alike, they fill the hint cells left and the set-up is complete.
+      if (!cell.hint) return {};
+      state.placed = state.placed || [];
+      const at = state.placed.findIndex((p) => p.name === cell.name);
+      if (at >= 0) state.placed.splice(at, 1);
+      else state.placed.push({ name: cell.name, value: view.setup[state.placed.length] });
+      const left = view.setup.slice(state.placed.length);
+      const hints = view.cells.filter((c) => c.hint);
+      if (left.length && left.every((v) => v === left[0]) && state.placed.length < hints.length) {
+        const value = (c) => (state.placed.find((p) => p.name === c.name) || { value: left[0] }).value;
+        const move = hints.map(value).join("");
+        state.placed = [];
+        return { move };
+      }
+      return { setup: state.placed.map((p) => `${p.name} ${p.value}`).join(", "), placed: state.placed.length };
     }
     default:
       return {};

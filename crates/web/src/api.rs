@@ -20,7 +20,7 @@ use tokio_stream::{Stream, StreamExt};
 use tournament::TournamentConfig;
 
 use crate::App;
-use crate::auth::Organiser;
+use crate::auth::{Caller, Organiser};
 use crate::error::{ApiError, ApiJson, ApiResult};
 use crate::games::{self, MoveRequest, PlayRequest, TestRequest};
 use crate::live::{GameJson, Origin, Update};
@@ -63,7 +63,11 @@ async fn index() -> Json<Value> {
             "GET /api/tournaments/{id}/events (SSE)", "GET /api/tournaments/{id}/games", "GET /api/tournaments/{id}/game?key=K",
             "GET /api/games", "GET /api/games/{id}", "GET /api/games/{id}/events (SSE)", "POST /api/games/{id}/move",
             "POST /api/test", "POST /api/play", "GET /api/submissions", "POST /api/submissions (token)",
-            "GET /api/freeze", "POST /api/freeze (token)"
+            "GET /api/freeze", "POST /api/freeze (token)",
+            "GET /api/entrants (token)", "POST /api/entrants (token)", "GET /api/entrants/{name}",
+            "POST /api/entrants/{name}/revoke (token)", "POST /api/entrants/{name}/token (token)", "GET /api/me",
+            "GET /api/ladders", "POST /api/ladders (token)", "GET /api/ladders/{id}", "GET /api/ladders/{id}/games",
+            "POST /api/ladders/{id}/freeze (token)", "GET /api/bots/{game}/{name}"
         ]
     }))
 }
@@ -197,25 +201,45 @@ struct KeyQuery {
     key: Option<String>,
 }
 
-async fn tournament_game(State(app): AppState, UrlPath(id): UrlPath<String>, Query(query): Query<KeyQuery>) -> ApiResult<Json<GameJson>> {
-    let t = find_tournament(&app, &id)?;
+async fn tournament_game(
+    State(app): AppState,
+    caller: Caller,
+    UrlPath(id): UrlPath<String>,
+    Query(query): Query<KeyQuery>,
+) -> ApiResult<Json<Value>> {
+    let doc = tournament_game_doc(&app, &id, query).await?;
+    Ok(Json(game_for(&app, &caller, doc).await?))
+}
+
+async fn tournament_game_doc(app: &App, id: &str, query: KeyQuery) -> ApiResult<GameJson> {
+    let id = id.to_string();
+    let t = find_tournament(app, &id)?;
     let key = query.key.ok_or_else(|| ApiError::bad_request("missing the game's key (?key=...)"))?;
     if let Some(text) = t.store.game_record(&key).await? {
         let mut record: referee::GameRecord =
             serde_json::from_str(&text).map_err(|err| ApiError::internal(format!("the stored record of {key}: {err}")))?;
         // The record names the bots as they call themselves; the tournament's pages name
         // its entrants (two entrants may share a bot), as the live game did.
+        let mut label = None;
         if let Some(line) = t.games().await?.into_iter().find(|g| g.key == key) {
+            let stages: Vec<String> = match t.store.tournament().await? {
+                Some(row) => TournamentConfig::parse_without_entrants(&row.config_text, "the config")
+                    .map(|config| config.stages.iter().map(|s| s.name.clone()).collect())
+                    .unwrap_or_default(),
+                None => Vec::new(),
+            };
+            let stage = stages.get(line.stage).cloned().unwrap_or_else(|| format!("stage {}", line.stage + 1));
+            label = Some(format!("{stage}, round {}", line.round + 1));
             let [first, second] = line.names;
             record.players[0].name = first;
             record.players[1].name = second;
         }
-        let origin = Origin::Tournament { tournament: id.clone(), key: key.clone() };
-        return GameJson::from_record(format!("{id}:{key}"), &record, Some(origin)).map(Json).map_err(ApiError::internal);
+        let origin = Origin::Tournament { tournament: id.clone(), key: key.clone(), label };
+        return GameJson::from_record(format!("{id}:{key}"), &record, Some(origin)).map_err(ApiError::internal);
     }
     let live = t.in_progress().into_iter().find(|g| g.key == key);
     match live.and_then(|g| app.registry.get(&g.live_id)) {
-        Some(game) => Ok(Json(game.snapshot())),
+        Some(game) => Ok(game.snapshot()),
         None => Err(ApiError::not_found(format!("tournament {id} has no game {key:?}"))),
     }
 }
@@ -250,20 +274,49 @@ fn find_game(app: &App, id: &str) -> ApiResult<GameJson> {
     GameJson::from_record(id.to_string(), &record, origin).map_err(ApiError::internal)
 }
 
-async fn game(State(app): AppState, UrlPath(id): UrlPath<String>) -> ApiResult<Json<GameJson>> {
-    find_game(&app, &id).map(Json)
+/// A game document as `caller` may see it: the logs of sides played by another
+/// entrant's bot are left out.
+async fn game_for(app: &App, caller: &Caller, doc: GameJson) -> ApiResult<Value> {
+    let kind = games::parse_game(&doc.game)?;
+    let hidden = crate::entrants::hidden_sides(app, caller, kind, &doc.names).await?;
+    let mut value = serde_json::to_value(&doc).map_err(|e| ApiError::internal(e.to_string()))?;
+    crate::entrants::strip_logs(&mut value, hidden);
+    Ok(value)
 }
 
+async fn game(State(app): AppState, caller: Caller, UrlPath(id): UrlPath<String>) -> ApiResult<Json<Value>> {
+    let doc = find_game(&app, &id)?;
+    Ok(Json(game_for(&app, &caller, doc).await?))
+}
+
+/// A game's events. A browser's event stream carries no token, so the logs of every
+/// side an entrant's bot plays are left out of it, for everyone; the owner reads them
+/// with `GET /api/games/{id}` and their token.
 async fn game_events(State(app): AppState, UrlPath(id): UrlPath<String>) -> ApiResult<Response> {
     let Some(game) = app.registry.get(&id) else {
         // A finished game: its snapshot is all there is.
-        let snapshot = find_game(&app, &id)?;
-        let first = Event::default().event("snapshot").data(serde_json::to_string(&snapshot).unwrap_or_default());
+        let snapshot = game_for(&app, &Caller::Anyone, find_game(&app, &id)?).await?;
+        let first = Event::default().event("snapshot").data(snapshot.to_string());
         return Ok(Sse::new(tokio_stream::once(Ok::<_, Infallible>(first))).into_response());
     };
+    let hidden = crate::entrants::hidden_sides(&app, &Caller::Anyone, game.kind, &game.names).await?;
     let (snapshot, updates) = game.snapshot_and_subscribe();
-    let first = Event::default().event("snapshot").data(serde_json::to_string(&snapshot).unwrap_or_default());
-    Ok(event_stream(first, updates).into_response())
+    let snapshot = game_for(&app, &Caller::Anyone, snapshot).await?;
+    let first = Event::default().event("snapshot").data(snapshot.to_string());
+    if !hidden.contains(&true) {
+        return Ok(event_stream(first, updates).into_response());
+    }
+    let rest = BroadcastStream::new(updates).map_while(|item| item.ok()).map(move |(name, data)| {
+        let data = match serde_json::from_str::<Value>(&data) {
+            Ok(mut value) => {
+                crate::entrants::strip_logs(&mut value, hidden);
+                value.to_string()
+            }
+            Err(_) => data.to_string(),
+        };
+        Ok::<_, Infallible>(Event::default().event(name).data(data))
+    });
+    Ok(Sse::new(tokio_stream::once(Ok(first)).chain(rest)).keep_alive(KeepAlive::default()).into_response())
 }
 
 async fn human_move(State(app): AppState, UrlPath(id): UrlPath<String>, ApiJson(req): ApiJson<MoveRequest>) -> ApiResult<Json<Value>> {
@@ -271,11 +324,25 @@ async fn human_move(State(app): AppState, UrlPath(id): UrlPath<String>, ApiJson(
     Ok(Json(json!({ "accepted": accepted })))
 }
 
-async fn test(State(app): AppState, client: Client, ApiJson(req): ApiJson<TestRequest>) -> ApiResult<(StatusCode, Json<games::Started>)> {
+async fn test(
+    State(app): AppState,
+    client: Client,
+    caller: Caller,
+    ApiJson(req): ApiJson<TestRequest>,
+) -> ApiResult<(StatusCode, Json<games::Started>)> {
+    let kind = games::parse_game(&req.game)?;
+    crate::entrants::check_match(&app, &caller, kind, &[&req.bots[0], &req.bots[1]]).await?;
     Ok((StatusCode::CREATED, Json(games::start_match(&app, client, req)?)))
 }
 
-async fn play(State(app): AppState, client: Client, ApiJson(req): ApiJson<PlayRequest>) -> ApiResult<(StatusCode, Json<games::Started>)> {
+async fn play(
+    State(app): AppState,
+    client: Client,
+    caller: Caller,
+    ApiJson(req): ApiJson<PlayRequest>,
+) -> ApiResult<(StatusCode, Json<games::Started>)> {
+    let kind = games::parse_game(&req.game)?;
+    crate::entrants::check_match(&app, &caller, kind, &[&req.bot]).await?;
     Ok((StatusCode::CREATED, Json(games::start_human(&app, client, req)?)))
 }
 
@@ -283,20 +350,40 @@ fn submit_error(err: submissions::SubmitError) -> ApiError {
     ApiError::new(StatusCode::from_u16(err.status()).unwrap_or(StatusCode::BAD_REQUEST), err.to_string())
 }
 
-async fn submissions_list(State(app): AppState) -> ApiResult<Json<Vec<submissions::Version>>> {
-    app.submissions.list().map(Json).map_err(submit_error)
+/// Versions as `caller` may see them: the compiler's output of another entrant's bot
+/// is left out (it quotes the source), and each names its owner.
+async fn versions_for(app: &App, caller: &Caller, versions: Vec<submissions::Version>) -> ApiResult<Vec<Value>> {
+    let mut shown = Vec::new();
+    for mut version in versions {
+        let owner = app.arena.owner(version.game.name(), &version.name).await?;
+        if !caller.may_see(owner.as_deref()) {
+            version.compile_log = String::new();
+        }
+        let mut value = serde_json::to_value(&version).map_err(|e| ApiError::internal(e.to_string()))?;
+        if let Some(object) = value.as_object_mut() {
+            object.insert("entrant".into(), json!(owner));
+        }
+        shown.push(value);
+    }
+    Ok(shown)
+}
+
+async fn submissions_list(State(app): AppState, caller: Caller) -> ApiResult<Json<Vec<Value>>> {
+    let list = app.submissions.list().map_err(submit_error)?;
+    Ok(Json(versions_for(&app, &caller, list).await?))
 }
 
 async fn submission_versions(
     State(app): AppState,
+    caller: Caller,
     UrlPath((game, name)): UrlPath<(String, String)>,
-) -> ApiResult<Json<Vec<submissions::Version>>> {
+) -> ApiResult<Json<Vec<Value>>> {
     let kind = games::parse_game(&game)?;
     let versions = app.submissions.versions(kind, &name).map_err(submit_error)?;
     if versions.is_empty() {
         return Err(ApiError::not_found(format!("no {kind} bot {name:?} is registered")));
     }
-    Ok(Json(versions))
+    Ok(Json(versions_for(&app, &caller, versions).await?))
 }
 
 /// The fields of an upload form.
@@ -304,8 +391,14 @@ const UPLOAD_FIELDS: &str = "name, game, protocol, language, options, source, ma
 
 /// An upload (multipart form): `source` (one file) or `manifest` (bot.toml) with
 /// `files`; `name`, `game`, `protocol`, `language`, `options` (a JSON object) as text.
-async fn upload(State(app): AppState, _: Organiser, mut form: axum::extract::Multipart) -> ApiResult<Response> {
+async fn upload(State(app): AppState, caller: Caller, mut form: axum::extract::Multipart) -> ApiResult<Response> {
     use submissions::{Language, ManifestUpload, SourceUpload, SubmitOutcome, Upload};
+    if caller == Caller::Anyone {
+        return Err(ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "uploading needs a token: an entrant's (the organiser gives it) or the organiser's",
+        ));
+    }
     if app.frozen() {
         return Err(ApiError::conflict("submissions are frozen by the organiser"));
     }
@@ -379,7 +472,7 @@ async fn upload(State(app): AppState, _: Organiser, mut form: axum::extract::Mul
             (get("game").and_then(|g| rules::GameKind::from_name(&g).ok()), m.name.clone().or_else(|| get("name")))
         }
     };
-    if let (Some(game), Some(name)) = (game, name)
+    if let (Some(game), Some(name)) = (game, name.clone())
         && submissions::check_name(&name).is_ok()
         && let Some(tournament) = app.tournaments.playing(&app.submissions.root().join(game.name()).join(&name))
     {
@@ -387,9 +480,42 @@ async fn upload(State(app): AppState, _: Organiser, mut form: axum::extract::Mul
             "{game} bot {name} plays in tournament {tournament}, which is running: its program is frozen until the tournament ends"
         )));
     }
-    match app.submissions.submit(upload, app.sandboxed()).await.map_err(submit_error)? {
+    // An entrant uploads versions of their own bots only: a new name becomes theirs, a
+    // name of another entrant's or of the organiser's is refused.
+    let claim = match (&caller, game, name) {
+        (Caller::Entrant(me), Some(game), Some(name)) if submissions::check_name(&name).is_ok() => {
+            let existed = app.submissions.current(game, &name).ok().flatten().is_some();
+            let owner = app.arena.owner(game.name(), &name).await?;
+            match owner {
+                Some(owner) if owner != *me => {
+                    return Err(ApiError::new(StatusCode::FORBIDDEN, format!("{game} bot {name} belongs to another entrant")));
+                }
+                None if existed => {
+                    return Err(ApiError::new(StatusCode::FORBIDDEN, format!("{game} bot {name} was registered by the organiser")));
+                }
+                Some(_) => None,
+                None => {
+                    if app.arena.claim(game.name(), &name, me).await? != *me {
+                        return Err(ApiError::new(StatusCode::FORBIDDEN, format!("{game} bot {name} belongs to another entrant")));
+                    }
+                    Some((game, name, me.clone()))
+                }
+            }
+        }
+        // The submission refuses a missing or bad name or game with its own message.
+        _ => None,
+    };
+    let outcome = app.submissions.submit(upload, app.sandboxed()).await.map_err(submit_error);
+    if let Some((game, name, me)) = &claim
+        && !matches!(outcome, Ok(SubmitOutcome::Accepted(_)))
+        && app.submissions.current(*game, name).ok().flatten().is_none()
+    {
+        app.arena.unclaim(game.name(), name, me).await?;
+    }
+    match outcome? {
         SubmitOutcome::Accepted(version) => {
             let doctor = crate::doctor::report(&version, app.sandboxed()).await;
+            app.ladders.wake_game(version.game);
             Ok((StatusCode::CREATED, Json(json!({ "version": version, "doctor": doctor }))).into_response())
         }
         SubmitOutcome::CompileFailed { log } => Ok((
@@ -425,6 +551,10 @@ pub struct StartTournament {
     /// `config` (default), `submissions` or `both`.
     #[serde(default)]
     pub entrants: Option<String>,
+    /// A ladder whose players (the current version of each bot in it, bosses left out)
+    /// are the entrants instead: a contest's final after the ladder is frozen.
+    #[serde(default)]
+    pub ladder: Option<i64>,
 }
 
 async fn start_tournament(
@@ -451,8 +581,12 @@ async fn start_tournament(
             ));
         }
     };
-    let mode = req.entrants.as_deref().unwrap_or("config");
-    if !matches!(mode, "config" | "submissions" | "both") {
+    let mode = match (&req.ladder, req.entrants.as_deref()) {
+        (Some(_), None | Some("ladder")) => "ladder",
+        (Some(_), Some(other)) => return Err(ApiError::bad_request(format!("give a ladder or entrants: {other:?}, not both"))),
+        (None, mode) => mode.unwrap_or("config"),
+    };
+    if !matches!(mode, "config" | "submissions" | "both" | "ladder") {
         return Err(ApiError::bad_request(format!("entrants must be config, submissions or both, not {mode:?}")));
     }
     // Errors name the lines of the text as given (the expanded text is re-written).
@@ -461,8 +595,12 @@ async fn start_tournament(
     } else {
         TournamentConfig::parse_without_entrants(&text, "the config")
     };
-    given.map_err(|err| ApiError::bad_request(err.to_string()))?;
-    let text = expand_config(&app, &text, &config_dir, mode)?;
+    let given = given.map_err(|err| ApiError::bad_request(err.to_string()))?;
+    let registered = match req.ladder {
+        Some(id) => ladder_entrants(&app, id, given.game).await?,
+        None => app.registered_entrants(given.game),
+    };
+    let text = expand_config(&text, &config_dir, mode, registered)?;
     let config = TournamentConfig::parse(&text, "the config").map_err(|err| ApiError::bad_request(err.to_string()))?;
     let entrants = arena::resolve_entrants(&config, &config_dir, None).map_err(|err| ApiError::bad_request(format!("entrants: {err}")))?;
     let folder = app.tournament_folder();
@@ -477,7 +615,8 @@ async fn start_tournament(
     let store = store::Store::open(&path).await?;
     let id_base = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or(base);
     let t = app.tournaments.add(&id_base, path, store, true);
-    let options = arena::RunOptions { jobs: app.config.jobs, config_dir, sandboxed: app.sandboxed(), watch: None, wait_for_runner: false };
+    let options =
+        arena::RunOptions { jobs: app.tournament_jobs(), config_dir, sandboxed: app.sandboxed(), watch: None, wait_for_runner: false };
     t.mark_running(&entrants);
     app.tournaments.spawn_run(&t, config, text, entrants, options, Arc::clone(&app.registry));
     Ok((StatusCode::CREATED, Json(json!({ "id": t.id }))))
@@ -486,7 +625,7 @@ async fn start_tournament(
 /// The config as the server stores and runs it: entrants replaced or extended by the
 /// registered bots, and every path made absolute, so that the stored text alone can
 /// resume the tournament after a restart.
-fn expand_config(app: &App, text: &str, dir: &Path, mode: &str) -> ApiResult<String> {
+fn expand_config(text: &str, dir: &Path, mode: &str, registered: Vec<(String, PathBuf, String)>) -> ApiResult<String> {
     let mut table: toml::Table = text.parse().map_err(|err: toml::de::Error| ApiError::bad_request(format!("the config: {err}")))?;
     let game = table.get("game").and_then(|g| g.as_str()).ok_or_else(|| ApiError::bad_request("the config: missing `game`"))?;
     let kind = games::parse_game(game)?;
@@ -494,7 +633,7 @@ fn expand_config(app: &App, text: &str, dir: &Path, mode: &str) -> ApiResult<Str
         let joined = dir.join(path);
         joined.canonicalize().unwrap_or(joined).to_string_lossy().into_owned()
     };
-    if mode == "submissions" {
+    if mode == "submissions" || mode == "ladder" {
         table.remove("entrant");
         table.remove("bots");
     }
@@ -518,8 +657,7 @@ fn expand_config(app: &App, text: &str, dir: &Path, mode: &str) -> ApiResult<Str
         }
     }
     if mode != "config" {
-        let registered = app.registered_entrants(kind);
-        if registered.is_empty() && mode == "submissions" {
+        if registered.is_empty() && mode != "both" {
             return Err(ApiError::bad_request(format!("no registered {kind} bots yet (POST /api/submissions)")));
         }
         let list = table.entry("entrant").or_insert_with(|| toml::Value::Array(Vec::new()));
@@ -534,6 +672,23 @@ fn expand_config(app: &App, text: &str, dir: &Path, mode: &str) -> ApiResult<Str
         }
     }
     toml::to_string(&table).map_err(|err| ApiError::internal(format!("cannot write the config: {err}")))
+}
+
+/// The entrants a ladder gives a tournament: its bots (each at the version playing in
+/// the ladder), as `registered_entrants` gives them.
+async fn ladder_entrants(app: &App, id: i64, kind: rules::GameKind) -> ApiResult<Vec<(String, PathBuf, String)>> {
+    let ladder = app.ladders.get(id).ok_or_else(|| ApiError::not_found(format!("there is no ladder {id}")))?;
+    if ladder.kind != kind {
+        return Err(ApiError::bad_request(format!("ladder {id} plays {}, the config {kind}", ladder.kind)));
+    }
+    let mut entrants = Vec::new();
+    for player in app.arena.players(id).await?.into_iter().filter(|p| p.active && !p.boss) {
+        let versions = app.submissions.versions(kind, &player.bot).map_err(submit_error)?;
+        if let Some(v) = versions.into_iter().find(|v| i64::from(v.version) == player.version) {
+            entrants.push((v.name, v.path, v.uploaded));
+        }
+    }
+    Ok(entrants)
 }
 
 /// Picks up the tournaments this server started: finished ones are shown, unfinished
@@ -583,7 +738,7 @@ pub async fn resume_managed(app: &Arc<App>) -> Result<(), String> {
                 // Another process may still run it (an old server lingering, `arbiter
                 // tournament` on the same file): wait for it to let go.
                 let options = arena::RunOptions {
-                    jobs: app.config.jobs,
+                    jobs: app.tournament_jobs(),
                     config_dir: folder.clone(),
                     sandboxed: app.sandboxed(),
                     watch: None,

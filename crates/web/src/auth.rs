@@ -47,3 +47,50 @@ impl<S: HasToken + Send + Sync> FromRequestParts<S> for Organiser {
         }
     }
 }
+
+/// The hash under which an entrant's token is stored (SHA-256, hex): the token itself is
+/// shown once and kept nowhere on the server.
+pub fn token_hash(token: &str) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(token.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Who sends a request: the organiser, an entrant (by the token the organiser gave
+/// them), or anyone (no token). A token that is neither is refused (403), so a revoked
+/// or mistyped token never passes for "anyone".
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Caller {
+    Organiser,
+    Entrant(String),
+    Anyone,
+}
+
+impl Caller {
+    /// Whether this caller may see what `owner` (an entrant, or nobody) keeps private: the
+    /// owner and the organiser may; anything unowned is public.
+    pub fn may_see(&self, owner: Option<&str>) -> bool {
+        match (self, owner) {
+            (_, None) | (Caller::Organiser, _) => true,
+            (Caller::Entrant(me), Some(owner)) => me == owner,
+            (Caller::Anyone, Some(_)) => false,
+        }
+    }
+}
+
+impl FromRequestParts<std::sync::Arc<crate::App>> for Caller {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, app: &std::sync::Arc<crate::App>) -> Result<Self, Self::Rejection> {
+        let header = parts.headers.get(axum::http::header::AUTHORIZATION).and_then(|v| v.to_str().ok());
+        let Some(token) = header.and_then(|h| h.strip_prefix("Bearer ")).map(str::trim) else {
+            return Ok(Caller::Anyone);
+        };
+        if same(token, &app.config.token) {
+            return Ok(Caller::Organiser);
+        }
+        match app.arena.entrant_by_token(&token_hash(token)).await? {
+            Some(name) => Ok(Caller::Entrant(name)),
+            None => Err(ApiError::new(StatusCode::FORBIDDEN, "this token is not valid: mistyped, or revoked by the organiser")),
+        }
+    }
+}

@@ -200,8 +200,15 @@ pub fn start_human(app: &Arc<App>, client: Client, req: PlayRequest) -> ApiResul
     Ok(Started { games: vec![id], secret: Some(secret) })
 }
 
-/// Plays one game, showing every move live, and keeps its record on disk.
-async fn play_live(app: &Arc<App>, game: &Arc<LiveGame>, bots: [&BotSpec; 2], seed: u64, pool: Option<&Arc<referee::pool::Pool>>) {
+/// Plays one game, showing every move live, and keeps its record on disk; the record,
+/// unless the referee failed.
+pub(crate) async fn play_live(
+    app: &Arc<App>,
+    game: &Arc<LiveGame>,
+    bots: [&BotSpec; 2],
+    seed: u64,
+    pool: Option<&Arc<referee::pool::Pool>>,
+) -> Option<referee::GameRecord> {
     let start = game.position();
     let mut setup = GameSetup::new(start.clone(), game.options.clone(), seed);
     setup.pool = pool.cloned();
@@ -214,7 +221,7 @@ async fn play_live(app: &Arc<App>, game: &Arc<LiveGame>, bots: [&BotSpec; 2], se
             // Our own failure, no side's: there is no result to show or keep.
             eprintln!("arbiter serve: game {} was not played: {err}", game.id);
             app.registry.remove(&game.id);
-            return;
+            return None;
         }
     };
     record.players[0].name = game.names[0].clone();
@@ -233,6 +240,7 @@ async fn play_live(app: &Arc<App>, game: &Arc<LiveGame>, bots: [&BotSpec; 2], se
         }
         Err(err) => eprintln!("arbiter serve: cannot keep game {} on disk (it stays in memory): {err}", game.id),
     }
+    Some(record)
 }
 
 /// A person's move: checked against the position, then sent to the referee.

@@ -240,7 +240,9 @@ async fn json_refusals(request: Request, next: Next) -> Response {
     let (method, path) = (request.method().clone(), request.uri().path().chars().take(200).collect::<String>());
     let response = next.run(request).await;
     let status = response.status();
-    let is_json = response.headers().get(header::CONTENT_TYPE).is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
+    let kind = response.headers().get(header::CONTENT_TYPE).map(|v| v.as_bytes().to_vec()).unwrap_or_default();
+    // JSON already, or the 404 page of an address that is no page.
+    let is_json = kind.starts_with(b"application/json") || kind.starts_with(b"text/html");
     if !(status.is_client_error() || status.is_server_error()) || is_json {
         return response;
     }
@@ -262,9 +264,18 @@ async fn json_refusals(request: Request, next: Next) -> Response {
     refusal
 }
 
-async fn not_found(method: Method, uri: axum::http::Uri) -> ApiError {
+/// An unknown address: a page for a person's browser (a GET outside `/api` and
+/// `/assets` that accepts HTML), else the API's refusal.
+async fn not_found(method: Method, headers: axum::http::HeaderMap, uri: axum::http::Uri) -> Response {
     let path: String = uri.path().chars().take(200).collect();
-    ApiError::not_found(format!("no page or API endpoint {method} {path} (GET /api lists the endpoints)"))
+    let wants_page = method == Method::GET
+        && !path.starts_with("/api")
+        && !path.starts_with("/assets")
+        && headers.get(header::ACCEPT).and_then(|v| v.to_str().ok()).is_some_and(|v| v.contains("text/html"));
+    if wants_page {
+        return (StatusCode::NOT_FOUND, axum::response::Html(crate::pages::NOT_FOUND)).into_response();
+    }
+    ApiError::not_found(format!("no page or API endpoint {method} {path} (GET /api lists the endpoints)")).into_response()
 }
 
 /// The router behind the front door's layers: the Host check, the body timeout, JSON

@@ -5,9 +5,11 @@
 pub mod api;
 pub mod auth;
 pub mod doctor;
+pub mod entrants;
 pub mod error;
 pub mod games;
 pub mod http;
+pub mod ladders;
 pub mod live;
 pub mod pages;
 pub mod quota;
@@ -47,6 +49,9 @@ pub struct Config {
     pub hosts: Vec<String>,
     /// Connection caps and timeouts.
     pub limits: http::Limits,
+    /// The ladders' share of the `jobs` workers (at least one worker); tournaments get
+    /// the rest while a ladder plays.
+    pub ladder_share: f64,
 }
 
 /// The server's state, shared by every request.
@@ -55,6 +60,9 @@ pub struct App {
     pub registry: Arc<Registry>,
     pub submissions: submissions::Submissions,
     pub tournaments: Tournaments,
+    /// The server's own database: entrants, bot owners, ladders (`arena.db`).
+    pub arena: store::ArenaStore,
+    pub ladders: ladders::Ladders,
     /// Every background task of the server (games, tournaments, watchers, connections).
     pub tasks: Tasks,
     /// Testing-ground matches running, overall and per client.
@@ -107,7 +115,10 @@ impl App {
         let registry = Arc::new(Registry::new(config.data.join("games")));
         let submissions = submissions::Submissions::open(&config.data.join("bots"))?;
         let tasks = Tasks::default();
+        let arena = store::ArenaStore::open(&config.data.join("arena.db")).await?;
         let app = Arc::new(App {
+            arena,
+            ladders: ladders::Ladders::new(config.jobs, config.ladder_share),
             registry,
             submissions,
             tournaments: Tournaments::new(tasks.clone()),
@@ -135,6 +146,7 @@ impl App {
             app.tournaments.add(&base, db.clone(), store, false);
         }
         api::resume_managed(&app).await.map_err(StartError::Resume)?;
+        ladders::Ladders::resume(&app).await?;
         Ok(app)
     }
 
@@ -186,6 +198,12 @@ impl App {
         self.frozen.store(frozen, Ordering::SeqCst);
     }
 
+    /// The workers a tournament of this server plays on: all of them, less the ladders'
+    /// share while a ladder plays.
+    pub fn tournament_jobs(&self) -> usize {
+        if self.ladders.any_playing() { self.config.jobs.saturating_sub(self.ladders.workers).max(1) } else { self.config.jobs }
+    }
+
     /// Where the server keeps the tournaments it starts.
     pub fn tournament_folder(&self) -> PathBuf {
         self.config.data.join("tournaments")
@@ -200,7 +218,7 @@ impl App {
 /// (`http::protect`).
 pub fn router(app: Arc<App>) -> axum::Router {
     let (hosts, limits) = (app.config.hosts.clone(), app.config.limits.clone());
-    http::protect(pages::routes().merge(api::routes()).with_state(app), &hosts, &limits)
+    http::protect(pages::routes().merge(api::routes()).merge(entrants::routes()).merge(ladders::routes()).with_state(app), &hosts, &limits)
 }
 
 /// Serves until the listener fails, within the connection caps and timeouts of the

@@ -50,8 +50,16 @@ pub enum Origin {
     Test { r#match: String, number: usize, of: usize, games: Vec<String> },
     /// A game against a person in the browser.
     Human,
-    /// A tournament game in progress.
-    Tournament { tournament: String, key: String },
+    /// A tournament game: the tournament, the game's key (for links), and where it
+    /// stands for people ("league, round 2"), when known.
+    Tournament {
+        tournament: String,
+        key: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        label: Option<String>,
+    },
+    /// A game of a ladder.
+    Ladder { ladder: i64 },
 }
 
 /// A game as it is played.
@@ -83,6 +91,8 @@ pub struct GameJson {
     pub id: String,
     pub game: String,
     pub title: String,
+    /// The game's name and its options as played, for headings ([`crate::view::heading`]).
+    pub heading: String,
     pub names: [String; 2],
     pub side_names: [String; 2],
     pub options: Options,
@@ -93,6 +103,9 @@ pub struct GameJson {
     /// Whether the game has started (a match's later games wait for the earlier ones).
     pub started: bool,
     pub moves: Vec<String>,
+    /// The moves as people write them ([`rules::Game::move_for_people`]), for the move
+    /// list.
+    pub moves_shown: Vec<String>,
     pub turns: Vec<TurnRecord>,
     /// A side's failed start, with what it wrote on stderr (the game ended there).
     pub startup: Vec<StartupRecord>,
@@ -140,12 +153,14 @@ impl GameJson {
             id,
             game: kind.name().to_string(),
             title: kind.title().to_string(),
+            heading: crate::view::heading(kind, &record.options),
             side_names: kind.side_names().map(str::to_string),
             options: record.options.clone(),
             start: record.start.clone(),
             origin,
             live: false,
             started: true,
+            moves_shown: record.moves.iter().map(|m| kind.move_for_people(m)).collect(),
             moves: record.moves.clone(),
             turns: record.turns.clone(),
             startup: record.startup.clone(),
@@ -198,7 +213,8 @@ impl LiveGame {
         state.turns.push(turn.clone());
         state.views.push(board.clone());
         let shown = if hiding(&state) { redacted(turn) } else { turn.clone() };
-        let data = json!({ "index": state.views.len() - 1, "move": shown.text, "turn": shown, "view": board, "sent_us": now_us() });
+        let people = shown.text.as_deref().map(|m| self.kind.move_for_people(m));
+        let data = json!({ "index": state.views.len() - 1, "move": shown.text, "move_shown": people, "turn": shown, "view": board, "sent_us": now_us() });
         let _ = self.updates.send(("turn", Arc::from(data.to_string())));
         if was_hiding && !hiding(&state) {
             self.send_snapshot(&state);
@@ -270,6 +286,7 @@ impl LiveGame {
             id: self.id.clone(),
             game: self.kind.name().to_string(),
             title: self.kind.title().to_string(),
+            heading: crate::view::heading(self.kind, &self.options),
             names: self.names.clone(),
             side_names: self.kind.side_names().map(str::to_string),
             options: self.options.clone(),
@@ -277,6 +294,7 @@ impl LiveGame {
             origin: Some(self.origin.clone()),
             live: state.result.is_none(),
             started: state.started,
+            moves_shown: moves.iter().map(|m| self.kind.move_for_people(m)).collect(),
             moves,
             turns,
             startup: state.startup.clone(),
@@ -299,6 +317,7 @@ fn redacted(turn: &TurnRecord) -> TurnRecord {
     shown.stderr = String::new();
     shown.stderr_dropped = 0;
     shown.note = None;
+    shown.input = String::new();
     shown
 }
 

@@ -17,6 +17,7 @@ const ASSETS: &[(&str, &str, &str)] = &[
     ("app.css", "text/css; charset=utf-8", include_str!("../assets/app.css")),
     ("app.js", "text/javascript; charset=utf-8", include_str!("../assets/app.js")),
     ("board.js", "text/javascript; charset=utf-8", include_str!("../assets/board.js")),
+    ("favicon.svg", "image/svg+xml", include_str!("../assets/favicon.svg")),
 ];
 
 const INDEX: &str = include_str!("../assets/index.html");
@@ -25,9 +26,16 @@ const GAME: &str = include_str!("../assets/game.html");
 const TEST: &str = include_str!("../assets/test.html");
 const PLAY: &str = include_str!("../assets/play.html");
 const SUBMIT: &str = include_str!("../assets/submit.html");
+const ENTRANTS: &str = include_str!("../assets/entrants.html");
+const ENTRANT: &str = include_str!("../assets/entrant.html");
+const LADDERS: &str = include_str!("../assets/ladders.html");
+const LADDER: &str = include_str!("../assets/ladder.html");
+const BOT: &str = include_str!("../assets/bot.html");
+/// The page of an address that is no page (no script).
+pub const NOT_FOUND: &str = include_str!("../assets/notfound.html");
 
-/// Every page.
-const PAGES: &[&str] = &[INDEX, TOURNAMENT, GAME, TEST, PLAY, SUBMIT];
+/// Every page with a script.
+const PAGES: &[&str] = &[INDEX, TOURNAMENT, GAME, TEST, PLAY, SUBMIT, ENTRANTS, ENTRANT, LADDERS, LADDER, BOT];
 
 pub fn routes() -> Router<Arc<App>> {
     Router::new()
@@ -38,6 +46,12 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/test", get(|| async { Html(TEST) }))
         .route("/play", get(|| async { Html(PLAY) }))
         .route("/submit", get(|| async { Html(SUBMIT) }))
+        .route("/entrants", get(|| async { Html(ENTRANTS) }))
+        .route("/entrants/{name}", get(|| async { Html(ENTRANT) }))
+        .route("/ladders", get(|| async { Html(LADDERS) }))
+        .route("/ladders/{id}", get(|| async { Html(LADDER) }))
+        .route("/bots/{game}/{name}", get(|| async { Html(BOT) }))
+        .route("/favicon.ico", get(|| async { asset(Path("favicon.svg".to_string())).await }))
         .route("/assets/{name}", get(asset))
 }
 

@@ -302,7 +302,7 @@ impl Tournament {
         match live {
             Live::Started { key, stage, names, options, start } => {
                 let id = registry.new_id();
-                let origin = Origin::Tournament { tournament: self.id.clone(), key: key.clone() };
+                let origin = Origin::Tournament { tournament: self.id.clone(), key: key.clone(), label: None };
                 let game = Arc::new(LiveGame::new(id.clone(), names.clone(), options, start, origin, None));
                 game.start();
                 registry.insert(game);

@@ -6,9 +6,14 @@
 pub use rules::view::{BoardView, CellView};
 use rules::{AnyPosition, GameKind, Options};
 
-/// The view of a position of any game.
+/// The view of a position of any game; where a person picks a piece and then its
+/// square, with the legal moves, for the page's hints.
 pub fn view(pos: &AnyPosition) -> BoardView {
-    pos.board_view()
+    let mut view = pos.board_view();
+    if view.input == rules::view::Input::FromTo {
+        view.legal = pos.legal_moves_text().unwrap_or_default();
+    }
+    view
 }
 
 /// The index in [`BoardView::cells`] of (`x`, `y`) as drawn, `None` off the board.
@@ -33,4 +38,43 @@ pub fn views_of_record<S: AsRef<str>>(
         views.push(view(&pos));
     }
     Ok(views)
+}
+
+/// A game's name for people: the descriptor's title up to its first comma or
+/// parenthesis ("Connect Four", "Gomoku 10x10").
+pub fn game_name(kind: GameKind) -> &'static str {
+    let title = kind.title();
+    title.split([',', '(']).next().unwrap_or(title).trim()
+}
+
+/// A game's heading for people: its name (the descriptor's title up to its first comma
+/// or parenthesis, without the seed's details), then every option with its value as
+/// played, defaults included: "Connect Four — width 7, height 6".
+pub fn heading(kind: GameKind, options: &Options) -> String {
+    let name = game_name(kind);
+    let values: Vec<String> = kind
+        .options()
+        .iter()
+        .map(|spec| format!("{} {}", spec.name, options.get(spec.name).map_or(spec.default, String::as_str)))
+        .collect();
+    if values.is_empty() { name.to_string() } else { format!("{name} — {}", values.join(", ")) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_heading_names_the_game_and_every_option_as_played() {
+        let options = |pairs: &[(&str, &str)]| -> Options { pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect() };
+        let cases = [
+            (GameKind::from_name("connect4").unwrap(), options(&[("width", "9")]), "Connect Four — width 9, height 6"),
+            (GameKind::from_name("gomoku").unwrap(), options(&[]), "Gomoku 10x10"),
+            (GameKind::from_name("nupud").unwrap(), options(&[]), "Nupud"),
+            (GameKind::from_name("reversi").unwrap(), options(&[]), "Reversi — size 8"),
+        ];
+        for (kind, options, expected) in cases {
+            assert_eq!(heading(kind, &options), expected);
+        }
+    }
 }

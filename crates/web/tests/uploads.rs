@@ -76,7 +76,8 @@ async fn uploads_compile_register_and_refuse_what_they_must() {
             Some("nope-nope"),
             form(&[Part("name", None, "a"), Part("source", Some("a.c"), &good)]),
             403,
-            "wrong organiser token",
+            // Entrants upload too: a token that is nobody's is not valid.
+            "token is not valid",
         ),
         ("no program", Some(TOKEN), form(&[Part("name", None, "a"), Part("game", None, "pahtum")]), 400, "missing the program"),
         ("no name", Some(TOKEN), form(&[Part("game", None, "pahtum"), Part("source", Some("a.c"), &good)]), 400, "name"),

@@ -171,14 +171,14 @@ impl<G: Registered> Bot<G> {
         let cpu_before = self.cpu_reported;
         let process = self.process.as_mut().expect("a bot has its process until its game ends");
         process.resume();
-        let (answer, elapsed) = ask(process, req, cpu_before).await;
+        let (answer, elapsed, input) = ask(process, req, cpu_before).await;
         process.pause();
         let cpu_now = process.cpu_time();
         let stderr = process.take_stderr().await;
         let cpu = cpu_now.saturating_sub(self.cpu_reported);
         self.cpu_reported = cpu_now;
         self.faulted |= answer.is_err();
-        Reply { answer, elapsed, cpu, stderr }
+        Reply { answer, elapsed, cpu, stderr, input }
     }
 
     async fn end(&mut self, outcome: &Outcome) {
@@ -214,13 +214,9 @@ impl<G: Registered> Bot<G> {
     }
 }
 
-/// Asks for the bot's move. The clock runs from the moment its turn's lines are written
-/// (the bot was woken just before) until its answer is read: the answer and that time.
-async fn ask<G: Registered>(
-    process: &mut jail::Process,
-    req: &TurnRequest<'_, G>,
-    cpu_before: Duration,
-) -> (Result<G::Move, Fault>, Duration) {
+/// The lines of a turn: the opponent's last move, the position, the legal moves (games
+/// that list them), the time, `go`.
+pub fn turn_lines<G: Registered>(req: &TurnRequest<'_, G>) -> String {
     let mut lines = Vec::with_capacity(5);
     match &req.last_move {
         LastMove::None => {}
@@ -235,17 +231,47 @@ async fn ask<G: Registered>(
     }
     lines.push(ToBot::Time(req.clock.announced().map(|limit| limit.as_millis() as u64)));
     lines.push(ToBot::Go);
+    text_of(&lines)
+}
+
+/// What a fresh process of the project's protocol is told before its first turn, for a
+/// game of `kind` from `start` (its start text, if not the default) on `side`: the
+/// handshake's first line and the game's lines.
+pub fn session_start(kind: rules::GameKind, options: &rules::Options, start: Option<&str>, side: Side) -> String {
+    let start = start.map(|text| proto::encode_start(kind, text));
+    text_of(&[
+        ToBot::Hello { version: proto::VERSION },
+        ToBot::Game { kind, options: proto::all_options(kind, options) },
+        ToBot::Side(side),
+        ToBot::Start(start),
+    ])
+}
+
+/// Lines as the bot reads them, one message each.
+fn text_of(lines: &[ToBot]) -> String {
+    lines.iter().map(|line| format!("{line}\n")).collect()
+}
+
+/// Asks for the bot's move. The clock runs from the moment its turn's lines are written
+/// (the bot was woken just before) until its answer is read: the answer, that time, and
+/// the lines written.
+async fn ask<G: Registered>(
+    process: &mut jail::Process,
+    req: &TurnRequest<'_, G>,
+    cpu_before: Duration,
+) -> (Result<G::Move, Fault>, Duration, String) {
+    let input = turn_lines(req);
     // Writing has the turn's own limit; a bot that does not read is out of time.
-    let written = process.send(&to_text(&lines), req.clock.deadline_from_now(cpu_before)).await;
+    let written = process.send(input.as_bytes(), req.clock.deadline_from_now(cpu_before)).await;
     let began = Instant::now();
     if let Err(failure) = written {
-        return (Err(gone(process, failure, &req.clock).await), began.elapsed());
+        return (Err(gone(process, failure, &req.clock).await), began.elapsed(), input);
     }
     let line = match process.read_line(req.clock.deadline_from(began, cpu_before)).await {
         Ok(line) => line,
         Err(failure) => {
             let elapsed = began.elapsed();
-            return (Err(gone(process, failure, &req.clock).await), elapsed);
+            return (Err(gone(process, failure, &req.clock).await), elapsed, input);
         }
     };
     let elapsed = began.elapsed();
@@ -254,7 +280,7 @@ async fn ask<G: Registered>(
         FromBot::Move(text) => read_move(req.pos, &text, FaultKind::ProtocolError),
         _ => Err(Fault::new(FaultKind::ProtocolError, format!("expected \"move <move>\" after go, got {}", quote(line.as_bytes())))),
     };
-    (answer, elapsed)
+    (answer, elapsed, input)
 }
 
 /// The lines that tell a bot its game: `game`, `side`, `start`.
@@ -343,10 +369,5 @@ pub(super) async fn gone(process: &mut jail::Process, failure: jail::Failure, cl
 }
 
 fn to_text(lines: &[ToBot]) -> Vec<u8> {
-    let mut text = String::new();
-    for line in lines {
-        text.push_str(&line.to_string());
-        text.push('\n');
-    }
-    text.into_bytes()
+    text_of(lines).into_bytes()
 }

@@ -351,7 +351,7 @@ impl Bot {
             }
         };
         let stderr = self.process.take_stderr().await;
-        Reply { answer, elapsed, cpu, stderr }
+        Reply { answer, elapsed, cpu, stderr, input: String::new() }
     }
 
     /// Sends `over` and `bye`, gives the bot a moment to close its end, and kills

@@ -96,7 +96,7 @@ impl Bot {
         self.cpu_reported = cpu_now;
         let mut stderr = self.process.take_stderr().await;
         self.log.append_to(&mut stderr);
-        Reply { answer, elapsed, cpu, stderr }
+        Reply { answer, elapsed, cpu, stderr, input: String::new() }
     }
 
     async fn ask(&mut self, req: &TurnRequest<'_, gomoku::Position>, deadline: jail::Deadline) -> Result<gomoku::Move, Fault> {

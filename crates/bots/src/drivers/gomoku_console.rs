@@ -59,7 +59,7 @@ impl Bot {
                 Ok(process) => self.process.insert(Box::new(process)),
                 Err(StartError::Referee(err)) => return Err(err),
                 Err(StartError::Bot { fault, stderr }) => {
-                    return Ok(Reply { answer: Err(fault), elapsed: began.elapsed(), cpu: Duration::ZERO, stderr });
+                    return Ok(Reply { answer: Err(fault), elapsed: began.elapsed(), cpu: Duration::ZERO, stderr, input: String::new() });
                 }
             },
         };
@@ -111,7 +111,7 @@ impl Bot {
             process.finish_stderr(Duration::from_millis(100)).await;
         }
         let stderr = process.take_stderr().await;
-        Ok(Reply { answer, elapsed, cpu, stderr })
+        Ok(Reply { answer, elapsed, cpu, stderr, input: String::new() })
     }
 }
 

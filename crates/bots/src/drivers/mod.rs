@@ -189,12 +189,14 @@ pub struct Once {
     pub elapsed: Duration,
     pub cpu: Duration,
     pub stderr: jail::Log,
+    /// What was written to its stdin (lossy UTF-8).
+    pub input: String,
 }
 
 impl Once {
-    /// A reply with `answer` and this run's time and log.
+    /// A reply with `answer` and this run's time, log and input.
     pub fn reply<M>(self, answer: Result<M, Fault>) -> Reply<M> {
-        Reply { answer, elapsed: self.elapsed, cpu: self.cpu, stderr: self.stderr }
+        Reply { answer, elapsed: self.elapsed, cpu: self.cpu, stderr: self.stderr, input: self.input }
     }
 
     /// What the process wrote on stdout, or its fault with its stderr (for
@@ -267,7 +269,13 @@ async fn run_process(cmd: &jail::Command, prepared: Option<jail::Process>, input
             Ok(process) => process,
             Err(StartError::Referee(err)) => return Err(err),
             Err(StartError::Bot { fault, stderr }) => {
-                return Ok(Once { output: Err(fault), elapsed: began.elapsed(), cpu: Duration::ZERO, stderr });
+                return Ok(Once {
+                    output: Err(fault),
+                    elapsed: began.elapsed(),
+                    cpu: Duration::ZERO,
+                    stderr,
+                    input: String::from_utf8_lossy(input).into_owned(),
+                });
             }
         },
     };
@@ -294,7 +302,7 @@ async fn run_process(cmd: &jail::Command, prepared: Option<jail::Process>, input
         },
         Err(failure) => Err(failure_fault(failure, clock)),
     };
-    Ok(Once { output, elapsed, cpu, stderr })
+    Ok(Once { output, elapsed, cpu, stderr, input: String::from_utf8_lossy(input).into_owned() })
 }
 
 /// The fault of a bot killed for going over its memory cap of `cap` bytes.

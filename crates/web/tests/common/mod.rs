@@ -67,6 +67,7 @@ pub fn config(data: &Path, dbs: Vec<PathBuf>) -> web::Config {
         presets: Some(repo_root().join("presets")),
         hosts: vec![],
         limits: web::http::Limits::default(),
+        ladder_share: 0.5,
     }
 }
 
