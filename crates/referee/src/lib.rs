@@ -404,5 +404,6 @@ async fn prepare_workdir(dir: &Path, spec: &BotSpec) -> std::io::Result<()> {
         Ok(())
     })
     .await
-    .expect("preparing a working directory does not panic")
+    // Cancelled when the runtime shuts down with the game (a match stopped early).
+    .unwrap_or_else(|cancelled| Err(std::io::Error::other(cancelled)))
 }

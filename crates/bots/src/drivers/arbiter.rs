@@ -84,7 +84,8 @@ impl<G: Registered> Bot<G> {
             let workdir = workdir.clone();
             tokio::task::spawn_blocking(move || std::fs::create_dir(&workdir).and_then(|()| copy.copy_workdir(&workdir)))
                 .await
-                .expect("preparing a working directory does not panic")
+                // Cancelled when the runtime shuts down with the game (a match stopped early).
+                .unwrap_or_else(|cancelled| Err(std::io::Error::other(cancelled)))
         };
         if let Err(err) = prepared {
             own.remove_async().await;
