@@ -80,6 +80,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    quiet_on_closed_output();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Games(args) => games::run(&args),
@@ -109,6 +110,21 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// When whoever reads our output stops reading (`arbiter replay DB | head`), ends the
+/// command quietly with the status of a process killed by SIGPIPE (141), as Unix tools
+/// do, instead of Rust's print macros' panic message.
+fn quiet_on_closed_output() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let message = payload.downcast_ref::<String>().map(String::as_str).or_else(|| payload.downcast_ref::<&str>().copied());
+        if message.is_some_and(|m| m.starts_with("failed printing to stdout") && m.contains("Broken pipe")) {
+            std::process::exit(141);
+        }
+        default(info)
+    }));
 }
 
 /// An error and its causes on one line: "what we tried: why it failed".
