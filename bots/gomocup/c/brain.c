@@ -4,7 +4,8 @@
  * flushed: `START 10` -> `OK` (or `ERROR ...` for a size it does not play), `INFO key
  * value` -> nothing, `BEGIN` -> its first move, `TURN x,y` (the opponent's move) -> its
  * move, `BOARD` + `x,y,1|2` lines + `DONE` -> its move in that position, `ABOUT` -> one
- * line of key="value" pairs, `END` -> exit. Moves are `x,y` from 0, x the column.
+ * line of key="value" pairs, `RESTART` -> an empty board and `OK` (a new game in the same
+ * process), `END` -> exit. Moves are `x,y` from 0, x the column.
  *
  * It plays a five when it has one, blocks the opponent's, and otherwise the empty cell
  * that lengthens its own lines and cuts the opponent's most (ties broken at random).
@@ -114,6 +115,9 @@ int main(void) {
                     board[x][y] = who == 1 ? OWN : OPP;
             }
             play_move();
+        } else if (strcasecmp(line, "RESTART") == 0) {
+            memset(board, 0, sizeof board);
+            say("OK");
         } else if (strcasecmp(line, "ABOUT") == 0) {
             say("name=\"Sample Brain\", version=\"1.0\", author=\"Arbiter sample bots\", country=\"LV\"");
         } else if (strcasecmp(line, "END") == 0) {

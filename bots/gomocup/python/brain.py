@@ -6,7 +6,8 @@ The manager writes commands on stdin, the engine answers on stdout, one line eac
 flushed: START 10 -> OK (or ERROR for a size it does not play), INFO key value ->
 nothing, BEGIN -> its first move, TURN x,y (the opponent's move) -> its move, BOARD +
 x,y,1|2 lines + DONE -> its move in that position, ABOUT -> one line of key="value"
-pairs, END -> exit. Moves are x,y from 0, x the column.
+pairs, RESTART -> an empty board and OK (a new game in the same process), END -> exit.
+Moves are x,y from 0, x the column.
 
 It plays a random empty cell next to a stone (the centre on an empty board) and says so
 on a DEBUG line, which the referee keeps in the game record."""
@@ -57,6 +58,9 @@ def main():
                 x, y, who = map(int, stone.split(","))
                 board[(x, y)] = 1 if who == 1 else 2
             play()
+        elif command == "RESTART":
+            board.clear()
+            say("OK")
         elif command == "ABOUT":
             say('name="Sample Brain (Python)", version="1.0", author="Arbiter sample bots", country="LV"')
         elif command == "END":

@@ -2,7 +2,9 @@
 //! it can keeps one process through a whole match and a tournament, gets a new one after
 //! a fault, keeps a working folder of its own in which it sees only its own files, and a
 //! bot that does not say so (or an organiser who does not allow it: `--no-reuse`, and a
-//! tournament unless its config says `reuse = true`) gets a process per game. Observed from outside: each process of the test bot draws a random token and
+//! tournament unless its config says `reuse = true`) gets a process per game; a Gomocup
+//! brain that answers `RESTART` keeps its process too, and one that does not gets a
+//! process per game without blame. Observed from outside: each process of the test bot draws a random token and
 //! writes, when told a game, its token, how many games it has been told and the files it
 //! sees, which the game records keep.
 
@@ -272,4 +274,86 @@ fn tempdir_in(dir: &Path, name: &str) -> PathBuf {
         }
     }
     path
+}
+
+/// A Gomocup brain that plays the first empty cell and, when told a game (`START` or
+/// `RESTART`), writes on stderr `process TOKEN game N`; with `--no-restart` it answers
+/// `RESTART` with `UNKNOWN`, as a brain without it does.
+const BRAIN: &str = r#"import random, sys
+token = "%016x" % random.getrandbits(64)
+games, taken = 0, set()
+def new_game():
+    global games
+    games += 1
+    taken.clear()
+    print("process %s game %d sees -" % (token, games), file=sys.stderr, flush=True)
+    print("OK", flush=True)
+def play():
+    cell = next((x, y) for y in range(10) for x in range(10) if (x, y) not in taken)
+    taken.add(cell)
+    print("%d,%d" % cell, flush=True)
+lines = iter(sys.stdin)
+for line in lines:
+    words = line.strip().replace(",", " ").split()
+    command = words[0].upper() if words else ""
+    if command == "START" or (command == "RESTART" and "--no-restart" not in sys.argv):
+        new_game()
+    elif command == "BEGIN":
+        play()
+    elif command == "TURN":
+        taken.add((int(words[1]), int(words[2])))
+        play()
+    elif command == "BOARD":
+        for stone in lines:
+            if stone.strip().upper() == "DONE":
+                break
+            x, y, _ = stone.split(",")
+            taken.add((int(x), int(y)))
+        play()
+    elif command == "END":
+        break
+    elif command not in ("INFO", ""):
+        print("UNKNOWN " + line.strip(), flush=True)
+"#;
+
+/// The processes (tokens) of the brain in `records`, in order, with the games each was told.
+fn brain_processes(records: &[Value]) -> Vec<(String, u32)> {
+    records.iter().flat_map(|record| told_in(record, "brain")).map(|(_, told)| (told.token, told.game)).collect()
+}
+
+fn gomocup_games(flags: &[&str]) -> Vec<Value> {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("brain");
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::write(folder.join("brain.py"), BRAIN).unwrap();
+    let manifest = format!(
+        "name = \"brain\"\ngame = \"gomoku\"\nprotocol = \"gomocup\"\ncommand = [\"python3\", \"./brain.py\"{}]\n",
+        flags.iter().map(|flag| format!(", {flag:?}")).collect::<String>()
+    );
+    std::fs::write(folder.join("bot.toml"), manifest).unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let args =
+        ["play", "gomoku", folder.to_str().unwrap(), "random", "--games", "4", "--seed", "7", "--record", out.path().to_str().unwrap()];
+    ok(arbiter(&args));
+    let records = records(out.path());
+    for record in &records {
+        assert_eq!(record["result"]["termination"]["kind"], "rules", "no fault: {}", record["result"]);
+    }
+    records
+}
+
+#[test]
+fn a_gomocup_brain_that_answers_restart_plays_a_whole_match_in_one_process() {
+    let processes = brain_processes(&gomocup_games(&[]));
+    let token = &processes[0].0;
+    assert_eq!(processes, (1..=4).map(|game| (token.clone(), game)).collect::<Vec<_>>());
+}
+
+#[test]
+fn a_gomocup_brain_without_restart_gets_a_process_per_game_without_blame() {
+    let processes = brain_processes(&gomocup_games(&["--no-restart"]));
+    assert_eq!(processes.len(), 4, "{processes:?}");
+    assert!(processes.iter().all(|(_, game)| *game == 1), "{processes:?}");
+    let tokens: BTreeSet<&String> = processes.iter().map(|(token, _)| token).collect();
+    assert_eq!(tokens.len(), 4, "{processes:?}");
 }

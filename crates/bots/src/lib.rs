@@ -150,10 +150,11 @@ pub struct SeatContext {
 
 impl SeatContext {
     /// Whether `bot` works in a folder of the game's (`workdir`): every program does,
-    /// except one of the project protocol when processes are kept, which has a folder of
-    /// its own for as long as its process lives.
+    /// except one whose process may be kept (the project protocol, Gomocup) when
+    /// processes are kept, which has a folder of its own for as long as its process
+    /// lives.
     pub fn uses_game_folder(bot: &ProgramBot, pooled: bool) -> bool {
-        !(pooled && bot.manifest.protocol == Protocol::Arbiter)
+        !(pooled && matches!(bot.manifest.protocol, Protocol::Arbiter | Protocol::Gomocup))
     }
 }
 

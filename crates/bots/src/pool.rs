@@ -47,12 +47,15 @@ impl Resident {
 pub struct Pool {
     idle: Mutex<VecDeque<Resident>>,
     size: usize,
+    /// Keys of bots found unable to play another game in their process (a Gomocup
+    /// brain that does not answer `RESTART` with `OK`): theirs are not kept.
+    refused: Mutex<std::collections::HashSet<String>>,
 }
 
 impl Pool {
     /// A pool that keeps at most `size` processes waiting (at least one).
     pub fn new(size: usize) -> Arc<Pool> {
-        Arc::new(Pool { idle: Mutex::new(VecDeque::new()), size: size.max(1) })
+        Arc::new(Pool { idle: Mutex::new(VecDeque::new()), size: size.max(1), refused: Mutex::default() })
     }
 
     /// The size a run of `jobs` parallel games among `programs` program bots is given:
@@ -73,6 +76,17 @@ impl Pool {
             limits.stderr_per_move,
             limits.sandboxed
         )
+    }
+
+    /// Notes that the bot of `key` cannot play another game in its process: its
+    /// processes are no longer kept.
+    pub fn refuse(&self, key: &str) {
+        self.refused.lock().expect("the pool's lock is never poisoned").insert(key.to_string());
+    }
+
+    /// Whether processes of `key` may be kept (see [`Pool::refuse`]).
+    pub fn keeps(&self, key: &str) -> bool {
+        !self.refused.lock().expect("the pool's lock is never poisoned").contains(key)
     }
 
     /// Takes out a waiting process of `key` (the one that waited least), if any.

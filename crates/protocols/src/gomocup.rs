@@ -134,6 +134,9 @@ pub enum Command {
     About,
     /// `END`: the brain exits, without an answer.
     End,
+    /// `RESTART`: a new game on the same board size in the same process; the brain
+    /// answers `OK`, or `UNKNOWN`/`ERROR` if it cannot.
+    Restart,
     /// A line of another command, as read.
     Other(String),
 }
@@ -160,6 +163,7 @@ impl Command {
             }
             Command::About => "ABOUT\n".to_string(),
             Command::End => "END\n".to_string(),
+            Command::Restart => "RESTART\n".to_string(),
             Command::Other(line) => format!("{line}\n"),
         }
     }
@@ -179,6 +183,7 @@ impl Command {
                 "TURN" => Cell::parse(rest).map_or_else(|| Command::Other(line.to_string()), Command::Turn),
                 "ABOUT" => Command::About,
                 "END" => Command::End,
+                "RESTART" => Command::Restart,
                 "BOARD" => {
                     let block: Vec<&str> = lines.by_ref().take_while(|l| !l.eq_ignore_ascii_case("DONE")).collect();
                     let stones: Option<Vec<(Cell, Owner)>> = block.iter().map(|l| stone(l)).collect();
@@ -319,7 +324,7 @@ impl Answer {
 /// What the referee waits for from the brain.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Awaiting {
-    /// `OK`, the answer to `START`.
+    /// `OK`, the answer to `START` and `RESTART`.
     Ok,
     /// A move, the answer to `BEGIN`, `TURN` or `BOARD`.
     Move,
@@ -482,7 +487,7 @@ mod tests {
                 Command::Info(Info::Other("folder".to_string(), "/tmp".to_string())),
                 Command::Board(vec![(cell(1, 2), Owner::Own), (cell(3, 4), Owner::Opponent)]),
                 Command::Turn(cell(0, 9)),
-                Command::Other("RESTART".to_string()),
+                Command::Restart,
                 Command::End,
             ]
         );

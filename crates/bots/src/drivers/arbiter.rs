@@ -77,24 +77,7 @@ impl<G: Registered> Bot<G> {
             }
         }
         super::build(bot, ctx.limits.sandboxed).await?;
-        let own = GameFolder::create_async().await.map_err(|err| RefereeError::new("cannot make a bot's working folder", err))?;
-        let workdir = Resident::workdir_in(own.path());
-        let copy = bot.clone();
-        let prepared = {
-            let workdir = workdir.clone();
-            tokio::task::spawn_blocking(move || std::fs::create_dir(&workdir).and_then(|()| copy.copy_workdir(&workdir)))
-                .await
-                // Cancelled when the runtime shuts down with the game (a match stopped early).
-                .unwrap_or_else(|cancelled| Err(std::io::Error::other(cancelled)))
-        };
-        if let Err(err) = prepared {
-            own.remove_async().await;
-            return Err(if err.kind() == std::io::ErrorKind::InvalidInput {
-                Fault::new(FaultKind::Crash, format!("cannot prepare the working directory: {err}")).into()
-            } else {
-                StartError::Referee(RefereeError::new("cannot prepare a bot's working folder", err))
-            });
-        }
+        let (own, workdir) = super::own_folder(bot).await?;
         match Bot::start(bot, ctx, &workdir, Some((Arc::clone(pool), key))).await {
             Ok(mut started) => {
                 started.own = Some(own);

@@ -4,7 +4,11 @@
 //! (answered `OK` within [`STARTUP_TIME`]) and the limits as `INFO` lines, then paused;
 //! each turn resumes it, sends `INFO time_left` where the game has a budget and `BEGIN`,
 //! `TURN x,y` or `BOARD ... DONE`, and gives it the move time from there until its move
-//! `x,y`; `finish` sends `END` and kills its group.
+//! `x,y`; `finish` sends `END` and kills its group. When the caller keeps processes
+//! ([`crate::pool`]), a brain that played a game without fault is paused into the pool
+//! instead, in a folder of its own, and its next game begins with `RESTART` (answered
+//! `OK`) and the game's `INFO` lines; a brain that answers `RESTART` otherwise is ended
+//! without blame, and that bot's processes are no longer kept.
 //!
 //! The brain's `MESSAGE`, `DEBUG`, `SUGGEST` lines (and `ERROR`/`UNKNOWN` while a move is
 //! awaited) are kept in its turn's log in the record, after what it wrote on stderr, each
@@ -12,6 +16,7 @@
 //! with its first turn. They count against the same per-move cap as stderr.
 
 use std::path::Path;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use protocols::gomocup::{Answer, Awaiting, Command, Heard, Info, NO_LIMIT_MS, game_infos, turn_command};
@@ -19,6 +24,8 @@ use rules::{Outcome, Registered, Side, gomoku};
 
 use super::arbiter::{QUIT_GRACE, STARTUP_TIME, gone};
 use super::{Driver, Identity, command, give_up, quote};
+use crate::folders::GameFolder;
+use crate::pool::{Pool, Resident};
 use crate::{BoxFuture, Fault, FaultKind, ProgramBot, RefereeError, Reply, SeatContext, StartError, TurnClock, TurnRequest};
 
 /// The board size sent with `START`: Arbiter's Gomoku is 10×10 only.
@@ -29,7 +36,8 @@ const LINE_CAP: usize = 4096;
 
 /// A Gomocup brain playing Gomoku.
 pub struct Bot {
-    process: Box<jail::Process>,
+    /// Its process: there until the game's end gives it back to the pool.
+    process: Option<Box<jail::Process>>,
     side: Side,
     /// Whether the brain has had a turn in this game (then `TURN` tells it all it needs).
     told: bool,
@@ -38,6 +46,14 @@ pub struct Bot {
     cpu_reported: Duration,
     /// Protocol lines kept for the next turn's log, and their byte cap.
     log: ProtocolLog,
+    /// The folder of its own that a process runs in when processes may be kept.
+    own: Option<GameFolder>,
+    /// Where it goes back at the end of a game it played without fault.
+    keep: Option<(Arc<Pool>, String)>,
+    /// The games its process played before this one.
+    games: u32,
+    /// Whether it made a fault in this game (then it is not kept).
+    faulted: bool,
 }
 
 impl Driver<gomoku::Position> for Bot {
@@ -47,27 +63,72 @@ impl Driver<gomoku::Position> for Bot {
 
     fn finish<'a>(&'a mut self, _outcome: &'a Outcome) -> BoxFuture<'a, ()> {
         Box::pin(async move {
-            self.process.resume();
-            let deadline = jail::Deadline::wall_in(QUIT_GRACE);
-            if self.process.send(Command::End.format().as_bytes(), deadline).await.is_ok() {
-                let _ = self.process.wait(deadline).await;
+            if let Some((pool, key)) = self.keep.take()
+                && !self.faulted
+                && self.process().try_exit().is_none()
+            {
+                // Paused since its last move, until its next game's RESTART.
+                let process = self.process.take().expect("a brain has its process until its game ends");
+                let folder = self.own.take().expect("a kept process has a folder of its own");
+                if let Some(longest) = pool.put(Resident { key, process, folder, games: self.games + 1 }) {
+                    longest.retire().await;
+                }
+                return;
             }
-            self.process.kill().await;
+            let process = self.process();
+            process.resume();
+            let deadline = jail::Deadline::wall_in(QUIT_GRACE);
+            if process.send(Command::End.format().as_bytes(), deadline).await.is_ok() {
+                let _ = process.wait(deadline).await;
+            }
+            process.kill().await;
+            if let Some(own) = self.own.take() {
+                own.remove_async().await;
+            }
         })
     }
 }
 
 impl Bot {
+    /// A brain for this game: a kept process restarted, when the caller keeps them and
+    /// one waits, else a fresh one (in a folder of its own when processes are kept).
     pub async fn open(bot: &ProgramBot, ctx: &SeatContext) -> Result<Bot, StartError> {
-        let mut cmd = command(bot, &ctx.workdir, &ctx.limits, &[]);
+        let Some(pool) = &ctx.pool else {
+            return Bot::start(bot, ctx, &ctx.workdir).await;
+        };
+        let key = Pool::key(bot, &ctx.limits);
+        while pool.keeps(&key)
+            && let Some(resident) = pool.take(&key)
+        {
+            match Bot::restart(resident, ctx, pool).await {
+                Ok(brain) => return Ok(brain),
+                // It died while it waited, or cannot play another game: a fresh one plays.
+                Err(resident) => resident.retire().await,
+            }
+        }
+        let (own, workdir) = super::own_folder(bot).await?;
+        match Bot::start(bot, ctx, &workdir).await {
+            Ok(mut brain) => {
+                brain.own = Some(own);
+                brain.keep = pool.keeps(&key).then(|| (Arc::clone(pool), key));
+                Ok(brain)
+            }
+            Err(err) => {
+                own.remove_async().await;
+                Err(err)
+            }
+        }
+    }
+
+    /// Starts a fresh brain in `workdir`: `START`, then the game's `INFO` lines.
+    async fn start(bot: &ProgramBot, ctx: &SeatContext, workdir: &Path) -> Result<Bot, StartError> {
+        let mut cmd = command(bot, workdir, &ctx.limits, &[]);
         cmd.limits.line_cap = LINE_CAP;
         let mut process = super::spawn(&cmd)?;
         let mut log = ProtocolLog::new(ctx.limits.stderr_per_move);
-        let ms = |d: Option<Duration>| d.map(|d| d.as_millis() as u64);
-        let infos = game_infos(ms(ctx.limits.move_time), ms(ctx.limits.game_time), ctx.limits.memory);
         let started = async {
             start(&mut process, &mut log).await?;
-            let text: String = infos.iter().map(Command::format).collect();
+            let text: String = infos(ctx).iter().map(Command::format).collect();
             match process.send(text.as_bytes(), jail::Deadline::wall_in(STARTUP_TIME)).await {
                 Ok(()) => Ok(()),
                 Err(failure) => Err(gone(&mut process, failure, &TurnClock::default()).await),
@@ -80,44 +141,107 @@ impl Bot {
             return Err(StartError::Bot { fault, stderr });
         }
         process.pause();
-        Ok(Bot { process: Box::new(process), side: ctx.side, told: false, cpu_reported: Duration::ZERO, log })
+        Ok(Bot {
+            process: Some(Box::new(process)),
+            side: ctx.side,
+            told: false,
+            cpu_reported: Duration::ZERO,
+            log,
+            own: None,
+            keep: None,
+            games: 0,
+            faulted: false,
+        })
+    }
+
+    /// Plays this game with a kept process: `RESTART`, answered `OK` within
+    /// [`STARTUP_TIME`], then the game's `INFO` lines, then paused until its first turn.
+    /// A process that cannot is handed back to be retired; one that answers `RESTART`
+    /// with anything but `OK` also marks its bot as one whose processes are not kept.
+    async fn restart(mut resident: Resident, ctx: &SeatContext, pool: &Arc<Pool>) -> Result<Bot, Resident> {
+        if resident.process.try_exit().is_some() {
+            return Err(resident);
+        }
+        let mut log = ProtocolLog::new(ctx.limits.stderr_per_move);
+        let process = &mut resident.process;
+        process.resume();
+        let deadline = jail::Deadline::wall_in(STARTUP_TIME);
+        if process.send(Command::Restart.format().as_bytes(), deadline).await.is_err() {
+            return Err(resident);
+        }
+        loop {
+            let Ok(line) = process.read_line(deadline).await else { return Err(resident) };
+            match Awaiting::Ok.hear(&line) {
+                Heard::Nothing => {}
+                Heard::Log(kept) => log.push(&kept),
+                Heard::Ok => break,
+                _ => {
+                    pool.refuse(&resident.key);
+                    return Err(resident);
+                }
+            }
+        }
+        let text: String = infos(ctx).iter().map(Command::format).collect();
+        if process.send(text.as_bytes(), deadline).await.is_err() {
+            return Err(resident);
+        }
+        process.pause();
+        let Resident { key, process, folder, games } = resident;
+        Ok(Bot {
+            cpu_reported: process.cpu_time(),
+            process: Some(process),
+            side: ctx.side,
+            told: false,
+            log,
+            own: Some(folder),
+            keep: Some((Arc::clone(pool), key)),
+            games,
+            faulted: false,
+        })
+    }
+
+    fn process(&mut self) -> &mut jail::Process {
+        self.process.as_mut().expect("a brain has its process until its game ends")
     }
 
     async fn play_turn(&mut self, req: &TurnRequest<'_, gomoku::Position>) -> Reply<gomoku::Move> {
-        self.process.resume();
+        self.process().resume();
         let began = Instant::now();
         let deadline = req.clock.deadline_from_now(self.cpu_reported);
         let answer = self.ask(req, deadline).await;
         let elapsed = began.elapsed();
         self.told = true;
-        self.process.pause();
-        let cpu_now = self.process.cpu_time();
+        self.faulted |= answer.is_err();
+        let process = self.process();
+        process.pause();
+        let cpu_now = process.cpu_time();
+        let mut stderr = process.take_stderr().await;
         let cpu = cpu_now.saturating_sub(self.cpu_reported);
         self.cpu_reported = cpu_now;
-        let mut stderr = self.process.take_stderr().await;
         self.log.append_to(&mut stderr);
         Reply { answer, elapsed, cpu, stderr, input: String::new() }
     }
 
     async fn ask(&mut self, req: &TurnRequest<'_, gomoku::Position>, deadline: jail::Deadline) -> Result<gomoku::Move, Fault> {
+        let process = self.process.as_mut().expect("a brain has its process until its game ends");
         let mut text = String::new();
         if let Some(left) = req.clock.game_time_left {
             text.push_str(&Command::Info(Info::TimeLeft((left.as_millis() as u64).min(NO_LIMIT_MS))).format());
         }
         let turn = turn_command(req.pos, self.side, self.told);
         text.push_str(&turn.format());
-        if let Err(failure) = self.process.send(text.as_bytes(), deadline).await {
-            return Err(gone(&mut self.process, failure, &req.clock).await);
+        if let Err(failure) = process.send(text.as_bytes(), deadline).await {
+            return Err(gone(process, failure, &req.clock).await);
         }
         let sent = turn.format().lines().next().unwrap_or_default().to_string();
         // The engine's last ERROR or UNKNOWN of this turn: why it may not answer in time.
         let mut complaint: Option<String> = None;
         loop {
-            let line = match self.process.read_line(deadline).await {
+            let line = match process.read_line(deadline).await {
                 Ok(line) => line,
                 Err(failure) => {
                     let timed_out = matches!(failure, jail::Failure::Timeout(_));
-                    let mut fault = gone(&mut self.process, failure, &req.clock).await;
+                    let mut fault = gone(process, failure, &req.clock).await;
                     if let Some(said) = complaint.as_deref().filter(|_| timed_out) {
                         fault.detail = format!("{} (the last ERROR or UNKNOWN it wrote: {})", fault.detail, quote(said.as_bytes()));
                     }
@@ -145,6 +269,12 @@ impl Bot {
             }
         }
     }
+}
+
+/// The `INFO` lines that tell a brain the game's limits.
+fn infos(ctx: &SeatContext) -> Vec<Command> {
+    let ms = |d: Option<Duration>| d.map(|d| d.as_millis() as u64);
+    game_infos(ms(ctx.limits.move_time), ms(ctx.limits.game_time), ctx.limits.memory)
 }
 
 /// The fault of a line that breaks the protocol after the command `sent`.

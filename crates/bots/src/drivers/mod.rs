@@ -115,6 +115,35 @@ async fn build(bot: &ProgramBot, sandboxed: bool) -> Result<(), StartError> {
     })
 }
 
+/// A folder of its own for a process that may be kept from game to game, with the
+/// bot's working directory prepared in it (as a game's folder would have it); the folder
+/// and the working directory's path. A bot whose files cannot be copied (a link out of
+/// its folder) is at fault; anything else is ours.
+pub(super) async fn own_folder(bot: &ProgramBot) -> Result<(crate::folders::GameFolder, std::path::PathBuf), StartError> {
+    let own =
+        crate::folders::GameFolder::create_async().await.map_err(|err| RefereeError::new("cannot make a bot's working folder", err))?;
+    let workdir = crate::pool::Resident::workdir_in(own.path());
+    let copy = bot.clone();
+    let prepared = {
+        let workdir = workdir.clone();
+        tokio::task::spawn_blocking(move || std::fs::create_dir(&workdir).and_then(|()| copy.copy_workdir(&workdir)))
+            .await
+            // Cancelled when the runtime shuts down with the game (a match stopped early).
+            .unwrap_or_else(|cancelled| Err(std::io::Error::other(cancelled)))
+    };
+    match prepared {
+        Ok(()) => Ok((own, workdir)),
+        Err(err) => {
+            own.remove_async().await;
+            Err(if err.kind() == std::io::ErrorKind::InvalidInput {
+                Fault::new(FaultKind::Crash, format!("cannot prepare the working directory: {err}")).into()
+            } else {
+                StartError::Referee(RefereeError::new("cannot prepare a bot's working folder", err))
+            })
+        }
+    }
+}
+
 /// How long `describe` waits for a bot's answer.
 pub const DESCRIBE_TIME: Duration = Duration::from_secs(5);
 
