@@ -21,6 +21,7 @@ mod standings_cmd;
 mod terminal;
 mod tournament_cmd;
 mod verify;
+mod worker_cmd;
 
 use std::process::ExitCode;
 
@@ -70,6 +71,8 @@ enum Command {
     Openings(openings_cmd::Args),
     /// Run (or resume) a tournament from its config, storing every game.
     Tournament(tournament_cmd::Args),
+    /// Play the games of a tournament kept in a PostgreSQL database, from any machine.
+    Worker(worker_cmd::Args),
     /// Print the standings and the cross table of a tournament's database.
     Standings(standings_cmd::Args),
     /// Serve the web arena: live tournaments, replays, the testing ground, human play, submissions.
@@ -99,6 +102,7 @@ fn main() -> ExitCode {
         Command::Tournament(args) => tournament_cmd::run(&args),
         Command::Standings(args) => standings_cmd::run(&args),
         Command::Serve(args) => serve::run(&args),
+        Command::Worker(args) => worker_cmd::run(&args),
         Command::SandboxCheck(args) => sandboxing::run_check(&args),
     };
     match result {

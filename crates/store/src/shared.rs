@@ -33,6 +33,13 @@ pub struct WorkerInfo {
     pub sandbox: String,
 }
 
+impl WorkerInfo {
+    /// This process on this machine.
+    pub fn here(version: &str, sandbox: &str) -> WorkerInfo {
+        WorkerInfo { host: crate::lock::host_name(), pid: std::process::id(), version: version.to_string(), sandbox: sandbox.to_string() }
+    }
+}
+
 /// A game leased to a worker: only this attempt's holder may store it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Lease {
