@@ -38,6 +38,10 @@ pub struct SharedArgs {
     /// Tests only: stop before committing the first game stored, after writing FILE.
     #[arg(long, value_name = "FILE", hide = true)]
     stall_before_commit: Option<PathBuf>,
+    /// Tests only: after the first game played, write its key to FILE and wait until
+    /// FILE is removed before storing it.
+    #[arg(long, value_name = "FILE", hide = true)]
+    pause_before_store: Option<PathBuf>,
 }
 
 pub fn run(args: &Args) -> anyhow::Result<()> {
@@ -94,6 +98,7 @@ pub async fn work(
         lease: Duration::from_secs_f64(shared.lease),
         wait,
         stall_before_commit: shared.stall_before_commit.clone(),
+        pause_before_store: shared.pause_before_store.clone(),
     };
     let info = store::WorkerInfo::here(env!("CARGO_PKG_VERSION"), &level);
     let stop = super::tournament_cmd::stop_signal().context("cannot catch the stop signals")?;

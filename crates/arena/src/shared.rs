@@ -54,6 +54,10 @@ pub struct WorkOptions {
     /// Tests only: before committing its first stored game, the worker writes this file
     /// and stops there (so that a test can kill it while it stores).
     pub stall_before_commit: Option<PathBuf>,
+    /// Tests only: after its first game, the worker writes the game's key to this file
+    /// and waits until the file is removed before storing the game (so that a test can
+    /// let its lease expire).
+    pub pause_before_store: Option<PathBuf>,
 }
 
 /// What a worker tells its caller as it goes.
@@ -135,8 +139,9 @@ struct Worker {
     /// The stages this worker has prepared to play (programs built, prints loaded).
     kits: Mutex<HashMap<usize, Arc<StageKit>>>,
     events: mpsc::UnboundedSender<WorkEvent>,
-    /// Whether the test stall was used (once).
+    /// Whether the test stall and pause were used (once each).
     stalled: std::sync::atomic::AtomicBool,
+    paused: std::sync::atomic::AtomicBool,
 }
 
 /// What a worker needs to play a stage's games.
@@ -190,6 +195,7 @@ pub async fn work(
         kits: Mutex::new(HashMap::new()),
         events,
         stalled: std::sync::atomic::AtomicBool::new(false),
+        paused: std::sync::atomic::AtomicBool::new(false),
     });
     let mut lanes = JoinSet::new();
     for _ in 0..options.jobs.max(1) {
@@ -462,6 +468,7 @@ impl Worker {
                 return Err(error);
             }
         };
+        self.pause(&key).await;
         let outcome = outcome_of(lease.spec.clone(), &record);
         let json = serde_json::to_string(&record).expect("a record serialises");
         let finished = retrying(&mut |e| self.tell(e), || store.finish(&lease, &outcome, &json, self.stall())).await?;
@@ -470,6 +477,17 @@ impl Worker {
             store::Finished::Stale => self.tell(WorkEvent::Stale { key }),
         }
         Ok(())
+    }
+
+    /// The test pause before a store (see [`WorkOptions::pause_before_store`]).
+    async fn pause(&self, key: &str) {
+        let Some(path) = &self.options.pause_before_store else { return };
+        if self.paused.swap(true, std::sync::atomic::Ordering::SeqCst) || std::fs::write(path, key).is_err() {
+            return;
+        }
+        while path.exists() {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
     }
 
     /// The test stall before a commit (see [`WorkOptions::stall_before_commit`]).
