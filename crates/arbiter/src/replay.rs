@@ -1,7 +1,8 @@
 //! `arbiter replay FILE`: steps through a game record in the terminal, the position
 //! after each move beside the bot's debug output for that move. FILE is a record of
-//! `play --record`, or a tournament's results database (a file or a PostgreSQL URL): alone it lists the stored games
-//! with their keys, `--game KEY` replays one, `--json` / `--export FILE` give its record.
+//! `play --record`, or a tournament's results database (a file or a PostgreSQL URL):
+//! alone it lists the stored games with their keys, `--game KEY` replays one, `--json` /
+//! `--export FILE` give its record.
 
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;

@@ -120,7 +120,13 @@ fn run_shared(
     if has_programs {
         super::warn_oversubscribed(jobs);
     }
-    println!("{}: {} entrants, {} stage(s), {jobs} game(s) at a time, results in {}", config.name, entrants.len(), config.stages.len(), args.db);
+    println!(
+        "{}: {} entrants, {} stage(s), {jobs} game(s) at a time, results in {}",
+        config.name,
+        entrants.len(),
+        config.stages.len(),
+        args.db
+    );
     runtime.block_on(async {
         let store = store::Store::open_at(&args.db, super::worker_cmd::connections(jobs)).await?;
         arena::shared::create(config, text, entrants, &store, config_dir).await?;

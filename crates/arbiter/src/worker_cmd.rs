@@ -46,7 +46,10 @@ pub struct SharedArgs {
 
 pub fn run(args: &Args) -> anyhow::Result<()> {
     if !args.db.is_postgres() {
-        bail!("--db {}: a worker needs a PostgreSQL URL (postgres://user@host:port/db); a SQLite file is run by `arbiter tournament`", args.db);
+        bail!(
+            "--db {}: a worker needs a PostgreSQL URL (postgres://user@host:port/db); a SQLite file is run by `arbiter tournament`",
+            args.db
+        );
     }
     let jobs = jobs(args.jobs)?;
     let sandbox = super::sandboxing::decide(args.sandbox.to_policy(), true)?;

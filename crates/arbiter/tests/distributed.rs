@@ -116,6 +116,22 @@ fn wait_for_file(file: &Path, log: &Path) {
     }
 }
 
+/// Waits for a worker to end, killing it after [`PATIENCE`].
+fn ended(child: &mut Child, what: &str) -> std::process::ExitStatus {
+    let since = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        if since.elapsed() > PATIENCE {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{what} did not end within {PATIENCE:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 /// Who holds which lease now: (game key, worker id).
 fn leases(runtime: &tokio::runtime::Runtime, store: &Store) -> Vec<(String, String)> {
     runtime.block_on(store.leases()).unwrap_or_default().into_iter().map(|(key, worker, _)| (key, worker)).collect()
@@ -184,7 +200,7 @@ fn killed_workers_and_a_restarted_database_lose_nothing_and_store_nothing_twice(
     });
     cluster.restart();
     std::fs::remove_file(&pause).unwrap();
-    let status = creator.wait().unwrap();
+    let status = ended(&mut creator, "the last worker");
     let said = std::fs::read_to_string(log("creator.err")).unwrap();
     assert!(status.success(), "the last worker failed: {said}");
     assert!(before < reference.len() as u64, "the restart came before the end ({before} games stored)");
@@ -274,7 +290,7 @@ fn a_worker_whose_lease_expired_cannot_store_its_stale_result() {
 
     // Another worker plays the whole tournament, that game included once its lease
     // expired (as the second attempt).
-    let status = worker(&db, &[], &log("other.err")).wait().unwrap();
+    let status = ended(&mut worker(&db, &[], &log("other.err")), "the other worker");
     let other = std::fs::read_to_string(log("other.err")).unwrap();
     assert!(status.success(), "{other}");
     assert!(other.contains(&format!("game {key}: attempt 2")), "{other}");
@@ -290,7 +306,7 @@ fn a_worker_whose_lease_expired_cannot_store_its_stale_result() {
 
     // Let go, the late worker's store is refused, and it ends: the tournament is decided.
     std::fs::remove_file(&pause).unwrap();
-    let status = late.wait().unwrap();
+    let status = ended(&mut late, "the late worker");
     let said = std::fs::read_to_string(log("late.err")).unwrap();
     assert!(status.success(), "{said}");
     assert!(said.contains(&format!("game {key} not stored: its lease had passed to another attempt")), "{said}");

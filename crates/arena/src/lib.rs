@@ -230,8 +230,18 @@ async fn run_stages(
                 // Programs matter only while the stage has games to play: a decided stage is
                 // not held against a bot changed since.
                 if !checked && (!resumed || matches!(next, Next::Play(_))) {
-                    start_programs(store, config, idx, &stage_participants, &all, &specs, options.sandboxed, &mut stored_notes, &mut on_event)
-                        .await?;
+                    start_programs(
+                        store,
+                        config,
+                        idx,
+                        &stage_participants,
+                        &all,
+                        &specs,
+                        options.sandboxed,
+                        &mut stored_notes,
+                        &mut on_event,
+                    )
+                    .await?;
                     checked = true;
                 }
                 match next {
@@ -751,7 +761,6 @@ impl GameJob {
         job.prints.check(spec.players, &job.specs).await?;
         Ok(record)
     }
-
 }
 
 /// Stores a finished game, holding the runner lock; a game already stored (by a runner

@@ -20,8 +20,8 @@ use tournament::schedule::{self, Next, StageContext};
 use tournament::{Entrant, EntrantId, GameOutcome, TournamentConfig};
 
 use crate::{
-    ArenaError, Event, GameJob, ResolvedEntrant, RunOptions, Starts, StagePrints, StoredStageResult, baseline_name, build_programs,
-    note, outcome_of, stage_openings, stage_participants, start_programs, tournament_hash, with_baselines,
+    ArenaError, Event, GameJob, ResolvedEntrant, RunOptions, StagePrints, Starts, StoredStageResult, baseline_name, build_programs, note,
+    outcome_of, stage_openings, stage_participants, start_programs, tournament_hash, with_baselines,
 };
 
 /// The setting that holds the folder the config's relative paths are resolved against.
@@ -244,9 +244,7 @@ async fn load(store: &store::Store) -> Result<Option<Tournament>, ArenaError> {
     let baselines: Vec<Option<EntrantId>> = config
         .stages
         .iter()
-        .map(|stage| {
-            (stage.format.kind() == Format::EntryCheck).then(|| all.iter().position(|e| e.name == baseline_name(stage))).flatten()
-        })
+        .map(|stage| (stage.format.kind() == Format::EntryCheck).then(|| all.iter().position(|e| e.name == baseline_name(stage))).flatten())
         .collect();
     let entrants = all.len() - baselines.iter().flatten().collect::<HashSet<_>>().len();
     Ok(Some(Tournament { config, config_dir, all, specs: Arc::new(specs), baselines, entrants }))
@@ -346,8 +344,18 @@ impl Worker {
             let (stage_participants, resumed) =
                 stage_participants(store, idx, stage, &participants, &t.all, &t.specs, &options, &mut stored_notes, &mut on_event).await?;
             if !resumed {
-                start_programs(store, config, idx, &stage_participants, &t.all, &t.specs, self.options.sandboxed, &mut stored_notes, &mut on_event)
-                    .await?;
+                start_programs(
+                    store,
+                    config,
+                    idx,
+                    &stage_participants,
+                    &t.all,
+                    &t.specs,
+                    self.options.sandboxed,
+                    &mut stored_notes,
+                    &mut on_event,
+                )
+                .await?;
             }
             let stage_options = stage.options.clone().unwrap_or_else(|| config.options.clone());
             let openings = stage_openings(config, stage, idx, &stage_options, &t.config_dir)?;

@@ -56,10 +56,7 @@ impl Cluster {
         static NEXT: AtomicU32 = AtomicU32::new(0);
         let name = format!("t{}_{}", std::process::id(), NEXT.fetch_add(1, Ordering::Relaxed));
         let bin = self.bin();
-        let out = Command::new(bin.join("createdb"))
-            .args(["--maintenance-db", &self.url, &name])
-            .output()
-            .expect("createdb runs");
+        let out = Command::new(bin.join("createdb")).args(["--maintenance-db", &self.url, &name]).output().expect("createdb runs");
         assert!(out.status.success(), "createdb failed: {}", String::from_utf8_lossy(&out.stderr));
         let base = self.url.rsplit_once('/').expect("a URL with a database").0;
         format!("{base}/{name}")

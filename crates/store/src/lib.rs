@@ -639,12 +639,14 @@ impl Store {
     /// saving a stage again replaces its result.
     pub async fn save_stage_result(&self, stage: usize, result_json: &str) -> Result<(), StoreError> {
         on_pool!(self, |pool| {
-            sqlx::query("INSERT INTO stage_results (stage, result) VALUES ($1, $2) ON CONFLICT (stage) DO UPDATE SET result = excluded.result")
-                .bind(to_i64(stage))
-                .bind(result_json)
-                .execute(pool)
-                .await
-                .map_err(|e| self.query_error("save a stage result", e))?;
+            sqlx::query(
+                "INSERT INTO stage_results (stage, result) VALUES ($1, $2) ON CONFLICT (stage) DO UPDATE SET result = excluded.result",
+            )
+            .bind(to_i64(stage))
+            .bind(result_json)
+            .execute(pool)
+            .await
+            .map_err(|e| self.query_error("save a stage result", e))?;
             Ok(())
         })
     }

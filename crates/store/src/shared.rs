@@ -202,8 +202,11 @@ impl Store {
         .await
         .map_err(|e| self.query_error(action, e))?;
         let Some((spec, attempt)) = row else { return Ok(None) };
-        let spec = serde_json::from_str(&spec)
-            .map_err(|error| StoreError::Damaged { file: self.file.clone(), what: "queued game", detail: error.to_string() })?;
+        let spec = serde_json::from_str(&spec).map_err(|error| StoreError::Damaged {
+            file: self.file.clone(),
+            what: "queued game",
+            detail: error.to_string(),
+        })?;
         Ok(Some(Lease { spec, attempt, worker: worker.to_string() }))
     }
 

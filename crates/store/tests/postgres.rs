@@ -18,7 +18,10 @@ async fn script(store: &Store) -> Vec<String> {
     let mut said = Vec::new();
     said.push(format!("{:?}", store.tournament().await.unwrap()));
     store.begin_tournament("Legions 2007", "game = \"legions\"\n", "hash-1").await.unwrap();
-    said.push(format!("{:?}", store.begin_tournament("Other", "", "hash-2").await.map_err(|e| matches!(e, StoreError::OtherTournament { .. }))));
+    said.push(format!(
+        "{:?}",
+        store.begin_tournament("Other", "", "hash-2").await.map_err(|e| matches!(e, StoreError::OtherTournament { .. }))
+    ));
     store.save_entrants(&common::entrants()).await.unwrap();
     store.save_entrants(&common::entrants()).await.unwrap();
     let mut renamed = common::entrants();
@@ -54,7 +57,7 @@ fn spec(key: &str) -> GameSpec {
     common::outcome(key, 1).spec
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn postgres_answers_as_sqlite_does_and_leases_fence_the_results() {
     let Some(cluster) = pgtest::Cluster::start() else { return };
 
@@ -68,18 +71,18 @@ async fn postgres_answers_as_sqlite_does_and_leases_fence_the_results() {
     assert!(matches!(file.claim("w", Duration::from_secs(1)).await, Err(StoreError::NotShared { .. })));
 
     // Leases, in a database of their own.
-    let store = Store::open_at(&Location::parse(&cluster.database()), 8).await.unwrap();
+    let store = Store::open_at(&Location::parse(&cluster.database()), 16).await.unwrap();
     store.begin_tournament("Legions 2007", "", "hash-1").await.unwrap();
     store.save_entrants(&common::entrants()).await.unwrap();
     let a = store.register_worker(&worker(1)).await.unwrap();
     let b = store.register_worker(&worker(2)).await.unwrap();
-    let keys: Vec<String> = (0..40).map(|n| format!("k{n:02}")).collect();
+    let keys: Vec<String> = (0..200).map(|n| format!("k{n:03}")).collect();
     store.enqueue(&keys.iter().map(|k| spec(k)).collect::<Vec<_>>()).await.unwrap();
-    store.enqueue(&[spec("k00")]).await.unwrap();
-    assert_eq!(store.open_games().await.unwrap(), 40);
+    store.enqueue(&[spec("k000")]).await.unwrap();
+    assert_eq!(store.open_games().await.unwrap(), 200);
 
-    // 40 claims at once from 8 connections: each game to exactly one holder.
-    let claims = (0..40).map(|n| {
+    // 200 claims at once from 16 connections: each game to exactly one holder.
+    let claims = (0..200).map(|n| {
         let store = store.clone();
         let worker = if n % 2 == 0 { a.clone() } else { b.clone() };
         tokio::spawn(async move { store.claim(&worker, Duration::from_secs(600)).await.unwrap().expect("a game for every claim") })
@@ -96,10 +99,10 @@ async fn postgres_answers_as_sqlite_does_and_leases_fence_the_results() {
 
     // A lease that expires is claimed again with the next attempt; its old holder can
     // neither renew it nor store its game.
-    let first = claimed.iter().find(|lease| lease.spec.key == "k00").unwrap().clone();
+    let first = claimed.iter().find(|lease| lease.spec.key == "k000").unwrap().clone();
     store.give_back(&first).await.unwrap();
     let second = store.claim(&b, Duration::from_millis(1)).await.unwrap().expect("the given-back game");
-    assert_eq!((second.spec.key.as_str(), second.attempt), ("k00", 2));
+    assert_eq!((second.spec.key.as_str(), second.attempt), ("k000", 2));
     // Its 1 ms lease has expired by the time the next claim is made (the database's
     // clock moves on between statements).
     let third = loop {
@@ -107,8 +110,8 @@ async fn postgres_answers_as_sqlite_does_and_leases_fence_the_results() {
             break lease;
         }
     };
-    assert_eq!((third.spec.key.as_str(), third.attempt), ("k00", 3));
-    let outcome = common::outcome("k00", 1);
+    assert_eq!((third.spec.key.as_str(), third.attempt), ("k000", 3));
+    let outcome = common::outcome("k000", 1);
     for stale in [&first, &second] {
         assert!(!store.renew(stale, Duration::from_secs(600)).await.unwrap());
         assert_eq!(store.finish(stale, &outcome, "{}", async {}).await.unwrap(), Finished::Stale);
@@ -118,13 +121,13 @@ async fn postgres_answers_as_sqlite_does_and_leases_fence_the_results() {
     assert_eq!(store.finish(&third, &outcome, "{}", async {}).await.unwrap(), Finished::Stored(Saved::Stored));
     assert_eq!(store.finish(&third, &outcome, "{}", async {}).await.unwrap(), Finished::Stale, "stored once");
     assert_eq!(store.game_count().await.unwrap(), 1);
-    assert_eq!(store.game_workers().await.unwrap(), vec![("k00".to_string(), a.clone())]);
-    assert_eq!(store.open_games().await.unwrap(), 39);
+    assert_eq!(store.game_workers().await.unwrap(), vec![("k000".to_string(), a.clone())]);
+    assert_eq!(store.open_games().await.unwrap(), 199);
 
     // A decided stage's leftovers are dropped: their holders cannot store them.
     store.drop_queued(1).await.unwrap();
-    let leftover = claimed.iter().find(|lease| lease.spec.key == "k01").unwrap();
-    assert_eq!(store.finish(leftover, &common::outcome("k01", 1), "{}", async {}).await.unwrap(), Finished::Stale);
+    let leftover = claimed.iter().find(|lease| lease.spec.key == "k001").unwrap();
+    assert_eq!(store.finish(leftover, &common::outcome("k001", 1), "{}", async {}).await.unwrap(), Finished::Stale);
     assert_eq!(store.open_games().await.unwrap(), 0);
     assert_eq!(store.workers().await.unwrap().len(), 2);
 }
