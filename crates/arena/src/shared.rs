@@ -499,14 +499,12 @@ impl Worker {
     }
 
     /// The test stall before a commit (see [`WorkOptions::stall_before_commit`]).
-    fn stall(&self) -> impl Future<Output = ()> + '_ {
-        async move {
-            let Some(path) = &self.options.stall_before_commit else { return };
-            if self.stalled.swap(true, std::sync::atomic::Ordering::SeqCst) {
-                return;
-            }
-            let _ = std::fs::write(path, self.id.as_bytes());
-            std::future::pending::<()>().await;
+    async fn stall(&self) {
+        let Some(path) = &self.options.stall_before_commit else { return };
+        if self.stalled.swap(true, std::sync::atomic::Ordering::SeqCst) {
+            return;
         }
+        let _ = std::fs::write(path, self.id.as_bytes());
+        std::future::pending::<()>().await;
     }
 }

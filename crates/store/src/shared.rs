@@ -20,7 +20,7 @@ use crate::{Pool, Saved, Store, StoreError, game_json, insert_game, now_ms, to_i
 
 /// The key of the advisory lock that its planner holds while it expands a tournament's
 /// schedules (one tournament per database, so one key).
-const PLAN_LOCK_KEY: i64 = 0x6172_6269_7465_72; // "arbiter"
+const PLAN_LOCK_KEY: i64 = 0x0061_7262_6974_6572; // "arbiter" in ASCII
 
 /// Who a worker is, as it tells the database when it joins.
 #[derive(Clone, Debug, PartialEq, Eq)]
