@@ -34,6 +34,9 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[(1, "initial", include_str!("../migra
 /// tables of shared work (`migrations/postgres/`).
 const PG_MIGRATIONS: &[(i64, &str, &str)] = &[(1, "initial", include_str!("../migrations/postgres/0001_initial.sql"))];
 
+/// The advisory lock held while a PostgreSQL database is checked and migrated.
+const PREPARE_LOCK_KEY: i64 = 0x0061_7262_6974_6573;
+
 /// How long a connection waits for another writer (another process on the same file, or
 /// a checkpoint) before it reports the file busy; on PostgreSQL, how long a call waits
 /// for a connection.
@@ -330,8 +333,7 @@ impl Store {
             Location::File(path) => Store::open(path).await,
             Location::Postgres(url) => {
                 let store = Store::connect_postgres(url, connections).await?;
-                store.refuse_foreign_files().await?;
-                store.migrate().await?;
+                store.prepare_shared().await?;
                 Ok(store)
             }
         }
@@ -369,6 +371,24 @@ impl Store {
                 Ok(store)
             }
         }
+    }
+
+    /// Checks and migrates a PostgreSQL database holding a session advisory lock, so
+    /// that workers starting together do it one at a time (two sessions creating
+    /// sqlx's migrations table at once can collide in PostgreSQL's catalog). Closing the
+    /// connection ends the lock.
+    async fn prepare_shared(&self) -> Result<(), StoreError> {
+        let Pool::Postgres(pool) = &self.pool else { return Ok(()) };
+        let open_error = |source| StoreError::Open { file: self.file.clone(), source };
+        let mut lock = pool.acquire().await.map_err(open_error)?;
+        sqlx::query("SELECT pg_advisory_lock($1)").bind(PREPARE_LOCK_KEY).execute(&mut *lock).await.map_err(open_error)?;
+        let prepared = async {
+            self.refuse_foreign_files().await?;
+            self.migrate().await
+        }
+        .await;
+        let _ = lock.close().await;
+        prepared
     }
 
     async fn connect_postgres(url: &str, connections: u32) -> Result<Store, StoreError> {
