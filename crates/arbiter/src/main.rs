@@ -114,9 +114,20 @@ fn main() -> ExitCode {
     }
 }
 
-/// An error and its causes on one line: "what we tried: why it failed".
+/// An error and its causes on one line: "what we tried: why it failed". A cause whose
+/// words the line already holds (an error that prints its source) is not repeated.
 fn one_line(err: &anyhow::Error) -> String {
-    err.chain().map(ToString::to_string).collect::<Vec<_>>().join(": ")
+    let mut line = String::new();
+    for cause in err.chain().map(ToString::to_string) {
+        if line.contains(&cause) {
+            continue;
+        }
+        if !line.is_empty() {
+            line.push_str(": ");
+        }
+        line.push_str(&cause);
+    }
+    line
 }
 
 /// Says so, in one line on stderr, when `-j` puts more games on the machine at once

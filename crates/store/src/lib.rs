@@ -394,6 +394,12 @@ impl Store {
     async fn connect_postgres(url: &str, connections: u32) -> Result<Store, StoreError> {
         let file = redact(url);
         let options = PgConnectOptions::from_str(url).map_err(|source| StoreError::Open { file: file.clone(), source })?;
+        // One connection first, so that an unreachable server or a refused login is said
+        // at once and as it is (the pool would retry until its timeout and say that).
+        let first = <sqlx::PgConnection as sqlx::Connection>::connect_with(&options)
+            .await
+            .map_err(|source| StoreError::Open { file: file.clone(), source })?;
+        let _ = sqlx::Connection::close(first).await;
         let pool = PgPoolOptions::new()
             .max_connections(connections.max(2))
             .acquire_timeout(BUSY_TIMEOUT)
