@@ -22,6 +22,7 @@ mod standings_cmd;
 mod terminal;
 mod tournament_cmd;
 mod verify;
+mod worker_cmd;
 
 use std::process::ExitCode;
 
@@ -71,6 +72,8 @@ enum Command {
     Openings(openings_cmd::Args),
     /// Run (or resume) a tournament from its config, storing every game.
     Tournament(tournament_cmd::Args),
+    /// Play the games of a tournament kept in a PostgreSQL database, from any machine.
+    Worker(worker_cmd::Args),
     /// Print the standings and the cross table of a tournament's database.
     Standings(standings_cmd::Args),
     /// Serve the web arena: live tournaments, replays, the testing ground, human play, submissions.
@@ -101,6 +104,7 @@ fn main() -> ExitCode {
         Command::Tournament(args) => tournament_cmd::run(&args),
         Command::Standings(args) => standings_cmd::run(&args),
         Command::Serve(args) => serve::run(&args),
+        Command::Worker(args) => worker_cmd::run(&args),
         Command::SandboxCheck(args) => sandboxing::run_check(&args),
     };
     match result {
@@ -127,9 +131,20 @@ fn quiet_on_closed_output() {
     }));
 }
 
-/// An error and its causes on one line: "what we tried: why it failed".
+/// An error and its causes on one line: "what we tried: why it failed". A cause whose
+/// words the line already holds (an error that prints its source) is not repeated.
 fn one_line(err: &anyhow::Error) -> String {
-    err.chain().map(ToString::to_string).collect::<Vec<_>>().join(": ")
+    let mut line = String::new();
+    for cause in err.chain().map(ToString::to_string) {
+        if line.contains(&cause) {
+            continue;
+        }
+        if !line.is_empty() {
+            line.push_str(": ");
+        }
+        line.push_str(&cause);
+    }
+    line
 }
 
 /// How many players may think at once (`--cores`), for the commands that play games in

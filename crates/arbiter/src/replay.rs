@@ -1,9 +1,10 @@
 //! `arbiter replay FILE`: steps through a game record in the terminal, the position
 //! after each move beside the bot's debug output for that move. FILE is a record of
-//! `play --record`, or a tournament's results database: alone it lists the stored games
-//! with their keys, `--game KEY` replays one, `--json` / `--export FILE` give its record.
-//! `--turn N --bot BOT` feeds what the referee wrote to a bot at turn N (kept in the
-//! record) to a local bot, and shows its answer and its stderr.
+//! `play --record`, or a tournament's results database (a file or a PostgreSQL URL):
+//! alone it lists the stored games with their keys, `--game KEY` replays one, `--json` /
+//! `--export FILE` give its record. `--turn N --bot BOT` feeds what the referee wrote to
+//! a bot at turn N (kept in the record) to a local bot, and shows its answer and its
+//! stderr.
 
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
@@ -12,12 +13,15 @@ use anyhow::{Context, bail};
 use referee::GameRecord;
 use rules::{AnyPosition, GameKind};
 
+use store::Location;
+
 use crate::terminal::printable;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// A record written by `arbiter play --record DIR`, or a tournament's results
-    /// database (alone: lists its games with their keys; with --game: that game).
+    /// database, a file or a PostgreSQL URL (alone: lists its games with their keys;
+    /// with --game: that game).
     pub(crate) file: PathBuf,
     /// The key of a game of the database to replay (as `arbiter replay DB` lists them).
     #[arg(long, value_name = "KEY")]
@@ -50,7 +54,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     if let (Some(turn), Some(bot)) = (args.turn, &args.bot) {
         return crate::replay_turn::run(args, turn, bot);
     }
-    if args.game.is_some() || crate::standings_cmd::is_sqlite(&args.file)? {
+    if args.game.is_some() || is_url(&args.file) || crate::standings_cmd::is_sqlite(&args.file)? {
         return from_database(args);
     }
     let text = std::fs::read_to_string(&args.file).with_context(|| format!("cannot read {}", args.file.display()))?;
@@ -59,16 +63,26 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     step(&record, None, args.all)
 }
 
+/// Whether FILE is a PostgreSQL URL rather than a file.
+fn is_url(file: &std::path::Path) -> bool {
+    file.to_str().is_some_and(|text| Location::parse(text).is_postgres())
+}
+
 /// A game of a results database: listed, replayed or exported.
 fn from_database(args: &Args) -> anyhow::Result<()> {
-    let db = &args.file;
-    if !crate::standings_cmd::is_sqlite(db)? {
-        bail!("{} is not an arbiter results database", db.display());
+    let db = match args.file.to_str() {
+        Some(text) if is_url(&args.file) => Location::parse(text),
+        _ => Location::File(args.file.clone()),
+    };
+    if let Location::File(path) = &db
+        && !crate::standings_cmd::is_sqlite(path)?
+    {
+        bail!("{} is not an arbiter results database", path.display());
     }
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().context("cannot start the async runtime")?;
     let (games, names, stage_names, record) = runtime.block_on(async {
-        let store = store::Store::open_read_only(db).await?;
-        let file = db.display().to_string();
+        let store = store::Store::open_read_only_at(&db).await?;
+        let file = db.name();
         let Some(tournament) = store.tournament().await? else {
             bail!("{file} holds no tournament yet");
         };
@@ -107,7 +121,7 @@ fn from_database(args: &Args) -> anyhow::Result<()> {
         println!("game {key} written to {}", path.display());
         return Ok(());
     }
-    let record: GameRecord = serde_json::from_str(&text).with_context(|| format!("the record of game {key:?} in {}", db.display()))?;
+    let record: GameRecord = serde_json::from_str(&text).with_context(|| format!("the record of game {key:?} in {}", db.name()))?;
     let players = games.iter().find(|g| g.spec.key == key).map(|g| g.spec.players.map(&name));
     step(&record, players, args.all)
 }

@@ -10,9 +10,10 @@ const STOP_GRACE: std::time::Duration = std::time::Duration::from_secs(10);
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// A tournament database to show (repeatable), e.g. one `arbiter tournament` writes;
-    /// it is shown live while another process writes it.
-    #[arg(long, value_name = "FILE")]
+    /// A tournament database to show (repeatable), e.g. one `arbiter tournament` writes,
+    /// or a PostgreSQL URL whose tournament workers play; it is shown live while other
+    /// processes write it.
+    #[arg(long, value_name = "FILE|URL")]
     db: Vec<PathBuf>,
     /// The server's own folder: tournaments it starts, finished test and human games,
     /// submissions.
@@ -47,7 +48,8 @@ pub struct Args {
 
 pub fn run(args: &Args) -> anyhow::Result<()> {
     for db in &args.db {
-        if !db.is_file() {
+        let url = db.to_str().is_some_and(|text| store::Location::parse(text).is_postgres());
+        if !url && !db.is_file() {
             bail!("--db {}: no such file (make one with `arbiter tournament CONFIG --db FILE`)", db.display());
         }
     }

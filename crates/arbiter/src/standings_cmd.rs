@@ -1,16 +1,18 @@
-//! `arbiter standings --db FILE`: the standings and cross table of every stage of a
+//! `arbiter standings --db FILE|URL`: the standings and cross table of every stage of a
 //! tournament's database, with Elo ratings, as text, JSON, CSV, HTML or Markdown.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
+
+use store::Location;
 
 use anyhow::{Context, bail};
 pub use arena::report::{Report, Row, StageReport};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The tournament's database.
-    #[arg(long, value_name = "FILE")]
-    db: PathBuf,
+    /// The tournament's database: a SQLite file or a PostgreSQL URL.
+    #[arg(long, value_name = "FILE|URL")]
+    db: Location,
     /// text, json, csv, html or md.
     #[arg(long, default_value = "text")]
     format: String,
@@ -21,7 +23,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
 }
 
 /// Prints the standings of the tournament in `db` in the given format.
-pub fn print_all(db: &Path, format: &str) -> anyhow::Result<()> {
+pub fn print_all(db: &Location, format: &str) -> anyhow::Result<()> {
     if !matches!(format, "text" | "json" | "csv" | "html" | "md") {
         bail!("unknown format {format:?} (text, json, csv, html, md)");
     }
@@ -38,14 +40,18 @@ pub fn print_all(db: &Path, format: &str) -> anyhow::Result<()> {
 }
 
 /// Reads the database and computes the standings of every stage.
-pub fn load(db: &Path) -> anyhow::Result<Report> {
-    if !is_sqlite(db)? {
-        bail!("{} is not an arbiter results database", db.display());
+pub fn load(db: &Location) -> anyhow::Result<Report> {
+    if let Location::File(path) = db
+        && !is_sqlite(path)?
+    {
+        bail!("{} is not an arbiter results database", path.display());
     }
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().context("cannot start the async runtime")?;
     runtime.block_on(async {
-        let store = store::Store::open_read_only(db).await?;
-        Ok(arena::report::load_report(&store, &db.display().to_string()).await?)
+        let store = store::Store::open_read_only_at(db).await?;
+        let report = arena::report::load_report(&store, &db.name()).await?;
+        store.close().await;
+        Ok(report)
     })
 }
 

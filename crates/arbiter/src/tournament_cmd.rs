@@ -1,25 +1,30 @@
 //! `arbiter tournament CONFIG --db FILE`: runs (or resumes) a tournament with a progress
 //! bar, storing every finished game at once; the standings at the end. Ctrl-C, SIGTERM
 //! and SIGHUP stop it alike (finished games stay stored; the same command resumes), and
-//! a start removes the game folders that runs killed outright left behind.
+//! a start removes the game folders that runs killed outright left behind. With
+//! `--db URL` (PostgreSQL) it records the tournament there and works on it as one
+//! worker among any others (`arbiter worker`).
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 use arena::{Event, RunOptions};
 use indicatif::{ProgressBar, ProgressStyle};
+use store::Location;
 use tournament::TournamentConfig;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The tournament config (TOML), e.g. presets/gomoku-2004.toml.
     config: PathBuf,
-    /// The results database (a SQLite file, created if missing). Running the same
-    /// command again resumes the tournament stored there.
-    #[arg(long, value_name = "FILE")]
-    db: PathBuf,
+    /// The results database: a SQLite file (created if missing), or a PostgreSQL URL
+    /// (postgres://user@host:port/db, an existing database) that workers on other
+    /// machines share. Running the same command again resumes the tournament stored
+    /// there.
+    #[arg(long, value_name = "FILE|URL")]
+    db: Location,
     /// Games played at the same time (default: the number of cores).
     #[arg(short = 'j', long)]
     jobs: Option<usize>,
@@ -32,6 +37,8 @@ pub struct Args {
     /// go on from there, instead of refusing.
     #[arg(long)]
     wait: bool,
+    #[command(flatten)]
+    shared: super::worker_cmd::SharedArgs,
     #[command(flatten)]
     sandbox: super::sandboxing::TournamentSandboxArgs,
 }
@@ -46,12 +53,12 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let config_dir = args.config.parent().map(PathBuf::from).unwrap_or_default();
     let config_dir = if config_dir.as_os_str().is_empty() { PathBuf::from(".") } else { config_dir };
     let entrants = arena::resolve_entrants(&config, &config_dir, args.bots.as_deref()).map_err(|err| anyhow::anyhow!("{file}: {err}"))?;
-    let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    if jobs == 0 {
-        bail!("-j must be at least 1");
-    }
+    let jobs = super::worker_cmd::jobs(args.jobs)?;
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the async runtime")?;
-    let db = args.db.clone();
+    let db = match &args.db {
+        Location::File(path) => path.clone(),
+        Location::Postgres(_) => return run_shared(args, &config, &text, &entrants, &config_dir, jobs, &runtime),
+    };
     let has_programs = entrants.iter().any(|e| matches!(e.spec, referee::BotSpec::Program(_)));
     let sandbox = super::sandboxing::decide(args.sandbox.to_policy(), has_programs)?;
     args.cores.apply(jobs, !has_programs)?;
@@ -93,6 +100,41 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         }
     });
     outcome?;
+    println!();
+    super::standings_cmd::print_all(&args.db, "text")
+}
+
+/// `tournament --db URL`: records the tournament in the shared database, then plays its
+/// games as one worker; the standings at the end.
+fn run_shared(
+    args: &Args,
+    config: &TournamentConfig,
+    text: &str,
+    entrants: &[arena::ResolvedEntrant],
+    config_dir: &std::path::Path,
+    jobs: usize,
+    runtime: &tokio::runtime::Runtime,
+) -> anyhow::Result<()> {
+    let has_programs = entrants.iter().any(|e| matches!(e.spec, referee::BotSpec::Program(_)));
+    let sandbox = super::sandboxing::decide(args.sandbox.to_policy(), has_programs)?;
+    args.cores.apply(jobs, !has_programs)?;
+    println!(
+        "{}: {} entrants, {} stage(s), {jobs} game(s) at a time, results in {}",
+        config.name,
+        entrants.len(),
+        config.stages.len(),
+        args.db
+    );
+    runtime.block_on(async {
+        let store = store::Store::open_at(&args.db, super::worker_cmd::connections(jobs)).await?;
+        arena::shared::create(config, text, entrants, &store, config_dir).await?;
+        for line in &sandbox.degraded {
+            eprintln!("warning: sandbox degraded: {line}");
+        }
+        super::worker_cmd::work(&store, jobs, &sandbox, false, &args.shared).await?;
+        store.close().await;
+        anyhow::Ok(())
+    })?;
     println!();
     super::standings_cmd::print_all(&args.db, "text")
 }

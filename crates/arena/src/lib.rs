@@ -6,6 +6,7 @@
 mod entrants;
 mod outcome;
 pub mod report;
+pub mod shared;
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -45,6 +46,13 @@ pub enum ArenaError {
     /// Our own failure, not a bot's: the game is not stored and is played by the next run.
     #[error("the referee failed to play game {key} {attempts} times (not a bot's fault): {error}")]
     Referee { key: String, attempts: u32, error: String },
+}
+
+impl ArenaError {
+    /// Whether the run may go on if tried again later: the database could not be reached.
+    pub fn is_transient(&self) -> bool {
+        matches!(self, ArenaError::Store(error) if error.is_transient())
+    }
 }
 
 /// How a run goes.
@@ -177,29 +185,7 @@ async fn run_stages(
     // One runner per tournament, from before the first read of its games to the end.
     let lock = lock_runner(store, options.wait_for_runner, &mut on_event).await?;
     store.begin_tournament(&config.name, config_text, &tournament_hash(config_text, entrants)).await?;
-    let mut all: Vec<Entrant> = entrants.iter().map(|e| e.entrant.clone()).collect();
-    let mut specs: Vec<BotSpec> = entrants.iter().map(|e| e.spec.clone()).collect();
-    // Baselines of entry checks are entrants too (after the real ones), so that their
-    // games are games like any other.
-    let mut baselines = Vec::new();
-    for stage in &config.stages {
-        if stage.format.kind() == Format::EntryCheck {
-            let name = baseline_name(stage);
-            let id = match all.iter().position(|e| e.name == name) {
-                Some(id) => id,
-                None => {
-                    let bot = stage.format.baseline().unwrap_or("random").to_string();
-                    let spec = entrants::resolve_bot(&bot, &options.config_dir, config.game).map_err(ArenaError::Entrants)?;
-                    all.push(Entrant { id: all.len(), name: name.clone(), bot, submitted: None });
-                    specs.push(spec);
-                    all.len() - 1
-                }
-            };
-            baselines.push(Some(id));
-        } else {
-            baselines.push(None);
-        }
-    }
+    let (all, specs, baselines) = with_baselines(config, entrants, &options.config_dir)?;
     store.save_entrants(&all).await?;
     let specs = Arc::new(specs);
     let mut finished: Vec<GameOutcome> = store.games().await?;
@@ -208,27 +194,8 @@ async fn run_stages(
     let mut participants: Vec<EntrantId> = (0..entrants.len()).collect();
     for (idx, stage) in config.stages.iter().enumerate() {
         let stage_options = stage.options.clone().unwrap_or_else(|| config.options.clone());
-        // A stage that started before keeps the participants it started with (their
-        // programs were fingerprinted then); a new one runs its entry check now.
-        let started: Vec<EntrantId> = store.fingerprints(idx).await?.into_iter().map(|(id, _)| id).collect();
-        let mut stage_participants: Vec<EntrantId> = participants.clone();
-        if !started.is_empty() {
-            stage_participants.retain(|id| started.contains(id));
-        } else if stage.format.kind() == Format::EntryCheck {
-            // The entry check asks every program for its self-description first.
-            let mut described = Vec::new();
-            for &id in &stage_participants {
-                match describe(&specs[id], &options.config_dir, options.sandboxed).await? {
-                    Ok(()) => described.push(id),
-                    Err(reason) => {
-                        on_event(Event::EntrantFailed { stage: idx, entrant: id, reason: reason.clone() });
-                        let text = format!("{} failed the entry check: {reason}", all[id].name);
-                        note(store, &mut stored_notes, idx, Some(id), &text, &mut on_event).await?;
-                    }
-                }
-            }
-            stage_participants = described;
-        }
+        let (stage_participants, resumed) =
+            stage_participants(store, idx, stage, &participants, &all, &specs, options, &mut stored_notes, &mut on_event).await?;
 
         let openings = stage_openings(config, stage, idx, &stage_options, &options.config_dir)?;
         let starts = Arc::new(Starts::new(config.game, &stage_options, &openings, config.seed, &stage.name)?);
@@ -262,12 +229,19 @@ async fn run_stages(
                 let next = schedule::next(&ctx, &stage_results);
                 // Programs matter only while the stage has games to play: a decided stage is
                 // not held against a bot changed since.
-                if !checked && (started.is_empty() || matches!(next, Next::Play(_))) {
-                    for (id, reason) in build_programs(&stage_participants, &specs, options.sandboxed).await {
-                        let text = format!("{} could not be built for {}: {reason}", all[id].name, stage.name);
-                        note(store, &mut stored_notes, idx, Some(id), &text, &mut on_event).await?;
-                    }
-                    check_fingerprints(store, config, idx, &stage_participants, &all, &specs).await?;
+                if !checked && (!resumed || matches!(next, Next::Play(_))) {
+                    start_programs(
+                        store,
+                        config,
+                        idx,
+                        &stage_participants,
+                        &all,
+                        &specs,
+                        options.sandboxed,
+                        &mut stored_notes,
+                        &mut on_event,
+                    )
+                    .await?;
                     checked = true;
                 }
                 match next {
@@ -384,6 +358,95 @@ async fn run_stages(
         results.push(stored);
     }
     Ok(results)
+}
+
+/// The entrants and their bots with every entry check's baseline added after them (so
+/// that its games are games like any other), and each stage's baseline's id.
+#[allow(clippy::type_complexity)]
+fn with_baselines(
+    config: &TournamentConfig,
+    entrants: &[ResolvedEntrant],
+    config_dir: &Path,
+) -> Result<(Vec<Entrant>, Vec<BotSpec>, Vec<Option<EntrantId>>), ArenaError> {
+    let mut all: Vec<Entrant> = entrants.iter().map(|e| e.entrant.clone()).collect();
+    let mut specs: Vec<BotSpec> = entrants.iter().map(|e| e.spec.clone()).collect();
+    let mut baselines = Vec::new();
+    for stage in &config.stages {
+        if stage.format.kind() == Format::EntryCheck {
+            let name = baseline_name(stage);
+            let id = match all.iter().position(|e| e.name == name) {
+                Some(id) => id,
+                None => {
+                    let bot = stage.format.baseline().unwrap_or("random").to_string();
+                    let spec = entrants::resolve_bot(&bot, config_dir, config.game).map_err(ArenaError::Entrants)?;
+                    all.push(Entrant { id: all.len(), name: name.clone(), bot, submitted: None });
+                    specs.push(spec);
+                    all.len() - 1
+                }
+            };
+            baselines.push(Some(id));
+        } else {
+            baselines.push(None);
+        }
+    }
+    Ok((all, specs, baselines))
+}
+
+/// A stage's participants: those it started with when it started before (their
+/// programs were fingerprinted then; the `bool` says so), else those of the previous
+/// stage, less those that fail its entry check (asked for their self-description now).
+#[allow(clippy::too_many_arguments)]
+async fn stage_participants(
+    store: &store::Store,
+    idx: usize,
+    stage: &StageConfig,
+    participants: &[EntrantId],
+    all: &[Entrant],
+    specs: &[BotSpec],
+    options: &RunOptions,
+    stored_notes: &mut HashSet<String>,
+    on_event: &mut impl FnMut(Event),
+) -> Result<(Vec<EntrantId>, bool), ArenaError> {
+    let started: Vec<EntrantId> = store.fingerprints(idx).await?.into_iter().map(|(id, _)| id).collect();
+    let mut stage_participants: Vec<EntrantId> = participants.to_vec();
+    if !started.is_empty() {
+        stage_participants.retain(|id| started.contains(id));
+    } else if stage.format.kind() == Format::EntryCheck {
+        let mut described = Vec::new();
+        for &id in &stage_participants {
+            match describe(&specs[id], &options.config_dir, options.sandboxed).await? {
+                Ok(()) => described.push(id),
+                Err(reason) => {
+                    on_event(Event::EntrantFailed { stage: idx, entrant: id, reason: reason.clone() });
+                    let text = format!("{} failed the entry check: {reason}", all[id].name);
+                    note(store, stored_notes, idx, Some(id), &text, on_event).await?;
+                }
+            }
+        }
+        stage_participants = described;
+    }
+    Ok((stage_participants, !started.is_empty()))
+}
+
+/// Builds a stage's programs (a failure is noted: the program's games record it) and
+/// fingerprints them, or checks them against the prints the stage started with.
+#[allow(clippy::too_many_arguments)]
+async fn start_programs(
+    store: &store::Store,
+    config: &TournamentConfig,
+    idx: usize,
+    participants: &[EntrantId],
+    all: &[Entrant],
+    specs: &[BotSpec],
+    sandboxed: bool,
+    stored_notes: &mut HashSet<String>,
+    on_event: &mut impl FnMut(Event),
+) -> Result<(), ArenaError> {
+    for (id, reason) in build_programs(participants, specs, sandboxed).await {
+        let text = format!("{} could not be built for {}: {reason}", all[id].name, config.stages[idx].name);
+        note(store, stored_notes, idx, Some(id), &text, on_event).await?;
+    }
+    check_fingerprints(store, config, idx, participants, all, specs).await
 }
 
 /// Takes the tournament's runner lock, waiting for another runner to let go when asked
@@ -661,35 +724,42 @@ impl GameJob {
         running.spawn(async move {
             tokio::time::sleep(wait).await;
             // Closed when the run stops: the game is left for the next run.
-            let Ok(_permit) = job.permits.acquire_owned().await else { return Ok(None) };
-            // A program edited during its stage stops the run before its next game, and
-            // a game it played after the edit is not stored (checked again at the end).
-            job.prints.check(spec.players, &job.specs).await?;
-            let bots = [&job.specs[spec.players[0]], &job.specs[spec.players[1]]];
-            let mut setup = GameSetup::new(start.clone(), job.options.clone(), spec.seed);
-            setup.pool = job.pool.clone();
-            setup.limits = [0, 1].map(|side| side_limits(setup.limits[side], bots[side], &job.limits));
-            for side_limits in &mut setup.limits {
-                side_limits.sandboxed = job.sandboxed;
-            }
-            if let Some((watch, names)) = &job.watch {
-                let names = spec.players.map(|id| names.get(id).cloned().unwrap_or_default());
-                let options = job.options.clone();
-                (watch.0)(Live::Started { key: spec.key.clone(), stage: spec.stage, names, options, start: start.clone() });
-            }
-            let key = spec.key.clone();
-            let record = referee::play_game(&setup, bots, |pos, turn| {
-                if let Some((watch, _)) = &job.watch {
-                    (watch.0)(Live::Turn { key: key.clone(), position: pos.clone(), turn: Box::new(turn.clone()) });
-                }
-            })
-            .await;
-            if let (Err(err), Some((watch, _))) = (&record, &job.watch) {
-                (watch.0)(Live::Abandoned { key: key.clone(), reason: err.to_string() });
-            }
-            job.prints.check(spec.players, &job.specs).await?;
+            let Ok(_permit) = Arc::clone(&job.permits).acquire_owned().await else { return Ok(None) };
+            let record = job.play(&spec, &start).await?;
             Ok(Some((spec, start, attempt, record)))
         });
+    }
+
+    /// Plays `spec` from `start`: the referee's record, or its failure (the inner
+    /// `Err`). A program edited during its stage stops the run before its next game, and
+    /// a game it played after the edit is not stored (checked again at the end).
+    async fn play(&self, spec: &GameSpec, start: &AnyPosition) -> Result<Result<GameRecord, referee::RefereeError>, ArenaError> {
+        let job = self;
+        job.prints.check(spec.players, &job.specs).await?;
+        let bots = [&job.specs[spec.players[0]], &job.specs[spec.players[1]]];
+        let mut setup = GameSetup::new(start.clone(), job.options.clone(), spec.seed);
+        setup.pool = job.pool.clone();
+        setup.limits = [0, 1].map(|side| side_limits(setup.limits[side], bots[side], &job.limits));
+        for side_limits in &mut setup.limits {
+            side_limits.sandboxed = job.sandboxed;
+        }
+        if let Some((watch, names)) = &job.watch {
+            let names = spec.players.map(|id| names.get(id).cloned().unwrap_or_default());
+            let options = job.options.clone();
+            (watch.0)(Live::Started { key: spec.key.clone(), stage: spec.stage, names, options, start: start.clone() });
+        }
+        let key = spec.key.clone();
+        let record = referee::play_game(&setup, bots, |pos, turn| {
+            if let Some((watch, _)) = &job.watch {
+                (watch.0)(Live::Turn { key: key.clone(), position: pos.clone(), turn: Box::new(turn.clone()) });
+            }
+        })
+        .await;
+        if let (Err(err), Some((watch, _))) = (&record, &job.watch) {
+            (watch.0)(Live::Abandoned { key: key.clone(), reason: err.to_string() });
+        }
+        job.prints.check(spec.players, &job.specs).await?;
+        Ok(record)
     }
 }
 

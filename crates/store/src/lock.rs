@@ -127,7 +127,7 @@ fn parse_holder(text: &str) -> HolderInfo {
     }
 }
 
-fn host_name() -> String {
+pub(crate) fn host_name() -> String {
     rustix::system::uname().nodename().to_string_lossy().into_owned()
 }
 

@@ -34,7 +34,8 @@ pub struct Config {
     /// testing-ground and human games (`games/*.json`), submissions (`bots/`).
     pub data: PathBuf,
     /// Tournament databases to show besides the server's own (e.g. written by
-    /// `arbiter tournament`).
+    /// `arbiter tournament`): files, or PostgreSQL URLs (`postgres://...`) of
+    /// tournaments that workers play.
     pub dbs: Vec<PathBuf>,
     /// The organiser's token.
     pub token: String,
@@ -135,10 +136,16 @@ impl App {
             config,
         });
         for db in app.config.dbs.clone() {
-            let store = match open_tournament_file(&db).await {
+            let location = db.to_str().map_or_else(|| store::Location::File(db.clone()), store::Location::parse);
+            let opened = match &location {
+                store::Location::File(path) => open_tournament_file(path).await,
+                // Shown as its workers store it: nothing is written to it from here.
+                store::Location::Postgres(_) => store::Store::open_read_only_at(&location).await,
+            };
+            let store = match opened {
                 Ok(store) => store,
                 Err(err) => {
-                    app.skip_unreadable(&db, &err.to_string());
+                    app.skip_unreadable(Path::new(&location.name()), &err.to_string());
                     continue;
                 }
             };

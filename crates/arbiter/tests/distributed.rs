@@ -1,0 +1,315 @@
+//! Tournaments on PostgreSQL (a throwaway cluster per test, `scripts/pg-cluster`):
+//! three worker processes, one SIGKILLed while it holds a game, one killed while it
+//! stores a game, and the database restarted under the last one, end with exactly the
+//! games of the same config played on a SQLite file, each stored once; a worker frozen
+//! past its lease cannot store its stale result.
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use store::{Location, Store};
+
+const ARBITER: &str = env!("CARGO_BIN_EXE_arbiter");
+
+/// How long any wait of these tests may take before it is a failure (far beyond need).
+const PATIENCE: Duration = Duration::from_secs(120);
+
+/// A deterministic bot behind the project's protocol: `arbiter bot PLAYER --seed SEED`
+/// (node-limited searches take a few milliseconds a move, so games last a while).
+fn bot(dir: &Path, name: &str, player: &str, seed: u64) {
+    let folder = dir.join(name);
+    std::fs::create_dir_all(&folder).unwrap();
+    let manifest = format!(
+        "name = \"{name}\"\ngame = \"connect4\"\nprotocol = \"arbiter\"\ncommand = [\"{ARBITER}\", \"bot\", \"{player}\", \"--seed\", \"{seed}\"]\n"
+    );
+    std::fs::write(folder.join("bot.toml"), manifest).unwrap();
+}
+
+/// A league of three program bots and a built-in, then a final of two.
+fn config(dir: &Path) -> PathBuf {
+    bot(dir, "a", "strong:4000", 1);
+    bot(dir, "b", "strong:2000", 2);
+    bot(dir, "c", "greedy", 3);
+    let mut text = String::from("name = \"shared\"\ngame = \"connect4\"\nseed = 5\n");
+    for (name, bot) in [("a", "a"), ("b", "b"), ("c", "c"), ("random", "random")] {
+        text.push_str(&format!("[[entrant]]\nname = \"{name}\"\nbot = \"{bot}\"\n"));
+    }
+    text.push_str("[[stage]]\nname = \"league\"\nformat = \"round-robin\"\ndeals = 2\nscoring = \"game-1-half-0\"\n");
+    text.push_str("[[stage]]\nname = \"final\"\nformat = \"final\"\ntop = 2\ndeals = 1\nscoring = \"game-1-half-0\"\n");
+    text.push_str("tie-breaks = [\"head-to-head\", \"extra-games\", \"submission\"]\n");
+    let path = dir.join("tournament.toml");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap()
+}
+
+/// The stored games without their timing, sorted by key.
+fn games(db: &str) -> Vec<Value> {
+    let mut games: Vec<Value> = runtime().block_on(async {
+        let store = Store::open_read_only_at(&Location::parse(db)).await.unwrap();
+        let games = store.games().await.unwrap().into_iter().map(|g| serde_json::to_value(g).unwrap()).collect();
+        store.close().await;
+        games
+    });
+    for game in &mut games {
+        game.as_object_mut().unwrap().remove("time_ms");
+    }
+    games.sort_by_key(|g| g["spec"]["key"].as_str().unwrap().to_string());
+    games
+}
+
+/// The standings without the timing column.
+fn standings(db: &str) -> Value {
+    let out = Command::new(ARBITER).args(["standings", "--db", db, "--format", "json"]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let mut value: Value = serde_json::from_slice(&out.stdout).unwrap();
+    for stage in value["stages"].as_array_mut().unwrap() {
+        for row in stage["rows"].as_array_mut().unwrap() {
+            row.as_object_mut().unwrap().remove("avg_ms_per_move");
+        }
+    }
+    value
+}
+
+/// Waits (polling the database, once its schema is made) until `done` holds of it.
+fn wait_for(db: &str, what: &str, mut done: impl FnMut(&tokio::runtime::Runtime, &Store) -> bool) {
+    let runtime = runtime();
+    let since = Instant::now();
+    let mut store = None;
+    loop {
+        if store.is_none() {
+            store = runtime.block_on(Store::open_read_only_at(&Location::parse(db))).ok();
+        }
+        if let Some(store) = &store
+            && done(&runtime, store)
+        {
+            runtime.block_on(store.close());
+            return;
+        }
+        assert!(since.elapsed() < PATIENCE, "waited {PATIENCE:?} for {what}");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+fn worker(db: &str, extra: &[&str], stderr: &Path) -> Child {
+    Command::new(ARBITER)
+        .args(["worker", "--db", db, "-j", "1", "--no-sandbox", "--lease", "2"])
+        .args(extra)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(stderr).unwrap())
+        .spawn()
+        .unwrap()
+}
+
+/// Waits until a test hook of a worker wrote `file` (the worker's stderr in `log`).
+fn wait_for_file(file: &Path, log: &Path) {
+    let since = Instant::now();
+    while !file.exists() {
+        assert!(since.elapsed() < PATIENCE, "{} never came: {}", file.display(), std::fs::read_to_string(log).unwrap_or_default());
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// Waits for a worker to end, killing it after [`PATIENCE`].
+fn ended(child: &mut Child, what: &str) -> std::process::ExitStatus {
+    let since = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        if since.elapsed() > PATIENCE {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{what} did not end within {PATIENCE:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Who holds which lease now: (game key, worker id).
+fn leases(runtime: &tokio::runtime::Runtime, store: &Store) -> Vec<(String, String)> {
+    runtime.block_on(store.leases()).unwrap_or_default().into_iter().map(|(key, worker, _)| (key, worker)).collect()
+}
+
+/// Whether a worker id is that of the process `pid` (ids are `host:pid:joined_ms`).
+fn is_of(worker: &str, pid: u32) -> bool {
+    worker.split(':').nth(1) == Some(pid.to_string().as_str())
+}
+
+#[test]
+fn killed_workers_and_a_restarted_database_lose_nothing_and_store_nothing_twice() {
+    let Some(cluster) = pgtest::Cluster::start() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let config = config(dir.path());
+
+    let file = dir.path().join("reference.db");
+    let out = Command::new(ARBITER)
+        .args(["tournament", config.to_str().unwrap(), "--db", file.to_str().unwrap(), "-j", "2", "--no-sandbox"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let reference = games(file.to_str().unwrap());
+    assert!(reference.len() >= 20, "both stages played: {} games", reference.len());
+
+    // The tournament is created by `tournament --db URL -j 1`, which works on it too
+    // (and pauses before storing its first game until the test lets it go); two more
+    // workers join.
+    let db = cluster.database();
+    let log = |name: &str| dir.path().join(name);
+    let pause = dir.path().join("paused");
+    let mut creator = Command::new(ARBITER)
+        .args(["tournament", config.to_str().unwrap(), "--db", &db, "-j", "1", "--no-sandbox", "--lease", "2"])
+        .arg("--pause-before-store")
+        .arg(&pause)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(log("creator.err")).unwrap())
+        .spawn()
+        .unwrap();
+    wait_for(&db, "the tournament to be created", |runtime, store| runtime.block_on(store.tournament()).ok().flatten().is_some());
+    let stall = dir.path().join("stalled");
+    let mut storing = worker(&db, &["--stall-before-commit", stall.to_str().unwrap()], &log("storing.err"));
+    let mut playing = worker(&db, &[], &log("playing.err"));
+    wait_for_file(&pause, &log("creator.err"));
+
+    // One is killed while it holds a game...
+    let runtime = runtime();
+    wait_for(&db, "the second worker to hold a game", |runtime, store| {
+        leases(runtime, store).into_iter().any(|(_, worker)| is_of(&worker, playing.id()))
+    });
+    playing.kill().unwrap();
+    playing.wait().unwrap();
+
+    // ...one while it stores (its transaction open, the game written, not committed).
+    wait_for_file(&stall, &log("storing.err"));
+    let stalled_id = std::fs::read_to_string(&stall).unwrap();
+    storing.kill().unwrap();
+    storing.wait().unwrap();
+
+    // The database restarts while the last worker holds a finished game; it retries and
+    // goes on.
+    let before = runtime.block_on(async {
+        let store = Store::open_read_only_at(&Location::parse(&db)).await.unwrap();
+        store.game_count().await.unwrap()
+    });
+    cluster.restart();
+    std::fs::remove_file(&pause).unwrap();
+    let status = ended(&mut creator, "the last worker");
+    let said = std::fs::read_to_string(log("creator.err")).unwrap();
+    assert!(status.success(), "the last worker failed: {said}");
+    assert!(before < reference.len() as u64, "the restart came before the end ({before} games stored)");
+
+    assert_eq!(games(&db), reference, "the same games with the same results, each stored once");
+    assert_eq!(standings(&db), standings(file.to_str().unwrap()));
+    let (by_worker, workers) = runtime.block_on(async {
+        let store = Store::open_read_only_at(&Location::parse(&db)).await.unwrap();
+        (store.game_workers().await.unwrap(), store.workers().await.unwrap())
+    });
+    assert_eq!(by_worker.len(), reference.len(), "every game names the worker that played it");
+    assert!(by_worker.iter().all(|(_, worker)| *worker != stalled_id), "the worker killed while storing stored nothing");
+    assert_eq!(workers.len(), 3, "three workers joined: {workers:?}");
+    assert!(workers.iter().all(|(_, info)| info.sandbox == "none" && !info.version.is_empty()));
+    assert!(said.contains(": attempt "), "the game being stored was claimed again after its lease expired: {said}");
+
+    // `serve --db URL` shows the tournament as its workers stored it.
+    let (addr, _server) = serve(&db);
+    let list: Value = serde_json::from_str(&get(&addr, "/api/tournaments")).unwrap();
+    let entry = list.as_array().and_then(|l| l.iter().find(|t| t["name"] == "shared")).unwrap_or_else(|| panic!("listed: {list}"));
+    assert_eq!(entry["games"], reference.len(), "{entry}");
+    assert!(!list.to_string().contains("127.0.0.1"), "no server address in the API: {list}");
+}
+
+/// The server process, killed when the test ends (also on a panic), and its data folder.
+struct Server(Child, #[allow(dead_code)] tempfile::TempDir);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// `arbiter serve --db URL` on a free port: its address.
+fn serve(db: &str) -> (String, Server) {
+    use std::io::BufRead;
+    let data = tempfile::tempdir().unwrap();
+    let mut child = Command::new(ARBITER)
+        .args(["serve", "--addr", "127.0.0.1:0", "--admin-token", "serve-test-token", "--no-sandbox", "--db", db, "--data"])
+        .arg(data.path().join("data"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let server = Server(child, data);
+    let line = std::io::BufReader::new(stdout).lines().next().expect("the server prints its address").unwrap();
+    let addr = line.strip_prefix("arbiter serve: http://").and_then(|rest| rest.split('/').next()).expect("the start line").to_string();
+    (addr, server)
+}
+
+/// One request's body.
+fn get(addr: &str, path: &str) -> String {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(addr).unwrap();
+    stream.set_read_timeout(Some(PATIENCE)).unwrap();
+    write!(stream, "GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n").unwrap();
+    let mut raw = String::new();
+    stream.read_to_string(&mut raw).unwrap();
+    raw.split_once("\r\n\r\n").map(|(_, body)| body.to_string()).unwrap_or_default()
+}
+
+#[test]
+fn a_worker_whose_lease_expired_cannot_store_its_stale_result() {
+    let Some(cluster) = pgtest::Cluster::start() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let config = config(dir.path());
+    let db = cluster.database();
+    let log = |name: &str| dir.path().join(name);
+
+    // The creator works with a 2 s lease and pauses after its first game, before storing
+    // it, until the test lets it go: its lease expires meanwhile.
+    let pause = dir.path().join("paused");
+    let mut late = Command::new(ARBITER)
+        .args(["tournament", config.to_str().unwrap(), "--db", &db, "-j", "1", "--no-sandbox", "--lease", "2"])
+        .arg("--pause-before-store")
+        .arg(&pause)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(log("late.err")).unwrap())
+        .spawn()
+        .unwrap();
+    wait_for_file(&pause, &log("late.err"));
+    let key = std::fs::read_to_string(&pause).unwrap();
+
+    // Another worker plays the whole tournament, that game included once its lease
+    // expired.
+    let status = ended(&mut worker(&db, &[], &log("other.err")), "the other worker");
+    let other = std::fs::read_to_string(log("other.err")).unwrap();
+    assert!(status.success(), "{other}");
+    // (Its second attempt, or a later one if a renewal came too late under load.)
+    assert!(other.contains(&format!("game {key}: attempt ")), "{other}");
+    let runtime = runtime();
+    let (by_worker, workers) = runtime.block_on(async {
+        let store = Store::open_read_only_at(&Location::parse(&db)).await.unwrap();
+        (store.game_workers().await.unwrap(), store.workers().await.unwrap())
+    });
+    let late_id = workers.iter().find(|(_, info)| info.pid == late.id()).map(|(id, _)| id.clone()).expect("the late worker joined");
+    let stored_by: Vec<&String> = by_worker.iter().filter(|(k, _)| *k == key).map(|(_, worker)| worker).collect();
+    assert_eq!(stored_by.len(), 1);
+    assert_ne!(*stored_by[0], late_id, "the game was stored by the other worker");
+
+    // Let go, the late worker's store is refused, and it ends: the tournament is decided.
+    std::fs::remove_file(&pause).unwrap();
+    let status = ended(&mut late, "the late worker");
+    let said = std::fs::read_to_string(log("late.err")).unwrap();
+    assert!(status.success(), "{said}");
+    assert!(said.contains(&format!("game {key} not stored: its lease had passed to another attempt")), "{said}");
+    assert_eq!(games(&db).len(), by_worker.len(), "nothing stored after the other worker ended");
+}

@@ -1,0 +1,510 @@
+//! A tournament on a shared PostgreSQL database, played by workers on any number of
+//! machines with no coordinator: [`create`] records it, and every worker ([`work`])
+//! loops: claim a queued game (a lease), play it while renewing the lease, store it
+//! fenced by the lease; when nothing is left to claim, plan: under the database's
+//! planner lock, ask each stage's schedule (the pure `next(config, results)`) for its
+//! games and queue the new ones, or decide the stage. A worker killed at any point loses
+//! nothing: its lease expires and the game is played again from the same seed; a worker
+//! presumed dead cannot store it twice (`store::shared`).
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use referee::BotSpec;
+use tokio::sync::{Mutex, Semaphore, mpsc};
+use tokio::task::JoinSet;
+use tournament::config::Format;
+use tournament::schedule::{self, Next, StageContext};
+use tournament::{Entrant, EntrantId, GameOutcome, TournamentConfig};
+
+use crate::{
+    ArenaError, Event, GameJob, ResolvedEntrant, RunOptions, StagePrints, Starts, StoredStageResult, baseline_name, build_programs, note,
+    outcome_of, stage_openings, stage_participants, start_programs, tournament_hash, with_baselines,
+};
+
+/// The setting that holds the folder the config's relative paths are resolved against.
+const CONFIG_DIR: &str = "config_dir";
+
+/// How long an idle worker waits before it looks for work again.
+const POLL: Duration = Duration::from_millis(500);
+
+/// How long a worker keeps retrying a database that cannot be reached (restarting, the
+/// network cut) before it gives up.
+pub const RETRY_FOR: Duration = Duration::from_secs(300);
+
+/// How many times a game may be claimed before a worker that fails to play it (the
+/// referee's own failure, never a bot's) stops instead of giving it back again.
+const MAX_ATTEMPTS: i64 = 10;
+
+/// How a worker works.
+#[derive(Clone, Debug)]
+pub struct WorkOptions {
+    /// Games played at the same time.
+    pub jobs: usize,
+    /// Whether program bots run inside the sandbox.
+    pub sandboxed: bool,
+    /// The sandbox level, as the worker reports it (`full`, `degraded: ...`, `none`).
+    pub sandbox_level: String,
+    /// How long a lease lasts without renewal (renewed every third of it).
+    pub lease: Duration,
+    /// Keep polling for work when the tournament is decided or not created yet.
+    pub wait: bool,
+    /// Tests only: before committing its first stored game, the worker writes this file
+    /// and stops there (so that a test can kill it while it stores).
+    pub stall_before_commit: Option<PathBuf>,
+    /// Tests only: after its first game, the worker writes the game's key to this file
+    /// and waits until the file is removed before storing the game (so that a test can
+    /// let its lease expire).
+    pub pause_before_store: Option<PathBuf>,
+}
+
+/// What a worker tells its caller as it goes.
+#[derive(Clone, Debug)]
+pub enum WorkEvent {
+    /// The worker joined under this id.
+    Joined { worker: String },
+    /// The planner queued games of a stage.
+    Queued { stage: usize, games: usize },
+    /// A stage was decided.
+    Decided { stage: usize, result: StoredStageResult },
+    /// A game was claimed (its attempt number: 1 for a first try).
+    Claimed { key: String, attempt: i64 },
+    /// A game this worker played was stored.
+    Stored { outcome: Box<GameOutcome> },
+    /// A game this worker played was not stored: its lease had passed to another attempt.
+    Stale { key: String },
+    /// A game was abandoned: its lease could not be renewed.
+    LeaseLost { key: String },
+    /// The database could not be reached; the worker tries again.
+    Retrying { error: String },
+    /// Something a person should know (the runner's notes).
+    Note { text: String },
+}
+
+/// Records a tournament in a shared database (the config, its entrants and the folder
+/// its relative paths start from), for workers to play. Creating the same tournament
+/// again changes nothing; another one is refused.
+pub async fn create(
+    config: &TournamentConfig,
+    config_text: &str,
+    entrants: &[ResolvedEntrant],
+    store: &store::Store,
+    config_dir: &Path,
+) -> Result<(), ArenaError> {
+    if !store.is_shared() {
+        return Err(store::StoreError::NotShared { file: store.location().name() }.into());
+    }
+    store.begin_tournament(&config.name, config_text, &tournament_hash(config_text, entrants)).await?;
+    let config_dir = std::fs::canonicalize(config_dir).unwrap_or_else(|_| config_dir.to_path_buf());
+    let (mut all, _, _) = with_baselines(config, entrants, &config_dir)?;
+    // Bots named by a path relative to where the command ran (`--bots DIR`) are stored
+    // absolute, so that every worker finds them from the config's folder.
+    for entrant in &mut all {
+        let path = Path::new(&entrant.bot);
+        if !config_dir.join(path).exists()
+            && path.exists()
+            && let Ok(absolute) = std::fs::canonicalize(path)
+        {
+            entrant.bot = absolute.to_string_lossy().into_owned();
+        }
+    }
+    store.save_entrants(&all).await?;
+    store.save_setting(CONFIG_DIR, &config_dir.to_string_lossy()).await?;
+    Ok(())
+}
+
+/// The tournament as a worker knows it, read from the database.
+struct Tournament {
+    config: TournamentConfig,
+    config_dir: PathBuf,
+    all: Vec<Entrant>,
+    specs: Arc<Vec<BotSpec>>,
+    /// Each stage's baseline's id.
+    baselines: Vec<Option<EntrantId>>,
+    /// The real entrants (the baselines follow them).
+    entrants: usize,
+}
+
+/// Everything a worker's lanes share.
+struct Worker {
+    store: store::Store,
+    id: String,
+    options: WorkOptions,
+    tournament: Tournament,
+    /// One lane of this worker plans at a time (the others wait here, not holding a
+    /// database connection).
+    planning: Mutex<()>,
+    /// The stages this worker has prepared to play (programs built, prints loaded).
+    kits: Mutex<HashMap<usize, Arc<StageKit>>>,
+    events: mpsc::UnboundedSender<WorkEvent>,
+    /// Whether the test stall and pause were used (once each).
+    stalled: std::sync::atomic::AtomicBool,
+    paused: std::sync::atomic::AtomicBool,
+}
+
+/// What a worker needs to play a stage's games.
+struct StageKit {
+    starts: Starts,
+    job: GameJob,
+}
+
+/// What the planner found.
+enum Planned {
+    /// Games are queued (or leased) for this stage.
+    Open,
+    /// Every stage is decided.
+    Decided,
+}
+
+/// Plays games of the database's tournament until it is decided (or, with `wait`, for
+/// ever), on `jobs` lanes; `on_event` sees what happens. Our own failures (a database
+/// unreachable for [`RETRY_FOR`], a bot changed during its stage, a game the referee
+/// keeps failing) stop the worker with an error; a leased game it held is given back.
+pub async fn work(
+    store: &store::Store,
+    options: &WorkOptions,
+    info: &store::WorkerInfo,
+    mut on_event: impl FnMut(WorkEvent),
+) -> Result<(), ArenaError> {
+    if !store.is_shared() {
+        return Err(store::StoreError::NotShared { file: store.location().name() }.into());
+    }
+    let id = retrying(&mut on_event, || store.register_worker(info)).await?;
+    on_event(WorkEvent::Joined { worker: id.clone() });
+    let tournament = loop {
+        match retrying(&mut on_event, || load(store)).await? {
+            Some(tournament) => break tournament,
+            None if options.wait => tokio::time::sleep(POLL).await,
+            None => {
+                return Err(ArenaError::Entrants(format!(
+                    "{} holds no tournament yet: create one with `arbiter tournament CONFIG --db URL`",
+                    store.location().name()
+                )));
+            }
+        }
+    };
+    let (events, mut received) = mpsc::unbounded_channel();
+    let worker = Arc::new(Worker {
+        store: store.clone(),
+        id,
+        options: options.clone(),
+        tournament,
+        planning: Mutex::new(()),
+        kits: Mutex::new(HashMap::new()),
+        events,
+        stalled: std::sync::atomic::AtomicBool::new(false),
+        paused: std::sync::atomic::AtomicBool::new(false),
+    });
+    let mut lanes = JoinSet::new();
+    for _ in 0..options.jobs.max(1) {
+        let worker = Arc::clone(&worker);
+        lanes.spawn(async move { worker.lane().await });
+    }
+    drop(worker);
+    let mut failure = None;
+    loop {
+        tokio::select! {
+            Some(event) = received.recv() => on_event(event),
+            joined = lanes.join_next() => match joined {
+                None => break,
+                Some(Ok(Ok(()))) => {}
+                Some(Ok(Err(error))) => {
+                    // The other lanes stop too; their leases expire or are given back.
+                    lanes.abort_all();
+                    failure.get_or_insert(error);
+                }
+                Some(Err(error)) if error.is_cancelled() => {}
+                Some(Err(error)) => {
+                    lanes.abort_all();
+                    failure.get_or_insert(ArenaError::Entrants(format!("a worker's task failed: {error}")));
+                }
+            },
+        }
+    }
+    while let Ok(event) = received.try_recv() {
+        on_event(event);
+    }
+    failure.map_or(Ok(()), Err)
+}
+
+/// Reads the tournament, its entrants and their bots; `None` before one is created.
+async fn load(store: &store::Store) -> Result<Option<Tournament>, ArenaError> {
+    let Some(row) = store.tournament().await? else { return Ok(None) };
+    let name = store.location().name();
+    let config = TournamentConfig::parse_without_entrants(&row.config_text, &name).map_err(|err| ArenaError::Entrants(err.to_string()))?;
+    let config_dir = PathBuf::from(store.setting(CONFIG_DIR).await?.unwrap_or_else(|| ".".to_string()));
+    let all = store.entrants().await?;
+    let specs = all
+        .iter()
+        .map(|entrant| crate::entrants::resolve_bot(&entrant.bot, &config_dir, config.game))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(ArenaError::Entrants)?;
+    let baselines: Vec<Option<EntrantId>> = config
+        .stages
+        .iter()
+        .map(|stage| (stage.format.kind() == Format::EntryCheck).then(|| all.iter().position(|e| e.name == baseline_name(stage))).flatten())
+        .collect();
+    let entrants = all.len() - baselines.iter().flatten().collect::<HashSet<_>>().len();
+    Ok(Some(Tournament { config, config_dir, all, specs: Arc::new(specs), baselines, entrants }))
+}
+
+/// Calls `call` until it succeeds or fails for good: a database that cannot be reached
+/// is tried again (waits doubling from 0.2 s to 5 s) for up to [`RETRY_FOR`].
+async fn retrying<T, F, E>(on_event: &mut impl FnMut(WorkEvent), mut call: impl FnMut() -> F) -> Result<T, ArenaError>
+where
+    F: Future<Output = Result<T, E>>,
+    E: Into<ArenaError>,
+{
+    let since = Instant::now();
+    let mut wait = Duration::from_millis(200);
+    loop {
+        match call().await.map_err(Into::into) {
+            Ok(value) => return Ok(value),
+            Err(error) if error.is_transient() && since.elapsed() < RETRY_FOR => {
+                on_event(WorkEvent::Retrying { error: error.to_string() });
+                tokio::time::sleep(wait).await;
+                wait = (wait * 2).min(Duration::from_secs(5));
+            }
+            Err(error) => return Err(error),
+        }
+    }
+}
+
+impl Worker {
+    fn tell(&self, event: WorkEvent) {
+        let _ = self.events.send(event);
+    }
+
+    /// One lane: claims and plays games, and plans when there is nothing to claim.
+    async fn lane(&self) -> Result<(), ArenaError> {
+        let store = &self.store;
+        let lease_length = self.options.lease;
+        loop {
+            let claimed = retrying(&mut |e| self.tell(e), || store.claim(&self.id, lease_length)).await?;
+            if let Some(lease) = claimed {
+                self.play(lease).await?;
+                continue;
+            }
+            match retrying(&mut |e| self.tell(e), || self.plan()).await? {
+                Planned::Decided if !self.options.wait => return Ok(()),
+                Planned::Decided => tokio::time::sleep(POLL).await,
+                Planned::Open => {
+                    let claimed = retrying(&mut |e| self.tell(e), || store.claim(&self.id, lease_length)).await?;
+                    match claimed {
+                        Some(lease) => self.play(lease).await?,
+                        // Every open game is leased: one may come back (its worker died).
+                        None => tokio::time::sleep(POLL).await,
+                    }
+                }
+            }
+        }
+    }
+
+    /// Plans under the planner's lock: queues the games the schedules ask for, decides
+    /// the stages that are done.
+    async fn plan(&self) -> Result<Planned, ArenaError> {
+        let _local = self.planning.lock().await;
+        let lock = self.store.plan_lock().await?;
+        let planned = self.plan_locked().await;
+        lock.release().await;
+        planned
+    }
+
+    async fn plan_locked(&self) -> Result<Planned, ArenaError> {
+        let store = &self.store;
+        let t = &self.tournament;
+        let config = &t.config;
+        let finished: Vec<GameOutcome> = store.games().await?;
+        let decided: HashMap<usize, String> = store.stage_results().await?.into_iter().collect();
+        let mut stored_notes: HashSet<String> = store.notes().await?.into_iter().map(|(_, _, text)| text).collect();
+        let mut on_event = |event: Event| {
+            if let Event::Note { text, .. } = event {
+                self.tell(WorkEvent::Note { text });
+            }
+        };
+        let options = RunOptions {
+            jobs: self.options.jobs,
+            config_dir: t.config_dir.clone(),
+            sandboxed: self.options.sandboxed,
+            watch: None,
+            wait_for_runner: false,
+        };
+        let mut participants: Vec<EntrantId> = (0..t.entrants).collect();
+        for (idx, stage) in config.stages.iter().enumerate() {
+            if let Some(json) = decided.get(&idx) {
+                let result: StoredStageResult = serde_json::from_str(json).map_err(|err| ArenaError::Stage {
+                    stage: stage.name.clone(),
+                    message: format!("its stored result is damaged: {err}"),
+                })?;
+                participants = result.qualified;
+                continue;
+            }
+            let (stage_participants, resumed) =
+                stage_participants(store, idx, stage, &participants, &t.all, &t.specs, &options, &mut stored_notes, &mut on_event).await?;
+            if !resumed {
+                start_programs(
+                    store,
+                    config,
+                    idx,
+                    &stage_participants,
+                    &t.all,
+                    &t.specs,
+                    self.options.sandboxed,
+                    &mut stored_notes,
+                    &mut on_event,
+                )
+                .await?;
+            }
+            let stage_options = stage.options.clone().unwrap_or_else(|| config.options.clone());
+            let openings = stage_openings(config, stage, idx, &stage_options, &t.config_dir)?;
+            let ctx = StageContext {
+                index: idx,
+                config: stage,
+                entrants: &t.all,
+                participants: &stage_participants,
+                baseline: t.baselines[idx],
+                n_openings: openings.len(),
+                seed: config.seed,
+            };
+            let stage_results: Vec<GameOutcome> = finished.iter().filter(|o| o.spec.stage == idx).cloned().collect();
+            match schedule::next(&ctx, &stage_results) {
+                Next::Play(games) => {
+                    let done: HashSet<&str> = stage_results.iter().map(|o| o.spec.key.as_str()).collect();
+                    let new: Vec<_> = games.into_iter().filter(|g| !done.contains(g.key.as_str())).collect();
+                    store.enqueue(&new).await?;
+                    self.tell(WorkEvent::Queued { stage: idx, games: new.len() });
+                    return Ok(Planned::Open);
+                }
+                Next::Done(result) => {
+                    for (id, reason) in &result.failed {
+                        let text = format!("{} is out after {}: {reason}", t.all[*id].name, stage.name);
+                        note(store, &mut stored_notes, idx, Some(*id), &text, &mut on_event).await?;
+                    }
+                    let stored = StoredStageResult { ranking: result.ranking, qualified: result.qualified, failed: result.failed };
+                    store.save_stage_result(idx, &serde_json::to_string(&stored).expect("a stage result serialises")).await?;
+                    // Games still leased that the schedule no longer needs are not stored.
+                    store.drop_queued(idx).await?;
+                    participants = stored.qualified.clone();
+                    self.tell(WorkEvent::Decided { stage: idx, result: stored });
+                }
+            }
+        }
+        Ok(Planned::Decided)
+    }
+
+    /// What this worker needs to play a stage's games, made on its first game there: the
+    /// stage's programs built here (in the sandbox when the games are) and the prints the
+    /// stage started with, which each game's players are checked against.
+    async fn kit(&self, idx: usize) -> Result<Arc<StageKit>, ArenaError> {
+        let mut kits = self.kits.lock().await;
+        if let Some(kit) = kits.get(&idx) {
+            return Ok(Arc::clone(kit));
+        }
+        let t = &self.tournament;
+        let config = &t.config;
+        let stage = &config.stages[idx];
+        let stage_options = stage.options.clone().unwrap_or_else(|| config.options.clone());
+        let openings = stage_openings(config, stage, idx, &stage_options, &t.config_dir)?;
+        let starts = Starts::new(config.game, &stage_options, &openings, config.seed, &stage.name)?;
+        let participants: Vec<EntrantId> = self.store.fingerprints(idx).await?.into_iter().map(|(id, _)| id).collect();
+        for (id, reason) in build_programs(&participants, &t.specs, self.options.sandboxed).await {
+            self.tell(WorkEvent::Note { text: format!("{} could not be built here for {}: {reason}", t.all[id].name, stage.name) });
+        }
+        let job = GameJob {
+            specs: Arc::clone(&t.specs),
+            permits: Arc::new(Semaphore::new(1)),
+            options: stage_options,
+            limits: config.limits.overridden_by(stage.limits),
+            sandboxed: self.options.sandboxed,
+            pool: None,
+            watch: None,
+            prints: Arc::new(StagePrints::load(&self.store, idx, &stage.name, &t.all).await?),
+        };
+        let kit = Arc::new(StageKit { starts, job });
+        kits.insert(idx, Arc::clone(&kit));
+        Ok(kit)
+    }
+
+    /// Plays a leased game, renewing the lease meanwhile, and stores it fenced by the
+    /// lease. A lease that cannot be renewed abandons the game (another worker plays it).
+    async fn play(&self, lease: store::Lease) -> Result<(), ArenaError> {
+        let store = &self.store;
+        let key = lease.spec.key.clone();
+        self.tell(WorkEvent::Claimed { key: key.clone(), attempt: lease.attempt });
+        let played = async {
+            let kit = self.kit(lease.spec.stage).await?;
+            let start = kit
+                .starts
+                .for_game(&lease.spec)
+                .map_err(|message| ArenaError::Stage { stage: self.tournament.config.stages[lease.spec.stage].name.clone(), message })?;
+            kit.job.play(&lease.spec, &start).await
+        };
+        let renewing = async {
+            loop {
+                tokio::time::sleep(self.options.lease / 3).await;
+                match store.renew(&lease, self.options.lease).await {
+                    Ok(true) => {}
+                    Ok(false) => return,
+                    // The database is away: the game goes on, and its store is fenced.
+                    Err(error) if error.is_transient() => self.tell(WorkEvent::Retrying { error: error.to_string() }),
+                    Err(_) => return,
+                }
+            }
+        };
+        let result = tokio::select! {
+            result = played => result,
+            () = renewing => {
+                self.tell(WorkEvent::LeaseLost { key });
+                return Ok(());
+            }
+        };
+        let record = match result {
+            Ok(Ok(record)) => record,
+            Ok(Err(referee_error)) => {
+                let _ = store.give_back(&lease).await;
+                if lease.attempt >= MAX_ATTEMPTS {
+                    return Err(ArenaError::Referee { key, attempts: lease.attempt as u32, error: referee_error.to_string() });
+                }
+                let text = format!("game {key} was not played, by the referee's fault (not a bot's): {referee_error}; it is given back");
+                self.tell(WorkEvent::Note { text });
+                return Ok(());
+            }
+            Err(error) => {
+                let _ = store.give_back(&lease).await;
+                return Err(error);
+            }
+        };
+        self.pause(&key).await;
+        let outcome = outcome_of(lease.spec.clone(), &record);
+        let json = serde_json::to_string(&record).expect("a record serialises");
+        let finished = retrying(&mut |e| self.tell(e), || store.finish(&lease, &outcome, &json, self.stall())).await?;
+        match finished {
+            store::Finished::Stored(_) => self.tell(WorkEvent::Stored { outcome: Box::new(outcome) }),
+            store::Finished::Stale => self.tell(WorkEvent::Stale { key }),
+        }
+        Ok(())
+    }
+
+    /// The test pause before a store (see [`WorkOptions::pause_before_store`]).
+    async fn pause(&self, key: &str) {
+        let Some(path) = &self.options.pause_before_store else { return };
+        if self.paused.swap(true, std::sync::atomic::Ordering::SeqCst) || std::fs::write(path, key).is_err() {
+            return;
+        }
+        while path.exists() {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    }
+
+    /// The test stall before a commit (see [`WorkOptions::stall_before_commit`]).
+    async fn stall(&self) {
+        let Some(path) = &self.options.stall_before_commit else { return };
+        if self.stalled.swap(true, std::sync::atomic::Ordering::SeqCst) {
+            return;
+        }
+        let _ = std::fs::write(path, self.id.as_bytes());
+        std::future::pending::<()>().await;
+    }
+}
