@@ -492,24 +492,24 @@ pub fn measured_elo(kind: GameKind, rung: Rung) -> Option<Strength> {
 }
 
 /// The table behind [`measured_elo`], copied from `docs/players.md` (the round robins'
-/// Elo less `random`'s, the error bar the rung's own; for Nupud, the sum of the matches
-/// up the ladder).
+/// Elo less `random`'s, the error bar the rung's own; for Nupud, Pah-tum and Reversi,
+/// the sum of the matches up the ladder, errors in quadrature).
 const MEASURED: &[(&str, Rung, Strength)] = &[
     ("connect4", Rung::Random, Strength { elo: 0, error: 349 }),
     ("connect4", Rung::Greedy, Strength { elo: 507, error: 241 }),
     ("connect4", Rung::Medium, Strength { elo: 747, error: 241 }),
     ("connect4", Rung::Strong, Strength { elo: 1254, error: 349 }),
     ("connect4", Rung::Perfect, Strength { elo: 1254, error: 349 }),
-    ("reversi", Rung::Random, Strength { elo: 0, error: 267 }),
-    ("reversi", Rung::Greedy, Strength { elo: -70, error: 298 }),
-    ("reversi", Rung::Medium, Strength { elo: 413, error: 235 }),
-    ("reversi", Rung::Strong, Strength { elo: 739, error: 340 }),
+    ("reversi", Rung::Random, Strength { elo: 0, error: 0 }),
+    ("reversi", Rung::Greedy, Strength { elo: 604, error: 133 }),
+    ("reversi", Rung::Medium, Strength { elo: 942, error: 149 }),
+    ("reversi", Rung::Strong, Strength { elo: 1473, error: 215 }),
     ("nupud", Rung::Random, Strength { elo: 0, error: 0 }),
     ("nupud", Rung::Greedy, Strength { elo: 430, error: 87 }),
     ("nupud", Rung::Medium, Strength { elo: 849, error: 123 }),
     ("nupud", Rung::Strong, Strength { elo: 1267, error: 145 }),
-    ("pahtum", Rung::Random, Strength { elo: 0, error: 340 }),
-    ("pahtum", Rung::Greedy, Strength { elo: 326, error: 235 }),
-    ("pahtum", Rung::Medium, Strength { elo: 612, error: 241 }),
-    ("pahtum", Rung::Strong, Strength { elo: 1119, error: 349 }),
+    ("pahtum", Rung::Random, Strength { elo: 0, error: 0 }),
+    ("pahtum", Rung::Greedy, Strength { elo: 849, error: 253 }),
+    ("pahtum", Rung::Medium, Strength { elo: 1468, error: 286 }),
+    ("pahtum", Rung::Strong, Strength { elo: 2195, error: 346 }),
 ];
