@@ -39,7 +39,11 @@ fn analyse_searches_other_games_with_the_strong_player() {
     assert_eq!(line, stdout(&arbiter(&args)), "a node limit gives the same answer every run");
     let json: Value = serde_json::from_str(&line).expect("one JSON line");
     assert!(json["move"].is_string() && json["eval"]["score"].is_i64() && json["depth"].as_u64() >= Some(1), "{line}");
-    let line = stdout(&arbiter(&["analyse", "reversi", "--nodes", "500"]));
+    // Reversi's rungs search with alpha-beta too; Pah-tum's with tree search.
+    let line = stdout(&arbiter(&["analyse", "reversi", "--nodes", "3000"]));
+    let json: Value = serde_json::from_str(&line).expect("one JSON line");
+    assert!(json["eval"]["score"].is_i64() && json["depth"].as_u64() >= Some(2), "{line}");
+    let line = stdout(&arbiter(&["analyse", "pahtum", "--nodes", "500"]));
     let json: Value = serde_json::from_str(&line).expect("one JSON line");
     assert_eq!(json["playouts"], 500, "{line}");
     assert!(json["eval"]["win_rate"].is_f64(), "{line}");

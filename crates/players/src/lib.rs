@@ -10,6 +10,7 @@ pub mod connect4;
 pub mod gomoku;
 pub mod legions;
 pub mod mcts;
+pub mod reversi;
 pub mod search;
 
 use std::any::Any;
@@ -17,7 +18,7 @@ use std::fmt;
 use std::time::Duration;
 
 use rand::Rng;
-use rand::seq::IndexedRandom;
+use rand::seq::{IndexedRandom, SliceRandom};
 use rules::Visit;
 use rules::{AnyPosition, Game, GameKind, Options, Side};
 
@@ -27,7 +28,9 @@ pub enum Rung {
     /// A uniformly random legal move (for Legions, the seed's random orders).
     Random,
     /// Wins at once when it can, avoids moves that let the opponent win at once, and
-    /// otherwise maximises its score lead after its move (random among equals).
+    /// otherwise maximises its score lead after its move (random among equals); in
+    /// Pah-tum its lead after the opponent's best reply, in Reversi the squares it holds
+    /// and the replies it leaves (see `Yardstick`).
     Greedy,
     /// A small search of a fixed size (reproducible, fast).
     Medium,
@@ -82,6 +85,11 @@ impl Rung {
 /// `medium`'s search size: playouts of a tree search; for alpha-beta, which `medium`
 /// runs to two plies only, a cap that two plies stay under on the seeds' boards.
 pub const MEDIUM_NODES: u64 = 500;
+/// `medium`'s playouts in Pah-tum, where they are fast and where `greedy` weighs the
+/// opponent's reply: 500 scored 71% against it, 2,000 scored 99% (`docs/players.md`).
+pub const PAHTUM_MEDIUM_NODES: u64 = 2_000;
+/// `medium`'s node cap in Reversi, which three plies stay under on the seed's board.
+pub const REVERSI_MEDIUM_NODES: u64 = 20_000;
 /// `strong`'s limit when its clock does not stop it first.
 pub const STRONG_NODES: u64 = 5_000_000;
 
@@ -166,6 +174,21 @@ impl Builtin {
         self.nodes.or(self.rung.default_nodes())
     }
 
+    /// [`Builtin::node_limit`] in `pos`'s game: `medium` searches more in Pah-tum and
+    /// Reversi ([`PAHTUM_MEDIUM_NODES`], [`REVERSI_MEDIUM_NODES`]).
+    pub fn node_limit_in<G: Game>(self, pos: &G) -> Option<u64> {
+        if self.rung == Rung::Medium && self.nodes.is_none() {
+            let any = pos as &dyn Any;
+            if any.is::<rules::pahtum::Position>() {
+                return Some(PAHTUM_MEDIUM_NODES);
+            }
+            if any.is::<rules::reversi::Position>() {
+                return Some(REVERSI_MEDIUM_NODES);
+            }
+        }
+        self.node_limit()
+    }
+
     /// Whether the player's moves depend on its clock (`strong` without a node limit of
     /// its own); the others play the same moves from the same seed whatever the time.
     pub fn uses_clock(self) -> bool {
@@ -181,7 +204,7 @@ impl Builtin {
         if pos.hides_last_move() && self.rung > Rung::Greedy {
             return pos.random_move(rng);
         }
-        let budget = Budget { nodes: self.node_limit(), stop };
+        let budget = Budget { nodes: self.node_limit_in(pos), stop };
         match self.rung {
             Rung::Random => pos.random_move(rng),
             Rung::Greedy => choose_greedy(pos, rng),
@@ -261,6 +284,17 @@ pub fn search_move<G: Game, R: Rng + ?Sized>(pos: &G, rung: Rung, rng: &mut R, b
     if let Some(gomoku) = any.downcast_ref::<rules::gomoku::Position>() {
         return search::best_move(gomoku, budget, search::depth_of(rung)).map(cast_found);
     }
+    // Reversi's random playouts are slow and tell little: its rungs search with the
+    // squares' evaluation instead (`medium` to a fixed depth).
+    if let Some(reversi) = any.downcast_ref::<rules::reversi::Position>() {
+        let depth = if rung == Rung::Medium { reversi::MEDIUM_DEPTH } else { search::MAX_DEPTH };
+        // Ties at the root (four alike at the start) broken at random, so that games
+        // between the rungs differ.
+        let mut moves = Vec::new();
+        search::Heuristic::search_moves(reversi, &mut moves);
+        moves.shuffle(rng);
+        return search::best_move_among(reversi, moves, budget, depth).map(cast_found);
+    }
     mcts::best_move(pos, rng, budget)
 }
 
@@ -339,6 +373,32 @@ pub fn choose_greedy<G: Game, R: Rng + ?Sized>(pos: &G, rng: &mut R) -> Option<G
     }
 }
 
+/// What the greedy player maximises after its move when the game goes on, per game.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Yardstick {
+    /// Its score lead after its move (0 in games without scores).
+    Lead,
+    /// Its score lead after the opponent's best immediate reply (Pah-tum, where the lead
+    /// after one's own move says little: every move adds to one's runs, and the reply
+    /// that breaks or extends the opponent's runs is what decides).
+    LeadAfterReply,
+    /// Reversi's square weights and the opponent's replies ([`reversi::value`]).
+    Squares,
+}
+
+impl Yardstick {
+    fn of<G: Game>(pos: &G) -> Yardstick {
+        let any = pos as &dyn Any;
+        if any.is::<rules::pahtum::Position>() {
+            Yardstick::LeadAfterReply
+        } else if any.is::<rules::reversi::Position>() {
+            Yardstick::Squares
+        } else {
+            Yardstick::Lead
+        }
+    }
+}
+
 fn judge<G: Game, R: Rng + ?Sized>(next: &G, me: Side, rng: &mut R, replies: &mut Vec<G::Move>) -> Verdict {
     let lead = |scores: Option<[i64; 2]>| scores.map_or(0, |s| s[me.index()] - s[me.other().index()]);
     if let Some(outcome) = next.outcome() {
@@ -349,18 +409,33 @@ fn judge<G: Game, R: Rng + ?Sized>(next: &G, me: Side, rng: &mut R, replies: &mu
             None => Verdict::Draws,
         };
     }
+    let yardstick = Yardstick::of(next);
     let running = lead(next.running_scores());
+    let mut after_reply = running;
+    replies.clear();
     if next.to_move() == Some(me.other()) {
-        replies.clear();
         candidate_moves(next, rng, replies);
         for reply in replies.iter() {
             let mut after = next.clone();
-            if after.play(reply).is_ok() && after.outcome().is_some_and(|o| o.winner == Some(me.other())) {
+            if after.play(reply).is_err() {
+                continue;
+            }
+            if after.outcome().is_some_and(|o| o.winner == Some(me.other())) {
                 return Verdict::Loses(running);
+            }
+            if yardstick == Yardstick::LeadAfterReply {
+                after_reply = after_reply.min(lead(after.running_scores()));
             }
         }
     }
-    Verdict::Open(running)
+    Verdict::Open(match yardstick {
+        Yardstick::Lead => running,
+        Yardstick::LeadAfterReply => after_reply,
+        Yardstick::Squares => {
+            let reversi = (next as &dyn Any).downcast_ref::<rules::reversi::Position>().expect("the yardstick of Reversi");
+            reversi::value(reversi, me, replies.len())
+        }
+    })
 }
 
 /// How long a player that uses its clock thinks about one move: a quarter of the per-move
@@ -417,24 +492,24 @@ pub fn measured_elo(kind: GameKind, rung: Rung) -> Option<Strength> {
 }
 
 /// The table behind [`measured_elo`], copied from `docs/players.md` (the round robins'
-/// Elo less `random`'s, the error bar the rung's own; for Nupud, the sum of the matches
-/// up the ladder).
+/// Elo less `random`'s, the error bar the rung's own; for Nupud, Pah-tum and Reversi,
+/// the sum of the matches up the ladder, errors in quadrature).
 const MEASURED: &[(&str, Rung, Strength)] = &[
     ("connect4", Rung::Random, Strength { elo: 0, error: 349 }),
     ("connect4", Rung::Greedy, Strength { elo: 507, error: 241 }),
     ("connect4", Rung::Medium, Strength { elo: 747, error: 241 }),
     ("connect4", Rung::Strong, Strength { elo: 1254, error: 349 }),
     ("connect4", Rung::Perfect, Strength { elo: 1254, error: 349 }),
-    ("reversi", Rung::Random, Strength { elo: 0, error: 267 }),
-    ("reversi", Rung::Greedy, Strength { elo: -70, error: 298 }),
-    ("reversi", Rung::Medium, Strength { elo: 413, error: 235 }),
-    ("reversi", Rung::Strong, Strength { elo: 739, error: 340 }),
+    ("reversi", Rung::Random, Strength { elo: 0, error: 0 }),
+    ("reversi", Rung::Greedy, Strength { elo: 604, error: 133 }),
+    ("reversi", Rung::Medium, Strength { elo: 942, error: 149 }),
+    ("reversi", Rung::Strong, Strength { elo: 1473, error: 215 }),
     ("nupud", Rung::Random, Strength { elo: 0, error: 0 }),
     ("nupud", Rung::Greedy, Strength { elo: 430, error: 87 }),
     ("nupud", Rung::Medium, Strength { elo: 849, error: 123 }),
     ("nupud", Rung::Strong, Strength { elo: 1267, error: 145 }),
-    ("pahtum", Rung::Random, Strength { elo: 0, error: 340 }),
-    ("pahtum", Rung::Greedy, Strength { elo: 326, error: 235 }),
-    ("pahtum", Rung::Medium, Strength { elo: 612, error: 241 }),
-    ("pahtum", Rung::Strong, Strength { elo: 1119, error: 349 }),
+    ("pahtum", Rung::Random, Strength { elo: 0, error: 0 }),
+    ("pahtum", Rung::Greedy, Strength { elo: 849, error: 253 }),
+    ("pahtum", Rung::Medium, Strength { elo: 1468, error: 286 }),
+    ("pahtum", Rung::Strong, Strength { elo: 2195, error: 346 }),
 ];

@@ -45,9 +45,15 @@ pub fn depth_of(rung: Rung) -> u32 {
 /// The best move by iterative deepening to `max_depth` plies within `budget`; `None` when
 /// the game is over. The evaluation is the last completed iteration's.
 pub fn best_move<G: Heuristic>(pos: &G, budget: &Budget, max_depth: u32) -> Option<Found<G::Move>> {
-    let me = pos.to_move()?;
     let mut moves = Vec::new();
     pos.search_moves(&mut moves);
+    best_move_among(pos, moves, budget, max_depth)
+}
+
+/// [`best_move`] over the root moves `moves` in the order given: of moves that score
+/// alike, the first is played (a caller that shuffles them breaks ties at random).
+pub fn best_move_among<G: Heuristic>(pos: &G, mut moves: Vec<G::Move>, budget: &Budget, max_depth: u32) -> Option<Found<G::Move>> {
+    let me = pos.to_move()?;
     let mut best = Found { mv: moves.first()?.clone(), eval: Evaluation::Score(0), depth: 0, nodes: 0 };
     if moves.len() == 1 {
         return Some(best);

@@ -1,0 +1,94 @@
+//! Reversi's yardstick for `greedy` and evaluation for `strong`'s alpha-beta: counting
+//! discs is a poor guide in Reversi (a move that flips many discs usually hands the
+//! opponent the edges and corners), so both weigh squares instead, the way Reversi
+//! programs' first evaluations do: corners are worth most, edges some, and the squares
+//! next to an empty corner (which open it to the opponent) cost; and a side is better off
+//! the more moves it has (its mobility). `strong` searches the moves best square first.
+
+use std::cmp::Reverse;
+
+use rules::reversi::{Move, Position};
+use rules::{Game, Side};
+
+use crate::search::Heuristic;
+
+/// How deep `medium` searches in Reversi: three plies (two scored 87% against `greedy`,
+/// which looks one ply ahead with the same weights).
+pub const MEDIUM_DEPTH: u32 = 3;
+
+/// A corner.
+const CORNER: i64 = 100;
+/// The square diagonally inside an empty corner (the "X square").
+const X_SQUARE: i64 = -50;
+/// An edge square next to an empty corner (the "C square").
+const C_SQUARE: i64 = -20;
+/// Any other edge square.
+const EDGE: i64 = 10;
+/// A square of the second ring from the edge, which gives the opponent the edge.
+const SECOND_RING: i64 = -3;
+/// Any other square.
+const INNER: i64 = 1;
+/// What each move open to a side is worth to it (each reply left to the opponent costs).
+const PER_MOVE: i64 = 5;
+
+/// How good `pos` is for `me`, by its squares, when the opponent has `replies` moves.
+pub fn value(pos: &Position, me: Side, replies: usize) -> i64 {
+    squares(pos, me) - PER_MOVE * replies as i64
+}
+
+/// The squares' worth to `me`: its discs' weights less the opponent's.
+fn squares(pos: &Position, me: Side) -> i64 {
+    let n = pos.size();
+    let last = n - 1;
+    let mut total = 0;
+    for row in 0..n {
+        for col in 0..n {
+            let Some(owner) = pos.cell(col, row) else { continue };
+            let weight = weight(pos, col, row, last);
+            total += if owner == me { weight } else { -weight };
+        }
+    }
+    total
+}
+
+/// The worth of a disc on (`col`, `row`) on a board whose last line is `last`.
+fn weight(pos: &Position, col: usize, row: usize, last: usize) -> i64 {
+    // The nearest corner, and how far the square is from it along each axis.
+    let corner_col = if col * 2 < last { 0 } else { last };
+    let corner_row = if row * 2 < last { 0 } else { last };
+    let (dx, dy) = (col.abs_diff(corner_col), row.abs_diff(corner_row));
+    let corner_empty = pos.cell(corner_col, corner_row).is_none();
+    let on_edge = col == 0 || row == 0 || col == last || row == last;
+    match (dx, dy) {
+        (0, 0) => CORNER,
+        (1, 1) if corner_empty => X_SQUARE,
+        (0, 1) | (1, 0) if corner_empty => C_SQUARE,
+        _ if on_edge => EDGE,
+        _ if col == 1 || row == 1 || col == last - 1 || row == last - 1 => SECOND_RING,
+        _ => INNER,
+    }
+}
+
+/// The weight of the square a move takes (a pass: none).
+fn move_weight(pos: &Position, mv: &Move) -> i64 {
+    match *mv {
+        Move::Place { col, row } => weight(pos, usize::from(col), usize::from(row), pos.size() - 1),
+        Move::Pass => 0,
+    }
+}
+
+impl Heuristic for Position {
+    fn evaluate(&self, side: Side) -> i32 {
+        let mut moves = Vec::new();
+        self.legal_moves(&mut moves);
+        let mobility = if moves == [Move::Pass] { 0 } else { moves.len() as i64 };
+        let mobility = if self.to_move() == Some(side) { mobility } else { -mobility };
+        (squares(self, side) + PER_MOVE * mobility) as i32
+    }
+
+    fn search_moves(&self, out: &mut Vec<Move>) {
+        let start = out.len();
+        self.legal_moves(out);
+        out[start..].sort_by_key(|mv| Reverse(move_weight(self, mv)));
+    }
+}
