@@ -230,9 +230,13 @@ test("a person plays a game to its end by clicking, and an illegal click is refu
     const before = await page.textContent("#ply-label");
     await page.click(`svg g.cell[data-x="${x}"][data-y="${y}"]`);
     clicks += 1;
-    await until("an answer to the click", async () =>
-      (await page.textContent("#message")) !== "" && ((await page.textContent("#ply-label")) !== before || /Refused/.test(await page.textContent("#message"))), 30000);
-    const message = await page.textContent("#message");
+    // The message is read once per try and kept: the opponent's answer may replace it
+    // right after (a second read could see another message, or none).
+    let message = "";
+    await until("an answer to the click", async () => {
+      message = await page.textContent("#message");
+      return message !== "" && ((await page.textContent("#ply-label")) !== before || /Refused/.test(message));
+    }, 30000);
     if (/Refused/.test(message)) {
       assert.match(message, /occupied|cannot be played/);
       refusedOnce = true;
@@ -240,8 +244,9 @@ test("a person plays a game to its end by clicking, and an illegal click is refu
     if (!refusedOnce && clicks === 3) {
       // Click a stone that is on the board: the rules refuse it with the reason.
       await page.click(`svg g.cell[data-x="0"][data-y="0"]`);
-      await until("the refusal", async () => /Refused/.test(await page.textContent("#message")), 10000);
-      assert.match(await page.textContent("#message"), /Refused: .*(occupied|taken|not empty)/i);
+      let refusal = "";
+      await until("the refusal", async () => /Refused/.test(refusal = await page.textContent("#message")), 10000);
+      assert.match(refusal, /Refused: .*(occupied|taken|not empty)/i);
       refusedOnce = true;
       await page.screenshot({ path: join(shots, "play-refused.png"), fullPage: true });
     }
@@ -340,8 +345,9 @@ test("a person plays Nupud: the set-up by clicking the home rank, then a piece a
   // A typed set-up still works, and a wrong one is refused.
   await page.fill("#move-text", "443211");
   await page.press("#move-text", "Enter");
-  await until("the set-up refused", async () => /Refused/.test(await page.textContent("#message")), 10000);
-  assert.match(await page.textContent("#message"), /cannot be played/);
+  let refusal = "";
+  await until("the set-up refused", async () => /Refused/.test(refusal = await page.textContent("#message")), 10000);
+  assert.match(refusal, /cannot be played/);
   // The 4 on b1, the 3 on a1, the 2 on f1: the 1s take c1, d1 and e1. A second click on
   // a square takes its piece back.
   await page.click('svg g.cell[data-x="1"][data-y="5"]');
@@ -369,8 +375,10 @@ test("a person plays Nupud: the set-up by clicking the home rank, then a piece a
     assert.equal(await page.locator("svg circle.hint").count(), view.legal.filter(m => m.startsWith(from)).length, "hints for the picked piece");
     if (moves === 0) await page.screenshot({ path: join(shots, "play-nupud-hints.png"), fullPage: true });
     await page.click(`svg g.cell[data-x="${at(to) % view.width}"][data-y="${Math.floor(at(to) / view.width)}"]`);
-    await until("an answer", async () => /^(played|Refused)/.test(await page.textContent("#message")), 10000);
-    const played = (await page.textContent("#message")).startsWith("played");
+    // Kept as read: the opponent's answer may replace the message right after.
+    let answer = "";
+    await until("an answer", async () => /^(played|Refused)/.test(answer = await page.textContent("#message")), 10000);
+    const played = answer.startsWith("played");
     assert.ok(played, "some piece could move");
     await until("the move shown", async () => (await page.textContent("#ply-label")) !== before, 30000);
     moves += 1;

@@ -554,9 +554,11 @@ impl Game for Position {
     fn board_view(&self) -> BoardView {
         let (w, h) = (self.width(), self.height());
         let mut view = BoardView::new(self, w, h);
-        view.col_labels = (0..w).map(|x| x.to_string()).collect();
-        // The rules count rows from the bottom; the labels keep their numbers.
-        view.row_labels = (0..h).rev().map(|y| y.to_string()).collect();
+        // Columns and rows counted from 1 as people count (the move list's "column 4" is
+        // the column labelled 4; the notation, for bots, counts from 0); rows from the
+        // bottom, as the rules count them.
+        view.col_labels = (1..=w).map(|x| x.to_string()).collect();
+        view.row_labels = (1..=h).rev().map(|y| y.to_string()).collect();
         for row in 0..h {
             let y = h - 1 - row;
             for x in 0..w {

@@ -81,8 +81,9 @@ fn connect4_draws_the_top_row_first() {
     let v = view(&pos);
     assert_eq!((v.width, v.height), (7, 6));
     assert_eq!(rows(&v), [".......", ".......", ".......", ".......", "...1...", "...00.."]);
-    assert_eq!(v.col_labels.join(""), "0123456");
-    assert_eq!(v.row_labels.join(""), "543210");
+    // Counted from 1, as the move list counts columns ("column 4" is the notation's 3).
+    assert_eq!(v.col_labels.join(""), "1234567");
+    assert_eq!(v.row_labels.join(""), "654321");
     assert!((0..6).all(|y| at(&v, 3, y).name == "3"));
     assert_eq!(v.last, vec![[4, 5]]);
     assert_eq!(v.status, "Red to move");
