@@ -242,7 +242,9 @@ test("a person plays a game to its end by clicking, and an illegal click is refu
       refusedOnce = true;
     }
     if (!refusedOnce && clicks === 3) {
-      // Click a stone that is on the board: the rules refuse it with the reason.
+      // Click a stone that is on the board, on our turn (the opponent may still be
+      // answering the last click): the rules refuse it with the reason.
+      await until("my turn again", async () => /Your move/.test(await page.textContent("#turn-hint")), 30000);
       await page.click(`svg g.cell[data-x="0"][data-y="0"]`);
       let refusal = "";
       await until("the refusal", async () => /Refused/.test(refusal = await page.textContent("#message")), 10000);
