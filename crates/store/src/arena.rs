@@ -2,14 +2,12 @@
 //! tournament files: entrants and their token hashes, the owners of registered bots, and
 //! the ladders with their players, games and rating history.
 
-use std::borrow::Cow;
 use std::path::Path;
 
-use sqlx::migrate::{Migration, MigrationType, Migrator};
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous};
-use sqlx::{Row, SqlSafeStr};
+use sqlx::Row;
+use sqlx::sqlite::SqlitePool;
 
-use crate::{BUSY_TIMEOUT, MAX_CONNECTIONS, StoreError, now_ms};
+use crate::{StoreError, now_ms};
 
 /// The arena database's schema, oldest first (numbered after the tournament schema's,
 /// in the same folder).
@@ -100,30 +98,8 @@ impl ArenaStore {
     /// Opens the file, creating it if missing, and brings its schema up to date.
     pub async fn open(path: &Path) -> Result<ArenaStore, StoreError> {
         let file = path.display().to_string();
-        let options = SqliteConnectOptions::new()
-            .filename(path)
-            .create_if_missing(true)
-            .journal_mode(SqliteJournalMode::Wal)
-            .synchronous(SqliteSynchronous::Normal)
-            .busy_timeout(BUSY_TIMEOUT)
-            .foreign_keys(true);
-        let pool = SqlitePoolOptions::new()
-            .max_connections(MAX_CONNECTIONS)
-            .connect_with(options)
-            .await
-            .map_err(|source| StoreError::Open { file: file.clone(), source })?;
-        let migrator = Migrator::with_migrations(
-            ARENA_MIGRATIONS
-                .iter()
-                .map(|&(version, description, sql)| {
-                    Migration::new(version, Cow::Borrowed(description), MigrationType::Simple, sql.into_sql_str(), false)
-                })
-                .collect(),
-        );
-        migrator.run(&pool).await.map_err(|source| match source {
-            sqlx::migrate::MigrateError::VersionMissing(version) => StoreError::Newer { file: file.clone(), version },
-            source => StoreError::Migrate { file: file.clone(), source },
-        })?;
+        let pool = crate::open_sqlite(path, &file).await?;
+        crate::migrator(ARENA_MIGRATIONS).run(&pool).await.map_err(|source| crate::migrate_error(&file, source))?;
         Ok(ArenaStore { pool, file })
     }
 

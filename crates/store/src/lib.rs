@@ -310,18 +310,7 @@ impl Store {
     /// to date, and sets WAL mode, `synchronous=NORMAL`, a busy timeout and foreign keys.
     pub async fn open(path: &Path) -> Result<Store, StoreError> {
         let file = path.display().to_string();
-        let options = SqliteConnectOptions::new()
-            .filename(path)
-            .create_if_missing(true)
-            .journal_mode(SqliteJournalMode::Wal)
-            .synchronous(SqliteSynchronous::Normal)
-            .busy_timeout(BUSY_TIMEOUT)
-            .foreign_keys(true);
-        let pool = SqlitePoolOptions::new()
-            .max_connections(MAX_CONNECTIONS)
-            .connect_with(options)
-            .await
-            .map_err(|source| StoreError::Open { file: file.clone(), source })?;
+        let pool = open_sqlite(path, &file).await?;
         let store = Store { pool: Pool::Sqlite(pool), location: Location::File(path.to_path_buf()), file };
         store.refuse_foreign_files().await?;
         store.migrate().await?;
@@ -432,10 +421,7 @@ impl Store {
     /// Brings the schema up to date (sqlx's migrator; on PostgreSQL it holds an advisory
     /// lock meanwhile, so that workers starting together migrate once).
     async fn migrate(&self) -> Result<(), StoreError> {
-        let mapped = |source| match source {
-            sqlx::migrate::MigrateError::VersionMissing(version) => StoreError::Newer { file: self.file.clone(), version },
-            source => StoreError::Migrate { file: self.file.clone(), source },
-        };
+        let mapped = |source| migrate_error(&self.file, source);
         match &self.pool {
             Pool::Sqlite(pool) => migrator(MIGRATIONS).run(pool).await.map_err(mapped),
             Pool::Postgres(pool) => migrator(PG_MIGRATIONS).run(pool).await.map_err(mapped),
@@ -783,8 +769,33 @@ impl Store {
     }
 }
 
+/// Opens (creating it if missing) the SQLite file at `path`, named `file` in messages, in
+/// WAL mode with `synchronous=NORMAL`, a busy timeout and foreign keys.
+pub(crate) async fn open_sqlite(path: &Path, file: &str) -> Result<SqlitePool, StoreError> {
+    let options = SqliteConnectOptions::new()
+        .filename(path)
+        .create_if_missing(true)
+        .journal_mode(SqliteJournalMode::Wal)
+        .synchronous(SqliteSynchronous::Normal)
+        .busy_timeout(BUSY_TIMEOUT)
+        .foreign_keys(true);
+    SqlitePoolOptions::new()
+        .max_connections(MAX_CONNECTIONS)
+        .connect_with(options)
+        .await
+        .map_err(|source| StoreError::Open { file: file.to_string(), source })
+}
+
+/// A failed migration of `file`: a schema newer than this build's, or another failure.
+pub(crate) fn migrate_error(file: &str, source: sqlx::migrate::MigrateError) -> StoreError {
+    match source {
+        sqlx::migrate::MigrateError::VersionMissing(version) => StoreError::Newer { file: file.to_string(), version },
+        source => StoreError::Migrate { file: file.to_string(), source },
+    }
+}
+
 /// A schema's migrations, built from the SQL files compiled into the binary.
-fn migrator(migrations: &'static [(i64, &'static str, &'static str)]) -> Migrator {
+pub(crate) fn migrator(migrations: &'static [(i64, &'static str, &'static str)]) -> Migrator {
     Migrator::with_migrations(
         migrations
             .iter()
