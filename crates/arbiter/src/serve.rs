@@ -58,7 +58,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         Some(token) => token.trim().to_string(),
         None => web::auth::random_token(),
     };
-    let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let jobs = args.jobs.unwrap_or_else(referee::cores::available);
     if jobs == 0 {
         bail!("-j must be at least 1");
     }

@@ -66,7 +66,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
 
 /// Games at a time: `-j`, else the number of cores.
 pub fn jobs(given: Option<usize>) -> anyhow::Result<usize> {
-    let jobs = given.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let jobs = given.unwrap_or_else(referee::cores::available);
     if jobs == 0 {
         bail!("-j must be at least 1");
     }

@@ -36,11 +36,6 @@ pub fn set(n: usize) -> Result<(), usize> {
     if size == n { Ok(()) } else { Err(size) }
 }
 
-/// How many players may think at once.
-pub fn in_force() -> usize {
-    cores().size
-}
-
 fn cores() -> &'static Cores {
     CORES.get_or_init(|| make(available()))
 }
