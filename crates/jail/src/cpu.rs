@@ -1,14 +1,20 @@
-//! CPU time of a process group, summed from `/proc/<pid>/stat` of its members.
+//! CPU time of a process group: its live members' CPU clocks plus what they have reaped.
 //!
-//! Finding the members means reading every process's stat file, which costs hundreds of
-//! microseconds; [`CpuMeter`] does that at most every [`RESCAN`] and otherwise reads only
-//! the members it already knows, so that measuring a move costs a few microseconds.
+//! A live member's time is read from its process CPU clock (`clock_getcpuclockid`: one
+//! system call, nanoseconds). Finding the members, and what each has reaped from its
+//! children, means reading `/proc/<pid>/stat` of every process on the machine, which
+//! costs hundreds of microseconds; [`CpuMeter`] does that at most every [`RESCAN`],
+//! and not at all in a group's first [`RESCAN`] (a new group is its leader alone), so
+//! that measuring a move costs about a microsecond.
 
 use std::time::{Duration, Instant};
 
+use nix::time::{ClockId, clock_getcpuclockid, clock_gettime};
+use nix::unistd::Pid;
+
 /// Fields of `/proc/<pid>/stat` after the command name, 0-based from the state field.
 const PGRP: usize = 2;
-const UTIME: usize = 11;
+const CUTIME: usize = 13;
 const CSTIME: usize = 14;
 
 /// How often a meter looks for new members of the group.
@@ -20,66 +26,87 @@ pub const RESCAN: Duration = Duration::from_millis(100);
 pub fn group_cpu_time(pgid: i32) -> Duration {
     let mut meter = CpuMeter::new(pgid);
     meter.rescan();
-    meter.total()
+    meter.read()
 }
 
 /// Measures the CPU time of one process group, remembering its members.
 #[derive(Debug)]
 pub struct CpuMeter {
     pgid: i32,
-    members: Vec<i32>,
-    scanned: Option<Instant>,
+    members: Vec<Member>,
+    scanned: Instant,
+    /// The highest total read so far: a reading never goes back (a member that dies
+    /// and is reaped takes its time with it until its reaper's is read at a scan).
+    highest: Duration,
+}
+
+/// A process of the group: its CPU clock and the time of the children it had reaped
+/// at the last scan.
+#[derive(Debug)]
+struct Member {
+    clock: Option<ClockId>,
+    reaped: Duration,
+}
+
+impl Member {
+    fn new(pid: i32, reaped: Duration) -> Member {
+        Member { clock: clock_getcpuclockid(Pid::from_raw(pid)).ok(), reaped }
+    }
+
+    /// Its own CPU time now (all its threads), `None` once it is gone.
+    fn live(&self) -> Option<Duration> {
+        let now = clock_gettime(self.clock?).ok()?;
+        Some(Duration::from(now))
+    }
 }
 
 impl CpuMeter {
+    /// A meter of the group led by `pgid`, which is taken to be its only member until
+    /// the first scan, [`RESCAN`] from now: the group of a process just started.
     pub fn new(pgid: i32) -> CpuMeter {
-        CpuMeter { pgid, members: vec![pgid], scanned: None }
+        CpuMeter { pgid, members: vec![Member::new(pgid, Duration::ZERO)], scanned: Instant::now(), highest: Duration::ZERO }
     }
 
     /// The group's CPU time now: the known members, after a full scan for new ones if
     /// the last is older than [`RESCAN`].
     pub fn read(&mut self) -> Duration {
-        if self.scanned.is_none_or(|at| at.elapsed() >= RESCAN) {
+        if self.scanned.elapsed() >= RESCAN {
             self.rescan();
         }
-        self.total()
-    }
-
-    fn rescan(&mut self) {
-        self.scanned = Some(Instant::now());
-        self.members.clear();
-        let Ok(entries) = std::fs::read_dir("/proc") else {
-            return;
-        };
-        for entry in entries.flatten() {
-            let name = entry.file_name();
-            if let Some(pid) = name.to_str().and_then(|n| n.parse::<i32>().ok())
-                && stat_ticks(pid, self.pgid).is_some()
-            {
-                self.members.push(pid);
-            }
-        }
-    }
-
-    fn total(&mut self) -> Duration {
-        let ticks_per_second = rustix::param::clock_ticks_per_second().max(1);
-        let pgid = self.pgid;
-        let mut ticks = 0u64;
         // Members that died or left the group drop out; their time stays counted where
-        // a member of the group reaped them.
-        self.members.retain(|&pid| match stat_ticks(pid, pgid) {
-            Some(used) => {
-                ticks += used;
+        // a member of the group reaped them (from the next scan).
+        let mut total = Duration::ZERO;
+        self.members.retain(|member| match member.live() {
+            Some(live) => {
+                total += live + member.reaped;
                 true
             }
             None => false,
         });
-        Duration::from_nanos(ticks.saturating_mul(1_000_000_000) / ticks_per_second)
+        self.highest = self.highest.max(total);
+        self.highest
+    }
+
+    fn rescan(&mut self) {
+        self.scanned = Instant::now();
+        let Ok(entries) = std::fs::read_dir("/proc") else {
+            return;
+        };
+        let mut members = Vec::new();
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            if let Some(pid) = name.to_str().and_then(|n| n.parse::<i32>().ok())
+                && let Some(reaped) = reaped_in_group(pid, self.pgid)
+            {
+                members.push(Member::new(pid, reaped));
+            }
+        }
+        self.members = members;
     }
 }
 
-/// The CPU ticks of `pid` (its own and its reaped children's) if it is in `pgid`.
-fn stat_ticks(pid: i32, pgid: i32) -> Option<u64> {
+/// The CPU time of the children `pid` has reaped, if it is in group `pgid`.
+fn reaped_in_group(pid: i32, pgid: i32) -> Option<Duration> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     // The command name may hold spaces and parentheses: split after the last ')'.
     let rest = &stat[stat.rfind(')')? + 2..];
@@ -87,11 +114,15 @@ fn stat_ticks(pid: i32, pgid: i32) -> Option<u64> {
     if fields.get(PGRP)?.parse::<i32>().ok()? != pgid {
         return None;
     }
-    fields.get(UTIME..=CSTIME)?.iter().map(|f| f.parse::<u64>().ok()).sum()
+    let ticks: u64 = fields.get(CUTIME..=CSTIME)?.iter().map(|f| f.parse::<u64>().ok()).sum::<Option<u64>>()?;
+    let ticks_per_second = rustix::param::clock_ticks_per_second().max(1);
+    Some(Duration::from_nanos(ticks.saturating_mul(1_000_000_000) / ticks_per_second))
 }
 
 #[cfg(test)]
 mod tests {
+    use std::time::Duration;
+
     #[test]
     fn own_group_has_cpu_time() {
         let pgid = rustix::process::getpgrp().as_raw_nonzero().get();
@@ -100,9 +131,30 @@ mod tests {
             x = x.wrapping_add(i * i);
         }
         assert!(x > 0);
-        assert!(super::group_cpu_time(pgid) > std::time::Duration::ZERO);
+        assert!(super::group_cpu_time(pgid) > Duration::ZERO);
         let mut meter = super::CpuMeter::new(pgid);
-        assert!(meter.read() > std::time::Duration::ZERO);
-        assert_eq!(super::group_cpu_time(i32::MAX - 7), std::time::Duration::ZERO);
+        assert!(meter.read() > Duration::ZERO);
+        assert_eq!(super::group_cpu_time(i32::MAX - 7), Duration::ZERO);
+    }
+
+    #[test]
+    fn a_new_group_is_not_scanned_at_once() {
+        // A process just started is its group's only member: reading it must not cost a
+        // scan of every process on the machine (which once took most of a short game).
+        let pgid = rustix::process::getpgrp().as_raw_nonzero().get();
+        let mut meter = super::CpuMeter::new(pgid);
+        let made = meter.scanned;
+        meter.read();
+        assert_eq!(meter.scanned, made);
+        assert_eq!(meter.members.len(), 1);
+    }
+
+    #[test]
+    fn a_reading_never_goes_back() {
+        let pgid = rustix::process::getpgrp().as_raw_nonzero().get();
+        let mut meter = super::CpuMeter::new(pgid);
+        let first = meter.read();
+        meter.members.clear();
+        assert_eq!(meter.read(), first);
     }
 }

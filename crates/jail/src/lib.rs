@@ -228,6 +228,9 @@ pub struct Process {
     /// The go FIFO after the release, kept open: the byte stays in it until the helper,
     /// perhaps still getting ready, reads it (a FIFO that nobody holds loses its data).
     _released: Option<std::fs::File>,
+    /// The sandbox helper's status FIFO (held open read-write, so it never ends): the
+    /// bot's wait status arrives there before the helper tears its namespaces down.
+    status: Option<tokio::net::unix::pipe::Receiver>,
     _lifeline_dir: Option<tempfile::TempDir>,
     started: Instant,
     exit: Option<ExitStatus>,
@@ -264,6 +267,13 @@ impl Process {
         Ok(())
     }
 
+    /// Whether the process's end is known from the sandbox helper's report, before the
+    /// helper's own exit (see [`Process::kill`]): once it has ended, killing the rest can
+    /// be left to a task of its own.
+    pub fn reports_end(&self) -> bool {
+        self.status.is_some()
+    }
+
     /// Whether the process is a held start not yet released.
     pub fn is_held(&self) -> bool {
         self.held.is_some()
@@ -273,6 +283,7 @@ impl Process {
         let mut lifeline_dir = None;
         let mut lifeline = None;
         let mut held = None;
+        let mut status = None;
         let mut cmd = match &command.sandbox {
             None => {
                 let mut cmd = tokio::process::Command::new(&command.program);
@@ -295,6 +306,11 @@ impl Process {
                     held = Some(std::fs::OpenOptions::new().read(true).write(true).open(&go)?);
                     policy.go = Some(go);
                 }
+                let status_fifo = dir.path().join("status");
+                nix::unistd::mkfifo(&status_fifo, nix::sys::stat::Mode::S_IRUSR | nix::sys::stat::Mode::S_IWUSR)
+                    .map_err(io::Error::from)?;
+                status = Some(tokio::net::unix::pipe::OpenOptions::new().read_write(true).open_receiver(&status_fifo)?);
+                policy.status = Some(status_fifo);
                 policy.read_only = sandbox.read_only.clone();
                 // A memory cgroup caps what the bot really uses; the address-space rlimit
                 // is only the fallback (it also binds the helper, whose threads reserve
@@ -382,6 +398,7 @@ impl Process {
             _lifeline: lifeline,
             held,
             _released: None,
+            status,
             _lifeline_dir: lifeline_dir,
             started,
             exit: None,
@@ -485,10 +502,10 @@ impl Process {
                 break self.wait(deadline).await?;
             }
             let mut chunk = [0u8; 8192];
-            let (child, stdout) = (&mut self.child, &mut self.stdout);
+            let (child, stdout, status) = (&mut self.child, &mut self.stdout, &mut self.status);
             let step = async {
                 tokio::select! {
-                    status = child.wait() => Step::Exited(status),
+                    status = exited(child, status) => Step::Exited(status),
                     read = stdout.read(&mut chunk) => Step::Read(read),
                 }
             };
@@ -517,8 +534,7 @@ impl Process {
         if let Some(status) = self.exit {
             return Ok(status);
         }
-        let child = &mut self.child;
-        match watch(&self.cpu, deadline, child.wait()).await {
+        match watch(&self.cpu, deadline, exited(&mut self.child, &mut self.status)).await {
             Ok(Ok(status)) => {
                 self.exit = Some(status);
                 Ok(status)
@@ -620,6 +636,20 @@ pub fn take_line(buffer: &mut Vec<u8>) -> Option<String> {
         line.pop();
     }
     Some(String::from_utf8_lossy(&line).into_owned())
+}
+
+/// Waits for the bot's end: its wait status from the sandbox helper's status FIFO when
+/// there is one (sent before the helper's own exit, which tears the bot's namespaces
+/// down), else the process's exit.
+async fn exited(child: &mut Child, status: &mut Option<tokio::net::unix::pipe::Receiver>) -> io::Result<ExitStatus> {
+    use std::os::unix::process::ExitStatusExt;
+    let Some(fifo) = status.as_mut() else { return child.wait().await };
+    let mut raw = [0u8; 4];
+    tokio::select! {
+        exited = child.wait() => exited,
+        // The helper writes the four bytes at once (less than a pipe's atomic write).
+        read = fifo.read_exact(&mut raw) => read.map(|_| ExitStatus::from_raw(i32::from_ne_bytes(raw))),
+    }
 }
 
 enum Step {

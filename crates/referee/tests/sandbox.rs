@@ -399,3 +399,32 @@ async fn a_persistent_bot_over_its_memory_cap_loses_on_memory() {
         other => panic!("expected a memory fault, got {other:?}"),
     }
 }
+
+/// How a sandboxed per-move bot ended, as the referee reads it from the helper's report
+/// (sent before the helper tears the namespaces down): a move written, then a non-zero
+/// exit or a death by signal, is a crash with that status, and the move's stderr is whole.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_sandboxed_move_that_ends_badly_is_a_crash_with_its_status() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        ("exit-3", "exit 3", "exited with status 3"),
+        // A real fault: a signal sent to itself would not reach it (the bot is pid 1 of
+        // its PID namespace, and the kernel keeps such signals from an init).
+        ("segv", "exec python3 -c 'import ctypes; ctypes.string_at(0)'", "killed by signal 11 (SIGSEGV)"),
+        ("exit-0", "exit 0", ""),
+    ];
+    for (name, end, detail) in cases {
+        let script = format!("{GOOD}echo last-words >&2\n{end}\n");
+        let bot = pahtum_bot(dir.path(), name, &script);
+        let record = game(&bot, 30_000).await;
+        let termination = serde_json::to_value(&record.result.termination).unwrap();
+        if detail.is_empty() {
+            assert_eq!(record.result.termination, Termination::Rules, "{name}: {termination}");
+        } else {
+            assert_eq!(termination["kind"], "crash", "{name}: {termination}");
+            assert_eq!(termination["side"], 0, "{name}: {termination}");
+            assert!(termination.to_string().contains(detail), "{name}: {termination}");
+        }
+        assert!(stderr_of(&record).contains("last-words"), "{name}: {:?}", stderr_of(&record));
+    }
+}

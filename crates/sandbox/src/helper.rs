@@ -46,6 +46,8 @@ impl std::fmt::Display for Layer {
 pub enum HelperError {
     #[error("cannot open the lifeline {0}: {1}")]
     Lifeline(PathBuf, io::Error),
+    #[error("cannot open the status FIFO {0}: {1}")]
+    Status(PathBuf, io::Error),
     #[error("the lifeline closed before the go: the referee is gone")]
     NoGo,
     #[error("cannot write the report {0}: {1}")]
@@ -81,6 +83,11 @@ pub fn run(options: &Options) -> Result<ExitStatus, HelperError> {
     hup.add(Signal::SIGHUP);
     let _ = hup.thread_block();
 
+    // Opened now, before the namespaces: close-on-exec, so the bot never holds it.
+    let mut status_fifo = match &options.status {
+        Some(path) => Some(open_status(path).map_err(|err| HelperError::Status(path.clone(), err))?),
+        None => None,
+    };
     let mut layers = Vec::new();
     match &options.lifeline {
         Some(path) => {
@@ -109,7 +116,29 @@ pub fn run(options: &Options) -> Result<ExitStatus, HelperError> {
     let mut command = Command::new("/proc/self/exe");
     command.arg0("arbiter-sandbox").arg("--inner").arg(proc_view.name()).args(std::env::args_os().skip(1));
     let mut child = command.spawn().map_err(|err| HelperError::Spawn("the helper's second stage".to_string(), err))?;
-    child.wait().map_err(HelperError::Wait)
+    let status = child.wait().map_err(HelperError::Wait)?;
+    if let Some(fifo) = status_fifo.as_mut() {
+        // Let go of the bot's pipes first: closed at the exit, they would close only after
+        // the namespaces are torn down, and the referee reads them to their end.
+        if let Ok(null) = File::options().read(true).write(true).open("/dev/null") {
+            let _ = rustix::stdio::dup2_stdin(&null);
+            let _ = rustix::stdio::dup2_stdout(&null);
+            let _ = rustix::stdio::dup2_stderr(&null);
+        }
+        // The referee may be gone: nothing to do about a failed write.
+        let _ = fifo.write_all(&status.into_raw().to_ne_bytes());
+    }
+    Ok(status)
+}
+
+/// Opens the status FIFO for writing without waiting: the referee holds it open
+/// read-write, so there is always a reader.
+fn open_status(path: &Path) -> io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let fifo = std::fs::OpenOptions::new().write(true).custom_flags(rustix::fs::OFlags::NONBLOCK.bits() as i32).open(path)?;
+    let flags = rustix::fs::fcntl_getfl(&fifo)?;
+    rustix::fs::fcntl_setfl(&fifo, flags - rustix::fs::OFlags::NONBLOCK)?;
+    Ok(fifo)
 }
 
 /// The second stage: mounts the bot's own `/proc` (or falls back to the host's, mostly

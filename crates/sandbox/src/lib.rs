@@ -58,6 +58,11 @@ pub struct Policy {
     /// byte on it before it becomes the bot, so that a bot's start can be prepared ahead
     /// of its move.
     pub go: Option<PathBuf>,
+    /// A third FIFO of the referee's (`--status`): when given, the helper writes the
+    /// bot's wait status there (4 bytes, native order) as soon as the bot has ended, so
+    /// that the referee need not wait for the helper's own exit, which tears down the
+    /// bot's namespaces (milliseconds).
+    pub status: Option<PathBuf>,
     /// Where the helper writes one line per layer: applied or not available, and why.
     pub report: Option<PathBuf>,
 }
@@ -77,6 +82,7 @@ impl Policy {
             env: Vec::new(),
             lifeline: lifeline.into(),
             go: None,
+            status: None,
             report: None,
         }
     }
@@ -114,6 +120,9 @@ impl Policy {
         push("--lifeline", self.lifeline.clone().into());
         if let Some(go) = &self.go {
             push("--go", go.clone().into());
+        }
+        if let Some(status) = &self.status {
+            push("--status", status.clone().into());
         }
         if let Some(report) = &self.report {
             push("--report", report.clone().into());

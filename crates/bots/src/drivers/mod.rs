@@ -320,9 +320,18 @@ async fn run_process(cmd: &jail::Command, prepared: Option<jail::Process>, input
     let elapsed = began.elapsed();
     let cpu = process.cpu_time().saturating_sub(cpu_before);
     let over_memory = process.memory_exceeded();
-    process.kill().await;
+    // A sandboxed bot that ended on its own is all gone but for its helper, which is
+    // tearing the bot's namespaces down (milliseconds): that and the cgroup's removal
+    // go on in the background instead of holding up the game.
+    let ended = process.reports_end() && result.is_ok();
+    if !ended {
+        process.kill().await;
+    }
     process.finish_stderr(Duration::from_millis(100)).await;
     let stderr = process.take_stderr().await;
+    if ended {
+        tokio::spawn(async move { process.kill().await });
+    }
     let output = match result {
         _ if over_memory => Err(memory_fault(cmd)),
         Ok((output, status)) => match exit_fault(status) {
