@@ -37,6 +37,10 @@ pub struct SharedArgs {
     /// third of it): a worker that dies loses its game to another after this long.
     #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
     lease: f64,
+    /// Where the bots fetched from the database are unpacked and built (default:
+    /// $XDG_CACHE_HOME/arbiter, else ~/.cache/arbiter).
+    #[arg(long, value_name = "DIR")]
+    cache: Option<PathBuf>,
     /// Tests only: stop before committing the first game stored, after writing FILE.
     #[arg(long, value_name = "FILE", hide = true)]
     stall_before_commit: Option<PathBuf>,
@@ -97,12 +101,15 @@ pub async fn work(
         (true, true) => "full".to_string(),
         (true, false) => format!("degraded: {}", sandbox.degraded.join("; ")),
     };
+    let cache = shared.cache.clone().unwrap_or_else(default_cache);
+    let cache = std::path::absolute(&cache).with_context(|| format!("--cache {}", cache.display()))?;
     let options = WorkOptions {
         jobs,
         sandboxed: sandbox.sandboxed,
         sandbox_level: level.clone(),
         lease: Duration::from_secs_f64(shared.lease),
         wait,
+        cache,
         stall_before_commit: shared.stall_before_commit.clone(),
         pause_before_store: shared.pause_before_store.clone(),
     };
@@ -122,6 +129,17 @@ pub async fn work(
     }
     eprintln!("worker done: {stored} game(s) stored by this worker in {name}");
     Ok(())
+}
+
+/// `$XDG_CACHE_HOME/arbiter`, else `~/.cache/arbiter`, else a folder in the temporary
+/// folder.
+fn default_cache() -> PathBuf {
+    let absolute = |var: &str| std::env::var_os(var).map(PathBuf::from).filter(|path| path.is_absolute());
+    match (absolute("XDG_CACHE_HOME"), absolute("HOME")) {
+        (Some(cache), _) => cache.join("arbiter"),
+        (None, Some(home)) => home.join(".cache/arbiter"),
+        (None, None) => std::env::temp_dir().join("arbiter-cache"),
+    }
 }
 
 /// One line per event, on stderr.

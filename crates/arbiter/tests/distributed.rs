@@ -313,3 +313,111 @@ fn a_worker_whose_lease_expired_cannot_store_its_stale_result() {
     assert!(said.contains(&format!("game {key} not stored: its lease had passed to another attempt")), "{said}");
     assert_eq!(games(&db).len(), by_worker.len(), "nothing stored after the other worker ended");
 }
+
+/// A Gomoku bot whose files matter: a script that starts `arbiter bot PLAYER`, made by a
+/// build (that stamps each build differently, as two machines' compilers may) or kept
+/// executable as it is, reading its seed from a data file beside it.
+fn bot_with_files(dir: &Path, name: &str, player: &str, seed: u64, built: bool) {
+    let folder = dir.join(name);
+    std::fs::create_dir_all(folder.join("data")).unwrap();
+    std::fs::write(folder.join("data/seed"), seed.to_string()).unwrap();
+    let script = format!("#!/bin/sh\nexec {ARBITER} bot {player} --seed \"$(cat \"$(dirname \"$0\")/data/seed\")\"\n");
+    let mut manifest = format!("name = \"{name}\"\ngame = \"gomoku\"\nprotocol = \"arbiter\"\n");
+    if built {
+        std::fs::write(folder.join("play.sh"), script).unwrap();
+        manifest.push_str("command = [\"./play\"]\n");
+        manifest.push_str("build = [\"sh\", \"-c\", \"{ cat play.sh; echo \\\"# built by $$\\\"; } > play && chmod +x play\"]\n");
+    } else {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::write(folder.join("run"), script).unwrap();
+        std::fs::set_permissions(folder.join("run"), std::fs::Permissions::from_mode(0o755)).unwrap();
+        manifest.push_str("command = [\"./run\"]\n");
+    }
+    std::fs::write(folder.join("bot.toml"), manifest).unwrap();
+}
+
+#[test]
+fn workers_with_empty_folders_play_bots_that_exist_only_in_the_database() {
+    let Some(cluster) = pgtest::Cluster::start() else { return };
+    let home = tempfile::tempdir().unwrap();
+    let origin = home.path().join("origin");
+    bot_with_files(&origin, "a", "random", 1, false);
+    bot_with_files(&origin, "b", "greedy", 2, true);
+    bot_with_files(&origin, "c", "random", 3, true);
+    let openings = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../presets/gomoku-2004-openings.txt");
+    std::fs::copy(openings, origin.join("openings.txt")).unwrap();
+    let mut text = String::from("name = \"travel\"\ngame = \"gomoku\"\nseed = 11\n");
+    for (name, bot) in [("a", "a"), ("b", "b"), ("c", "c"), ("greedy", "greedy")] {
+        text.push_str(&format!("[[entrant]]\nname = \"{name}\"\nbot = \"{bot}\"\n"));
+    }
+    text.push_str("[[stage]]\nname = \"league\"\nformat = \"round-robin\"\ndeals = 2\nscoring = \"game-1-half-0\"\n");
+    text.push_str("openings = { default = true, file = \"openings.txt\" }\n");
+    let config = origin.join("tournament.toml");
+    std::fs::write(&config, text).unwrap();
+
+    let file = home.path().join("reference.db");
+    let out = Command::new(ARBITER)
+        .args(["tournament", config.to_str().unwrap(), "--db", file.to_str().unwrap(), "-j", "2", "--no-sandbox"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let reference = games(file.to_str().unwrap());
+    assert_eq!(reference.len(), 24, "six pairs, two deals of two games");
+    assert!(reference.iter().all(|g| g["fault"].is_null()), "no bot failed on its own machine: {reference:?}");
+
+    // The creator stores the tournament and its files, builds and fingerprints the bots
+    // in its own cache, and is killed holding its first game; then the bots' folder,
+    // config and openings are removed.
+    let db = cluster.database();
+    let log = |name: &str| home.path().join(name);
+    let pause = home.path().join("paused");
+    let mut creator = Command::new(ARBITER)
+        .args(["tournament", config.to_str().unwrap(), "--db", &db, "-j", "1", "--no-sandbox", "--lease", "2", "--cache"])
+        .arg(home.path().join("creator-cache"))
+        .arg("--pause-before-store")
+        .arg(&pause)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(log("creator.err")).unwrap())
+        .spawn()
+        .unwrap();
+    wait_for_file(&pause, &log("creator.err"));
+    creator.kill().unwrap();
+    creator.wait().unwrap();
+    std::fs::remove_dir_all(&origin).unwrap();
+
+    // Two workers start in empty folders, their caches inside them.
+    let mut workers = Vec::new();
+    for name in ["one", "two"] {
+        let empty = home.path().join(name);
+        std::fs::create_dir(&empty).unwrap();
+        let child = Command::new(ARBITER)
+            .args(["worker", "--db", &db, "-j", "1", "--no-sandbox", "--lease", "2", "--cache", "cache"])
+            .current_dir(&empty)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(log(&format!("{name}.err"))).unwrap())
+            .spawn()
+            .unwrap();
+        workers.push((name, empty, child));
+    }
+    let mut pids = Vec::new();
+    for (name, empty, child) in &mut workers {
+        let status = ended(child, name);
+        let said = std::fs::read_to_string(log(&format!("{name}.err"))).unwrap();
+        assert!(status.success(), "worker {name} failed: {said}");
+        assert!(!said.contains("note:"), "worker {name} had nothing to note: {said}");
+        let bots: Vec<_> = std::fs::read_dir(empty.join("cache/bots")).unwrap().flatten().collect();
+        assert_eq!(bots.len(), 3, "the three program bots unpacked once each in worker {name}'s cache");
+        pids.push(child.id());
+    }
+
+    assert_eq!(games(&db), reference, "the same games as on the bots' own machine");
+    assert_eq!(standings(&db), standings(file.to_str().unwrap()));
+    let by_worker = runtime().block_on(async {
+        let store = Store::open_read_only_at(&Location::parse(&db)).await.unwrap();
+        store.game_workers().await.unwrap()
+    });
+    assert_eq!(by_worker.len(), reference.len());
+    assert!(by_worker.iter().all(|(_, worker)| pids.iter().any(|&pid| is_of(worker, pid))), "the workers played every game: {by_worker:?}");
+}

@@ -3,12 +3,13 @@
 //! resumes from the store after a crash, a kill or Ctrl-C (finished games are never played
 //! again; unfinished ones are played from the start).
 
+pub mod bundles;
 mod entrants;
 mod outcome;
 pub mod report;
 pub mod shared;
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -197,7 +198,7 @@ async fn run_stages(
         let (stage_participants, resumed) =
             stage_participants(store, idx, stage, &participants, &all, &specs, options, &mut stored_notes, &mut on_event).await?;
 
-        let openings = stage_openings(config, stage, idx, &stage_options, &options.config_dir)?;
+        let openings = stage_openings(config, stage, idx, &stage_options, &options.config_dir, &HashMap::new())?;
         let starts = Arc::new(Starts::new(config.game, &stage_options, &openings, config.seed, &stage.name)?);
         let limits = config.limits.overridden_by(stage.limits);
 
@@ -627,16 +628,19 @@ fn fingerprint(spec: &BotSpec) -> Option<String> {
 }
 
 /// The stage's start positions besides the default, read or generated now (so they stay
-/// secret until the stage starts).
+/// secret until the stage starts). An openings file is read from `dir`, unless `stored`
+/// holds its text (a shared database's copy, by the path the config gives).
 fn stage_openings(
     config: &TournamentConfig,
     stage: &StageConfig,
     idx: usize,
     options: &Options,
     dir: &Path,
+    stored: &HashMap<PathBuf, String>,
 ) -> Result<Vec<String>, ArenaError> {
     let fail = |message: String| ArenaError::Stage { stage: stage.name.clone(), message };
     let file_text = match &stage.openings.file {
+        Some(file) if stored.contains_key(file) => Some(stored[file].clone()),
         Some(file) => {
             let path = dir.join(file);
             Some(std::fs::read_to_string(&path).map_err(|err| fail(format!("cannot read openings {}: {err}", path.display())))?)

@@ -20,12 +20,20 @@ use tournament::schedule::{self, Next, StageContext};
 use tournament::{Entrant, EntrantId, GameOutcome, TournamentConfig};
 
 use crate::{
-    ArenaError, Event, GameJob, ResolvedEntrant, RunOptions, StagePrints, Starts, StoredStageResult, baseline_name, build_programs, note,
+    ArenaError, bundles, Event, GameJob, ResolvedEntrant, RunOptions, StagePrints, Starts, StoredStageResult, baseline_name, build_programs, note,
     outcome_of, stage_openings, stage_participants, start_programs, tournament_hash, with_baselines,
 };
 
 /// The setting that holds the folder the config's relative paths are resolved against.
 const CONFIG_DIR: &str = "config_dir";
+
+/// The owner of the bundle of files the config reads (its openings files).
+const CONFIG_FILES: &str = "config";
+
+/// The owner of an entrant's bot's bundle.
+fn bot_owner(id: EntrantId) -> String {
+    format!("entrant:{id}")
+}
 
 /// How long an idle worker waits before it looks for work again.
 const POLL: Duration = Duration::from_millis(500);
@@ -51,6 +59,9 @@ pub struct WorkOptions {
     pub lease: Duration,
     /// Keep polling for work when the tournament is decided or not created yet.
     pub wait: bool,
+    /// Where the bots fetched from the database are unpacked and built, each in a folder
+    /// named by its files' hash (`CACHE/bots/HASH`).
+    pub cache: PathBuf,
     /// Tests only: before committing its first stored game, the worker writes this file
     /// and stops there (so that a test can kill it while it stores).
     pub stall_before_commit: Option<PathBuf>,
@@ -83,9 +94,11 @@ pub enum WorkEvent {
     Note { text: String },
 }
 
-/// Records a tournament in a shared database (the config, its entrants and the folder
-/// its relative paths start from), for workers to play. Creating the same tournament
-/// again changes nothing; another one is refused.
+/// Records a tournament in a shared database (the config, its entrants, the folder its
+/// relative paths start from, each program bot's folder and the files the config reads),
+/// for workers that have nothing but the URL. Creating the same tournament again stores
+/// the bots' files as they are now (a bot changed since is refused by the fingerprint
+/// checks as on one machine); another tournament is refused.
 pub async fn create(
     config: &TournamentConfig,
     config_text: &str,
@@ -98,7 +111,7 @@ pub async fn create(
     }
     store.begin_tournament(&config.name, config_text, &tournament_hash(config_text, entrants)).await?;
     let config_dir = std::fs::canonicalize(config_dir).unwrap_or_else(|_| config_dir.to_path_buf());
-    let (mut all, _, _) = with_baselines(config, entrants, &config_dir)?;
+    let (mut all, specs, _) = with_baselines(config, entrants, &config_dir)?;
     // Bots named by a path relative to where the command ran (`--bots DIR`) are stored
     // absolute, so that every worker finds them from the config's folder.
     for entrant in &mut all {
@@ -112,13 +125,115 @@ pub async fn create(
     }
     store.save_entrants(&all).await?;
     store.save_setting(CONFIG_DIR, &config_dir.to_string_lossy()).await?;
+    store_files(config, &all, &specs, store, &config_dir).await
+}
+
+/// Stores each program bot's folder ([`bundles::pack_bot`]) and the files the config
+/// reads, contents by their SHA-256.
+async fn store_files(
+    config: &TournamentConfig,
+    all: &[Entrant],
+    specs: &[BotSpec],
+    store: &store::Store,
+    config_dir: &Path,
+) -> Result<(), ArenaError> {
+    for (entrant, spec) in all.iter().zip(specs) {
+        let BotSpec::Program(bot) = spec else { continue };
+        let bot = bot.clone();
+        let packed = tokio::task::spawn_blocking(move || bundles::pack_bot(&bot))
+            .await
+            .map_err(|err| ArenaError::Entrants(format!("a packing task failed: {err}")))?
+            .map_err(|err| ArenaError::Entrants(format!("bot {}: {err}", entrant.name)))?;
+        store.save_bundle(&bot_owner(entrant.id), &packed.listing.hash(), &packed.listing.json(), &packed.contents).await?;
+    }
+    let mut paths: Vec<String> =
+        config.stages.iter().filter_map(|stage| stage.openings.file.as_ref()).map(|p| p.to_string_lossy().into_owned()).collect();
+    paths.sort();
+    paths.dedup();
+    if !paths.is_empty() {
+        let dir = config_dir.to_path_buf();
+        let packed = tokio::task::spawn_blocking(move || bundles::pack_config_files(&dir, &paths))
+            .await
+            .map_err(|err| ArenaError::Entrants(format!("a packing task failed: {err}")))?
+            .map_err(ArenaError::Entrants)?;
+        store.save_bundle(CONFIG_FILES, &packed.listing.hash(), &packed.listing.json(), &packed.contents).await?;
+    }
     Ok(())
+}
+
+/// A bundle stored under `owner`, checked ([`bundles::Listing::parse`]), with its contents
+/// fetched and checked against their hashes, unless `cached` says this machine has it
+/// already (then the contents are not fetched).
+async fn fetch_bundle(
+    store: &store::Store,
+    owner: &str,
+    cached: impl Fn(&str) -> bool,
+) -> Result<Option<(bundles::Listing, HashMap<String, Vec<u8>>)>, ArenaError> {
+    let Some((hash, json)) = store.bundle(owner).await? else { return Ok(None) };
+    let refused = |message: String| ArenaError::Entrants(format!("the files of {owner} in {} are refused: {message}", store.location().name()));
+    let listing = bundles::Listing::parse(&json).map_err(refused)?;
+    if listing.hash() != hash {
+        return Err(refused("their list does not match its hash".to_string()));
+    }
+    let mut contents = HashMap::new();
+    if cached(&hash) {
+        return Ok(Some((listing, contents)));
+    }
+    for file in &listing.files {
+        if !contents.contains_key(&file.sha256) {
+            let content = store.blob(&file.sha256).await?.ok_or_else(|| refused(format!("{:?}: its content is not stored", file.path)))?;
+            contents.insert(file.sha256.clone(), content);
+        }
+    }
+    bundles::check_contents(&listing, &contents).map_err(refused)?;
+    Ok(Some((listing, contents)))
+}
+
+/// An entrant's bot as a worker plays it: fetched from the database into the cache when
+/// the database holds its files (identified by their hash on every machine), else (a
+/// built-in, or a tournament created before bots travelled) resolved from the config's
+/// folder.
+async fn worker_bot(store: &store::Store, entrant: &Entrant, config: &TournamentConfig, config_dir: &Path, cache: &Path) -> Result<BotSpec, ArenaError> {
+    let bots = cache.join("bots");
+    let cached = |hash: &str| bots.join(hash).is_dir();
+    let Some((listing, contents)) = fetch_bundle(store, &bot_owner(entrant.id), cached).await? else {
+        return crate::entrants::resolve_bot(&entrant.bot, config_dir, config.game).map_err(ArenaError::Entrants);
+    };
+    let unpacking = listing.clone();
+    let into = bots.clone();
+    let folder = tokio::task::spawn_blocking(move || bundles::unpack(&into, &unpacking, &contents))
+        .await
+        .map_err(|err| ArenaError::Entrants(format!("an unpacking task failed: {err}")))?
+        .map_err(|err| ArenaError::Entrants(format!("cannot unpack bot {} into {}: {err}", entrant.name, bots.display())))?;
+    let manifest = folder.join(listing.manifest.as_deref().unwrap_or("bot.toml"));
+    let mut spec = crate::entrants::resolve_bot(&manifest.to_string_lossy(), config_dir, config.game)
+        .map_err(|err| ArenaError::Entrants(format!("bot {} as stored: {err}", entrant.name)))?;
+    if let BotSpec::Program(bot) = &mut spec {
+        bot.stored = Some(listing.hash());
+    }
+    Ok(spec)
+}
+
+/// The texts of the files the config reads, as stored, by the paths the config gives.
+async fn config_files(store: &store::Store) -> Result<HashMap<PathBuf, String>, ArenaError> {
+    let Some((listing, contents)) = fetch_bundle(store, CONFIG_FILES, |_| false).await? else { return Ok(HashMap::new()) };
+    listing
+        .files
+        .iter()
+        .map(|file| {
+            let text = String::from_utf8(contents[&file.sha256].clone())
+                .map_err(|_| ArenaError::Entrants(format!("the stored file {} is not text (UTF-8)", file.path)))?;
+            Ok((PathBuf::from(&file.path), text))
+        })
+        .collect()
 }
 
 /// The tournament as a worker knows it, read from the database.
 struct Tournament {
     config: TournamentConfig,
     config_dir: PathBuf,
+    /// The files the config reads, as stored.
+    files: HashMap<PathBuf, String>,
     all: Vec<Entrant>,
     specs: Arc<Vec<BotSpec>>,
     /// Each stage's baseline's id.
@@ -174,7 +289,7 @@ pub async fn work(
     let id = retrying(&mut on_event, || store.register_worker(info)).await?;
     on_event(WorkEvent::Joined { worker: id.clone() });
     let tournament = loop {
-        match retrying(&mut on_event, || load(store)).await? {
+        match retrying(&mut on_event, || load(store, &options.cache)).await? {
             Some(tournament) => break tournament,
             None if options.wait => tokio::time::sleep(POLL).await,
             None => {
@@ -229,25 +344,26 @@ pub async fn work(
     failure.map_or(Ok(()), Err)
 }
 
-/// Reads the tournament, its entrants and their bots; `None` before one is created.
-async fn load(store: &store::Store) -> Result<Option<Tournament>, ArenaError> {
+/// Reads the tournament, its entrants and their bots (fetched into `cache`); `None`
+/// before one is created.
+async fn load(store: &store::Store, cache: &Path) -> Result<Option<Tournament>, ArenaError> {
     let Some(row) = store.tournament().await? else { return Ok(None) };
     let name = store.location().name();
     let config = TournamentConfig::parse_without_entrants(&row.config_text, &name).map_err(|err| ArenaError::Entrants(err.to_string()))?;
     let config_dir = PathBuf::from(store.setting(CONFIG_DIR).await?.unwrap_or_else(|| ".".to_string()));
     let all = store.entrants().await?;
-    let specs = all
-        .iter()
-        .map(|entrant| crate::entrants::resolve_bot(&entrant.bot, &config_dir, config.game))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(ArenaError::Entrants)?;
+    let mut specs = Vec::with_capacity(all.len());
+    for entrant in &all {
+        specs.push(worker_bot(store, entrant, &config, &config_dir, cache).await?);
+    }
+    let files = config_files(store).await?;
     let baselines: Vec<Option<EntrantId>> = config
         .stages
         .iter()
         .map(|stage| (stage.format.kind() == Format::EntryCheck).then(|| all.iter().position(|e| e.name == baseline_name(stage))).flatten())
         .collect();
     let entrants = all.len() - baselines.iter().flatten().collect::<HashSet<_>>().len();
-    Ok(Some(Tournament { config, config_dir, all, specs: Arc::new(specs), baselines, entrants }))
+    Ok(Some(Tournament { config, config_dir, files, all, specs: Arc::new(specs), baselines, entrants }))
 }
 
 /// Calls `call` until it succeeds or fails for good: a database that cannot be reached
@@ -358,7 +474,7 @@ impl Worker {
                 .await?;
             }
             let stage_options = stage.options.clone().unwrap_or_else(|| config.options.clone());
-            let openings = stage_openings(config, stage, idx, &stage_options, &t.config_dir)?;
+            let openings = stage_openings(config, stage, idx, &stage_options, &t.config_dir, &t.files)?;
             let ctx = StageContext {
                 index: idx,
                 config: stage,
@@ -406,7 +522,7 @@ impl Worker {
         let config = &t.config;
         let stage = &config.stages[idx];
         let stage_options = stage.options.clone().unwrap_or_else(|| config.options.clone());
-        let openings = stage_openings(config, stage, idx, &stage_options, &t.config_dir)?;
+        let openings = stage_openings(config, stage, idx, &stage_options, &t.config_dir, &t.files)?;
         let starts = Starts::new(config.game, &stage_options, &openings, config.seed, &stage.name)?;
         let participants: Vec<EntrantId> = self.store.fingerprints(idx).await?.into_iter().map(|(id, _)| id).collect();
         for (id, reason) in build_programs(&participants, &t.specs, self.options.sandboxed).await {

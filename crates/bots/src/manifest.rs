@@ -191,6 +191,9 @@ pub struct ProgramBot {
     /// The program file whose SHA-256 identifies the bot (the first path in the command).
     pub program_file: Option<PathBuf>,
     pub workdir_template: Option<PathBuf>,
+    /// For a bot fetched from a shared database: the hash of its files as stored there,
+    /// which is its fingerprint on every machine (each builds its own program from them).
+    pub stored: Option<String>,
 }
 
 impl ProgramBot {
@@ -248,7 +251,7 @@ impl ProgramBot {
             None => None,
         };
         let manifest_path = folder.join(path.file_name().expect("a manifest file has a name"));
-        Ok(ProgramBot { manifest, manifest_path, game, command, program_file, workdir_template })
+        Ok(ProgramBot { manifest, manifest_path, game, command, program_file, workdir_template, stored: None })
     }
 
     pub fn folder(&self) -> &Path {
@@ -311,8 +314,12 @@ impl ProgramBot {
 
     /// SHA-256 of the program file, in hex; `None` when there is no such file. Hashes are
     /// remembered by path, size and modification time, so a big program is hashed once
-    /// per change, not once per game.
+    /// per change, not once per game. A bot fetched from a shared database is identified
+    /// by its stored files' hash instead ([`ProgramBot::stored`]).
     pub fn fingerprint(&self) -> Option<String> {
+        if let Some(stored) = &self.stored {
+            return Some(stored.clone());
+        }
         type Key = (PathBuf, u64, std::time::SystemTime);
         static KNOWN: std::sync::Mutex<Vec<(Key, String)>> = std::sync::Mutex::new(Vec::new());
         let path = self.program_file.as_ref()?;

@@ -36,7 +36,10 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[(1, "initial", include_str!("../migra
 
 /// The schema of a PostgreSQL database: the same tables, PostgreSQL's types, and the
 /// tables of shared work (`migrations/postgres/`).
-const PG_MIGRATIONS: &[(i64, &str, &str)] = &[(1, "initial", include_str!("../migrations/postgres/0001_initial.sql"))];
+const PG_MIGRATIONS: &[(i64, &str, &str)] = &[
+    (1, "initial", include_str!("../migrations/postgres/0001_initial.sql")),
+    (2, "files", include_str!("../migrations/postgres/0002_files.sql")),
+];
 
 /// The advisory lock held while a PostgreSQL database is checked and migrated.
 const PREPARE_LOCK_KEY: i64 = 0x0061_7262_6974_6573;

@@ -153,6 +153,55 @@ impl Store {
         Ok(())
     }
 
+    /// Stores a bundle of files (a bot's folder, the config's files) under `owner`: its
+    /// hash, its list (JSON) and the contents it names by SHA-256 (each content stored
+    /// once: one already there is left as is). A later save under the same owner
+    /// replaces the list. One transaction.
+    pub async fn save_bundle(&self, owner: &str, sha256: &str, files_json: &str, blobs: &[(String, Vec<u8>)]) -> Result<(), StoreError> {
+        let pool = self.postgres()?;
+        let action = "store a bot's files";
+        let mut tx = pool.begin().await.map_err(|e| self.query_error(action, e))?;
+        for (hash, content) in blobs {
+            sqlx::query("INSERT INTO blobs (sha256, content) VALUES ($1, $2) ON CONFLICT (sha256) DO NOTHING")
+                .bind(hash)
+                .bind(content.as_slice())
+                .execute(&mut *tx)
+                .await
+                .map_err(|e| self.query_error(action, e))?;
+        }
+        sqlx::query(
+            "INSERT INTO bundles (owner, sha256, files) VALUES ($1, $2, $3) \
+             ON CONFLICT (owner) DO UPDATE SET sha256 = excluded.sha256, files = excluded.files",
+        )
+        .bind(owner)
+        .bind(sha256)
+        .bind(files_json)
+        .execute(&mut *tx)
+        .await
+        .map_err(|e| self.query_error(action, e))?;
+        tx.commit().await.map_err(|e| self.query_error(action, e))
+    }
+
+    /// A bundle's hash and list (JSON), if one is stored under `owner`.
+    pub async fn bundle(&self, owner: &str) -> Result<Option<(String, String)>, StoreError> {
+        let pool = self.postgres()?;
+        sqlx::query_as("SELECT sha256, files FROM bundles WHERE owner = $1")
+            .bind(owner)
+            .fetch_optional(pool)
+            .await
+            .map_err(|e| self.query_error("read a bot's files", e))
+    }
+
+    /// A stored content by its SHA-256 (as stored: the caller checks the hash).
+    pub async fn blob(&self, sha256: &str) -> Result<Option<Vec<u8>>, StoreError> {
+        let pool = self.postgres()?;
+        sqlx::query_scalar("SELECT content FROM blobs WHERE sha256 = $1")
+            .bind(sha256)
+            .fetch_optional(pool)
+            .await
+            .map_err(|e| self.query_error("read a stored file", e))
+    }
+
     /// Waits for the planner's lock (see [`PlanLock`]).
     pub async fn plan_lock(&self) -> Result<PlanLock, StoreError> {
         let pool = self.postgres()?;
