@@ -180,8 +180,10 @@ fn killed_workers_and_a_restarted_database_lose_nothing_and_store_nothing_twice(
 
     // One is killed while it holds a game...
     let runtime = runtime();
+    let mut held = Vec::new();
     wait_for(&db, "the second worker to hold a game", |runtime, store| {
-        leases(runtime, store).into_iter().any(|(_, worker)| is_of(&worker, playing.id()))
+        held = leases(runtime, store).into_iter().filter(|(_, worker)| is_of(worker, playing.id())).collect();
+        !held.is_empty()
     });
     playing.kill().unwrap();
     playing.wait().unwrap();
@@ -205,8 +207,6 @@ fn killed_workers_and_a_restarted_database_lose_nothing_and_store_nothing_twice(
     assert!(status.success(), "the last worker failed: {said}");
     assert!(before < reference.len() as u64, "the restart came before the end ({before} games stored)");
 
-    assert_eq!(games(&db), reference, "the same games with the same results, each stored once");
-    assert_eq!(standings(&db), standings(file.to_str().unwrap()));
     let (by_worker, workers) = runtime.block_on(async {
         let store = Store::open_read_only_at(&Location::parse(&db)).await.unwrap();
         (store.game_workers().await.unwrap(), store.workers().await.unwrap())
@@ -216,6 +216,21 @@ fn killed_workers_and_a_restarted_database_lose_nothing_and_store_nothing_twice(
     assert_eq!(workers.len(), 3, "three workers joined: {workers:?}");
     assert!(workers.iter().all(|(_, info)| info.sandbox == "none" && !info.version.is_empty()));
     assert!(said.contains(": attempt "), "the game being stored was claimed again after its lease expired: {said}");
+    // The game the SIGKILLed worker held was claimed again, played from the same seed and
+    // stored once, by another worker.
+    let (killed_key, killed_id) = &held[0];
+    let stored_by: Vec<&String> = by_worker.iter().filter(|(key, _)| key == killed_key).map(|(_, worker)| worker).collect();
+    assert_eq!(stored_by.len(), 1, "{killed_key} stored once");
+    assert_ne!(stored_by[0], killed_id, "{killed_key} stored by another worker than the killed one");
+    let logs = ["creator.err", "storing.err"].map(|name| std::fs::read_to_string(log(name)).unwrap()).concat();
+    assert!(logs.contains(&format!("game {killed_key}: attempt ")), "{killed_key} was claimed again: {logs}");
+    let stored = games(&db).into_iter().find(|g| g["spec"]["key"] == killed_key.as_str()).unwrap();
+    let expected = reference.iter().find(|g| g["spec"]["key"] == killed_key.as_str()).unwrap();
+    assert!(stored["spec"]["seed"].is_u64());
+    assert_eq!(stored["spec"]["seed"], expected["spec"]["seed"], "{killed_key} replayed from its own seed");
+    assert_eq!(stored, *expected, "{killed_key} replayed from the same seed, to the same end");
+    assert_eq!(games(&db), reference, "the same games with the same results, each stored once");
+    assert_eq!(standings(&db), standings(file.to_str().unwrap()));
 
     // `serve --db URL` shows the tournament as its workers stored it.
     let (addr, _server) = serve(&db);

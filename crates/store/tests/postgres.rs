@@ -131,3 +131,38 @@ async fn postgres_answers_as_sqlite_does_and_leases_fence_the_results() {
     assert_eq!(store.open_games().await.unwrap(), 0);
     assert_eq!(store.workers().await.unwrap().len(), 2);
 }
+
+/// A claim skips the row another claim holds locked (`FOR UPDATE SKIP LOCKED`) instead of
+/// waiting for it: a second connection holds the oldest game's row lock in an open
+/// transaction, as a claim does between its select and its commit, and a claim made
+/// meanwhile gets the next game at once. (Without `SKIP LOCKED` it would wait for that
+/// transaction: the timeout, far beyond any need, turns the wait into a failure.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_claim_skips_the_game_another_claim_holds_locked() {
+    use sqlx::Connection;
+    let Some(cluster) = pgtest::Cluster::start() else { return };
+    let url = cluster.database();
+    let store = Store::open_at(&Location::parse(&url), 4).await.unwrap();
+    store.begin_tournament("Legions 2007", "", "hash-1").await.unwrap();
+    store.save_entrants(&common::entrants()).await.unwrap();
+    let a = store.register_worker(&worker(1)).await.unwrap();
+    store.enqueue(&[spec("first"), spec("second")]).await.unwrap();
+
+    let mut other = sqlx::PgConnection::connect(&url).await.unwrap();
+    let mut held = other.begin().await.unwrap();
+    let locked: String = sqlx::query_scalar("SELECT key FROM queue ORDER BY seq LIMIT 1 FOR UPDATE").fetch_one(&mut *held).await.unwrap();
+    assert_eq!(locked, "first");
+    let claim = tokio::time::timeout(Duration::from_secs(30), store.claim(&a, Duration::from_secs(600))).await;
+    let lease = claim.expect("the claim waited for the locked row").unwrap().expect("a game");
+    assert_eq!(lease.spec.key, "second");
+    held.rollback().await.unwrap();
+    assert_eq!(store.claim(&a, Duration::from_secs(600)).await.unwrap().map(|l| l.spec.key), Some("first".to_string()));
+
+    // Bundles of files: stored by owner, contents by hash, a later save replacing the list.
+    store.save_bundle("entrant:0", "h1", "[1]", &[("c1".into(), b"one".to_vec()), ("c2".into(), b"two".to_vec())]).await.unwrap();
+    store.save_bundle("entrant:0", "h2", "[2]", &[("c1".into(), b"one".to_vec())]).await.unwrap();
+    assert_eq!(store.bundle("entrant:0").await.unwrap(), Some(("h2".to_string(), "[2]".to_string())));
+    assert_eq!(store.bundle("entrant:1").await.unwrap(), None);
+    assert_eq!(store.blob("c2").await.unwrap(), Some(b"two".to_vec()));
+    assert_eq!(store.blob("c3").await.unwrap(), None);
+}
