@@ -2,7 +2,8 @@
 //! three worker processes, one SIGKILLed while it holds a game, one killed while it
 //! stores a game, and the database restarted under the last one, end with exactly the
 //! games of the same config played on a SQLite file, each stored once; a worker frozen
-//! past its lease cannot store its stale result.
+//! past its lease cannot store its stale result; workers started in empty folders play
+//! bots whose files exist only in the database.
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -96,10 +97,13 @@ fn wait_for(db: &str, what: &str, mut done: impl FnMut(&tokio::runtime::Runtime,
     }
 }
 
+/// A worker, its cache (where it unpacks the bots) beside its stderr, shared by the
+/// test's processes.
 fn worker(db: &str, extra: &[&str], stderr: &Path) -> Child {
     Command::new(ARBITER)
         .args(["worker", "--db", db, "-j", "1", "--no-sandbox", "--lease", "2"])
         .args(extra)
+        .env("XDG_CACHE_HOME", stderr.parent().unwrap().join("cache"))
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(std::fs::File::create(stderr).unwrap())
@@ -167,6 +171,7 @@ fn killed_workers_and_a_restarted_database_lose_nothing_and_store_nothing_twice(
         .args(["tournament", config.to_str().unwrap(), "--db", &db, "-j", "1", "--no-sandbox", "--lease", "2"])
         .arg("--pause-before-store")
         .arg(&pause)
+        .env("XDG_CACHE_HOME", dir.path().join("cache"))
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(std::fs::File::create(log("creator.err")).unwrap())
@@ -295,6 +300,7 @@ fn a_worker_whose_lease_expired_cannot_store_its_stale_result() {
         .args(["tournament", config.to_str().unwrap(), "--db", &db, "-j", "1", "--no-sandbox", "--lease", "2"])
         .arg("--pause-before-store")
         .arg(&pause)
+        .env("XDG_CACHE_HOME", dir.path().join("cache"))
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(std::fs::File::create(log("late.err")).unwrap())

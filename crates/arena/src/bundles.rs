@@ -176,13 +176,7 @@ fn read_bounded(file: std::fs::File, path: &Path, total: &mut u64) -> Result<(Ve
     Ok((content, mode))
 }
 
-fn walk(
-    root: &Path,
-    rel: &Path,
-    skip: Option<&Path>,
-    files: &mut Vec<(String, Vec<u8>, u32)>,
-    total: &mut u64,
-) -> Result<(), String> {
+fn walk(root: &Path, rel: &Path, skip: Option<&Path>, files: &mut Vec<(String, Vec<u8>, u32)>, total: &mut u64) -> Result<(), String> {
     let dir = root.join(rel);
     let entries = std::fs::read_dir(&dir).map_err(|err| format!("cannot read {}: {err}", dir.display()))?;
     for entry in entries {
@@ -360,7 +354,8 @@ mod tests {
         let bot = ProgramBot::load(&folder.join("bot.toml")).unwrap();
         assert_eq!(pack_bot(&bot).unwrap_err(), "data/key is a link: links do not travel through the database");
         std::fs::remove_file(folder.join("data/key")).unwrap();
-        std::fs::write(folder.join("bot.toml"), "name = \"b\"\ngame = \"pahtum\"\nprotocol = \"pahtum\"\ncommand = [\"../run\"]\n").unwrap();
+        std::fs::write(folder.join("bot.toml"), "name = \"b\"\ngame = \"pahtum\"\nprotocol = \"pahtum\"\ncommand = [\"../run\"]\n")
+            .unwrap();
         let bot = ProgramBot::load(&folder.join("bot.toml")).unwrap();
         assert!(pack_bot(&bot).unwrap_err().contains("outside its folder"));
     }
@@ -369,8 +364,11 @@ mod tests {
     fn a_built_program_is_left_to_each_worker_and_size_is_bounded() {
         let dir = tempfile::tempdir().unwrap();
         let folder = bot_folder(dir.path());
-        std::fs::write(folder.join("bot.toml"), "name = \"b\"\ngame = \"pahtum\"\nprotocol = \"pahtum\"\ncommand = [\"./run\"]\nbuild = [\"true\"]\n")
-            .unwrap();
+        std::fs::write(
+            folder.join("bot.toml"),
+            "name = \"b\"\ngame = \"pahtum\"\nprotocol = \"pahtum\"\ncommand = [\"./run\"]\nbuild = [\"true\"]\n",
+        )
+        .unwrap();
         let bot = ProgramBot::load(&folder.join("bot.toml")).unwrap();
         let paths: Vec<String> = pack_bot(&bot).unwrap().listing.files.into_iter().map(|f| f.path).collect();
         assert_eq!(paths, ["bot.toml", "data/book"]);

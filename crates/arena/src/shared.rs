@@ -20,8 +20,8 @@ use tournament::schedule::{self, Next, StageContext};
 use tournament::{Entrant, EntrantId, GameOutcome, TournamentConfig};
 
 use crate::{
-    ArenaError, bundles, Event, GameJob, ResolvedEntrant, RunOptions, StagePrints, Starts, StoredStageResult, baseline_name, build_programs, note,
-    outcome_of, stage_openings, stage_participants, start_programs, tournament_hash, with_baselines,
+    ArenaError, Event, GameJob, ResolvedEntrant, RunOptions, StagePrints, Starts, StoredStageResult, baseline_name, build_programs,
+    bundles, note, outcome_of, stage_openings, stage_participants, start_programs, tournament_hash, with_baselines,
 };
 
 /// The setting that holds the folder the config's relative paths are resolved against.
@@ -170,7 +170,8 @@ async fn fetch_bundle(
     cached: impl Fn(&str) -> bool,
 ) -> Result<Option<(bundles::Listing, HashMap<String, Vec<u8>>)>, ArenaError> {
     let Some((hash, json)) = store.bundle(owner).await? else { return Ok(None) };
-    let refused = |message: String| ArenaError::Entrants(format!("the files of {owner} in {} are refused: {message}", store.location().name()));
+    let refused =
+        |message: String| ArenaError::Entrants(format!("the files of {owner} in {} are refused: {message}", store.location().name()));
     let listing = bundles::Listing::parse(&json).map_err(refused)?;
     if listing.hash() != hash {
         return Err(refused("their list does not match its hash".to_string()));
@@ -193,7 +194,13 @@ async fn fetch_bundle(
 /// the database holds its files (identified by their hash on every machine), else (a
 /// built-in, or a tournament created before bots travelled) resolved from the config's
 /// folder.
-async fn worker_bot(store: &store::Store, entrant: &Entrant, config: &TournamentConfig, config_dir: &Path, cache: &Path) -> Result<BotSpec, ArenaError> {
+async fn worker_bot(
+    store: &store::Store,
+    entrant: &Entrant,
+    config: &TournamentConfig,
+    config_dir: &Path,
+    cache: &Path,
+) -> Result<BotSpec, ArenaError> {
     let bots = cache.join("bots");
     let cached = |hash: &str| bots.join(hash).is_dir();
     let Some((listing, contents)) = fetch_bundle(store, &bot_owner(entrant.id), cached).await? else {
