@@ -97,6 +97,32 @@ fn wait_for(db: &str, what: &str, mut done: impl FnMut(&tokio::runtime::Runtime,
     }
 }
 
+/// Plays the config's tournament in a SQLite file on this machine: its games.
+fn on_sqlite(config: &Path, file: &Path) -> Vec<Value> {
+    let out = Command::new(ARBITER)
+        .args(["tournament", config.to_str().unwrap(), "--db", file.to_str().unwrap(), "-j", "2", "--no-sandbox"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    games(file.to_str().unwrap())
+}
+
+/// `tournament CONFIG --db URL -j 1`: creates the tournament and works on it with a 2 s
+/// lease, its bots unpacked in `cache`, pausing after its first game until `pause` is
+/// removed (see `--pause-before-store`).
+fn start_creator(config: &Path, db: &str, cache: &Path, pause: &Path, stderr: &Path) -> Child {
+    Command::new(ARBITER)
+        .args(["tournament", config.to_str().unwrap(), "--db", db, "-j", "1", "--no-sandbox", "--lease", "2", "--cache"])
+        .arg(cache)
+        .arg("--pause-before-store")
+        .arg(pause)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(stderr).unwrap())
+        .spawn()
+        .unwrap()
+}
+
 /// A worker, its cache (where it unpacks the bots) beside its stderr, shared by the
 /// test's processes.
 fn worker(db: &str, extra: &[&str], stderr: &Path) -> Child {
@@ -153,12 +179,7 @@ fn killed_workers_and_a_restarted_database_lose_nothing_and_store_nothing_twice(
     let config = config(dir.path());
 
     let file = dir.path().join("reference.db");
-    let out = Command::new(ARBITER)
-        .args(["tournament", config.to_str().unwrap(), "--db", file.to_str().unwrap(), "-j", "2", "--no-sandbox"])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let reference = games(file.to_str().unwrap());
+    let reference = on_sqlite(&config, &file);
     assert!(reference.len() >= 20, "both stages played: {} games", reference.len());
 
     // The tournament is created by `tournament --db URL -j 1`, which works on it too
@@ -167,16 +188,7 @@ fn killed_workers_and_a_restarted_database_lose_nothing_and_store_nothing_twice(
     let db = cluster.database();
     let log = |name: &str| dir.path().join(name);
     let pause = dir.path().join("paused");
-    let mut creator = Command::new(ARBITER)
-        .args(["tournament", config.to_str().unwrap(), "--db", &db, "-j", "1", "--no-sandbox", "--lease", "2"])
-        .arg("--pause-before-store")
-        .arg(&pause)
-        .env("XDG_CACHE_HOME", dir.path().join("cache"))
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(std::fs::File::create(log("creator.err")).unwrap())
-        .spawn()
-        .unwrap();
+    let mut creator = start_creator(&config, &db, &dir.path().join("cache"), &pause, &log("creator.err"));
     wait_for(&db, "the tournament to be created", |runtime, store| runtime.block_on(store.tournament()).ok().flatten().is_some());
     let stall = dir.path().join("stalled");
     let mut storing = worker(&db, &["--stall-before-commit", stall.to_str().unwrap()], &log("storing.err"));
@@ -296,16 +308,7 @@ fn a_worker_whose_lease_expired_cannot_store_its_stale_result() {
     // The creator works with a 2 s lease and pauses after its first game, before storing
     // it, until the test lets it go: its lease expires meanwhile.
     let pause = dir.path().join("paused");
-    let mut late = Command::new(ARBITER)
-        .args(["tournament", config.to_str().unwrap(), "--db", &db, "-j", "1", "--no-sandbox", "--lease", "2"])
-        .arg("--pause-before-store")
-        .arg(&pause)
-        .env("XDG_CACHE_HOME", dir.path().join("cache"))
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(std::fs::File::create(log("late.err")).unwrap())
-        .spawn()
-        .unwrap();
+    let mut late = start_creator(&config, &db, &dir.path().join("cache"), &pause, &log("late.err"));
     wait_for_file(&pause, &log("late.err"));
     let key = std::fs::read_to_string(&pause).unwrap();
 
@@ -377,12 +380,7 @@ fn workers_with_empty_folders_play_bots_that_exist_only_in_the_database() {
     std::fs::write(&config, text).unwrap();
 
     let file = home.path().join("reference.db");
-    let out = Command::new(ARBITER)
-        .args(["tournament", config.to_str().unwrap(), "--db", file.to_str().unwrap(), "-j", "2", "--no-sandbox"])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let reference = games(file.to_str().unwrap());
+    let reference = on_sqlite(&config, &file);
     assert_eq!(reference.len(), 24, "six pairs, two deals of two games");
     assert!(reference.iter().all(|g| g["fault"].is_null()), "no bot failed on its own machine: {reference:?}");
 
@@ -392,16 +390,7 @@ fn workers_with_empty_folders_play_bots_that_exist_only_in_the_database() {
     let db = cluster.database();
     let log = |name: &str| home.path().join(name);
     let pause = home.path().join("paused");
-    let mut creator = Command::new(ARBITER)
-        .args(["tournament", config.to_str().unwrap(), "--db", &db, "-j", "1", "--no-sandbox", "--lease", "2", "--cache"])
-        .arg(home.path().join("creator-cache"))
-        .arg("--pause-before-store")
-        .arg(&pause)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(std::fs::File::create(log("creator.err")).unwrap())
-        .spawn()
-        .unwrap();
+    let mut creator = start_creator(&config, &db, &home.path().join("creator-cache"), &pause, &log("creator.err"));
     wait_for_file(&pause, &log("creator.err"));
     creator.kill().unwrap();
     creator.wait().unwrap();

@@ -23,13 +23,7 @@ fn report(what: &str, total: Duration, games: u32) {
 async fn main() {
     let url = std::env::args().nth(1).expect("usage: lease_cost URL [GAMES]");
     let games: u32 = std::env::args().nth(2).map_or(1000, |n| n.parse().expect("GAMES is a number"));
-    let prepared: Vec<_> = (0..games)
-        .map(|n| {
-            let key = format!("s0/m{n}/g0");
-            let record = common::record(&key, RECORD_BYTES);
-            (common::outcome(&key, n), record)
-        })
-        .collect();
+    let prepared = common::prepared(games, RECORD_BYTES);
 
     let shared = Store::open_at(&Location::parse(&url), 2).await.expect("open the PostgreSQL database");
     shared.begin_tournament("bench", "", "bench").await.expect("begin");

@@ -19,13 +19,7 @@ async fn main() {
     let store = Store::open(&path).await.expect("open");
     store.begin_tournament("bench", "", "bench").await.expect("begin");
     store.save_entrants(&common::entrants()).await.expect("entrants");
-    let prepared: Vec<_> = (0..games)
-        .map(|n| {
-            let key = format!("s0/m{n}/g0");
-            let record = common::record(&key, RECORD_BYTES);
-            (common::outcome(&key, n), record)
-        })
-        .collect();
+    let prepared = common::prepared(games, RECORD_BYTES);
     let record_bytes = prepared[0].1.len();
 
     let start = Instant::now();

@@ -49,3 +49,15 @@ pub fn record(key: &str, bytes: usize) -> String {
     }
     format!(r#"{{"key":"{key}","game":"connect4","moves":[{}]}}"#, moves.join(","))
 }
+
+/// `games` finished games with records of about `bytes` bytes each, as the benchmarks
+/// store them.
+pub fn prepared(games: u32, bytes: usize) -> Vec<(GameOutcome, String)> {
+    (0..games)
+        .map(|n| {
+            let key = format!("s0/m{n}/g0");
+            let record = record(&key, bytes);
+            (outcome(&key, n), record)
+        })
+        .collect()
+}
