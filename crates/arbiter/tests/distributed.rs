@@ -430,4 +430,49 @@ fn workers_with_empty_folders_play_bots_that_exist_only_in_the_database() {
     });
     assert_eq!(by_worker.len(), reference.len());
     assert!(by_worker.iter().all(|(_, worker)| pids.iter().any(|&pid| is_of(worker, pid))), "the workers played every game: {by_worker:?}");
+
+    // A bot's list forged in the database (a path out of the cache, its hash made to
+    // match) is refused by the next worker, which writes nothing.
+    use arena::bundles::{FileEntry, Listing};
+    let content = b"#!/bin/sh\n".to_vec();
+    let sha256: String =
+        sha2::Digest::finalize(<sha2::Sha256 as sha2::Digest>::new_with_prefix(&content)).iter().map(|b| format!("{b:02x}")).collect();
+    let forged = Listing {
+        manifest: Some("bot.toml".into()),
+        files: vec![
+            FileEntry { path: "bot.toml".into(), sha256: sha256.clone(), mode: 0o644 },
+            FileEntry { path: "../../../escaped".into(), sha256: sha256.clone(), mode: 0o755 },
+        ],
+    };
+    runtime().block_on(async {
+        let store = Store::open_at(&Location::parse(&db), 2).await.unwrap();
+        store.save_bundle("entrant:0", &forged.hash(), &forged.json(), &[(sha256, content)]).await.unwrap();
+        store.close().await;
+    });
+    let empty = home.path().join("three/a/b");
+    std::fs::create_dir_all(&empty).unwrap();
+    let out = Command::new(ARBITER)
+        .args(["worker", "--db", &db, "-j", "1", "--no-sandbox", "--cache", "cache"])
+        .current_dir(&empty)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{said}");
+    assert!(said.contains("the files of entrant:0 in ") && said.contains("\"../../../escaped\" is not a relative path"), "{said}");
+    let written: Vec<_> = walkdir(home.path()).into_iter().filter(|p| p.ends_with("escaped")).collect();
+    assert!(written.is_empty(), "nothing written: {written:?}");
+}
+
+/// Every path under `dir`.
+fn walkdir(dir: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let path = entry.path();
+        if entry.file_type().unwrap().is_dir() {
+            found.extend(walkdir(&path));
+        }
+        found.push(path);
+    }
+    found
 }

@@ -115,8 +115,9 @@ pub fn hex(bytes: &[u8]) -> String {
 }
 
 /// Packs a program bot's folder: every regular file under it but hidden ones (a name
-/// starting with `.`: `.git`, the build lock) and, when the manifest builds the program,
-/// the program (each worker builds its own). A link or special file is refused, as is a
+/// starting with `.`: `.git`, the build lock), Python's `__pycache__` (running the bot
+/// writes it, and it would make the same sources another bot) and, when the manifest
+/// builds the program, the program (each worker builds its own). A link or special file is refused, as is a
 /// command that reaches outside the folder (`../`): only the folder travels.
 pub fn pack_bot(bot: &ProgramBot) -> Result<Packed, String> {
     if let Some(part) = bot.manifest.command.iter().find(|part| Path::new(part).components().any(|c| c == std::path::Component::ParentDir))
@@ -186,7 +187,7 @@ fn walk(root: &Path, rel: &Path, skip: Option<&Path>, files: &mut Vec<(String, V
             return Err(format!("{} is not named in UTF-8", rel.join(&name).display()));
         };
         let rel = rel.join(name);
-        if name.starts_with('.') || Some(rel.as_path()) == skip {
+        if name.starts_with('.') || name == "__pycache__" || Some(rel.as_path()) == skip {
             continue;
         }
         let path = root.join(&rel);
@@ -313,6 +314,8 @@ mod tests {
         std::fs::write(folder.join("data/book"), "e4").unwrap();
         std::fs::create_dir(folder.join(".git")).unwrap();
         std::fs::write(folder.join(".git/HEAD"), "hidden").unwrap();
+        std::fs::create_dir(folder.join("__pycache__")).unwrap();
+        std::fs::write(folder.join("__pycache__/run.cpython-311.pyc"), "compiled").unwrap();
         folder
     }
 
@@ -323,7 +326,7 @@ mod tests {
         let bot = ProgramBot::load(&folder.join("bot.toml")).unwrap();
         let packed = pack_bot(&bot).unwrap();
         let paths: Vec<&str> = packed.listing.files.iter().map(|f| f.path.as_str()).collect();
-        assert_eq!(paths, ["bot.toml", "data/book", "run"], "hidden files stay home");
+        assert_eq!(paths, ["bot.toml", "data/book", "run"], "hidden files and Python's caches stay home");
         assert_eq!(packed.listing.files[2].mode, 0o755);
         // Packed from another copy of the same files (another machine's checkout): the
         // same hash.
