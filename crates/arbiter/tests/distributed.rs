@@ -459,7 +459,10 @@ fn workers_with_empty_folders_play_bots_that_exist_only_in_the_database() {
         .unwrap();
     let said = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "{said}");
-    assert!(said.contains("the files of entrant:0 in ") && said.contains("\"../../../escaped\" is not a relative path"), "{said}");
+    assert!(
+        said.contains("arbiter: the stored files of bot a in ") && said.contains("\"../../../escaped\" is not a relative path"),
+        "{said}"
+    );
     let written: Vec<_> = walkdir(home.path()).into_iter().filter(|p| p.ends_with("escaped")).collect();
     assert!(written.is_empty(), "nothing written: {written:?}");
 }

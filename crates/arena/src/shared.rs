@@ -161,17 +161,19 @@ async fn store_files(
     Ok(())
 }
 
-/// A bundle stored under `owner`, checked ([`bundles::Listing::parse`]), with its contents
-/// fetched and checked against their hashes, unless `cached` says this machine has it
-/// already (then the contents are not fetched).
+/// A bundle stored under `owner` (`what` names it in messages), checked
+/// ([`bundles::Listing::parse`]), with its contents fetched and checked against their
+/// hashes, unless `cached` says this machine has it already (then the contents are not
+/// fetched).
 async fn fetch_bundle(
     store: &store::Store,
     owner: &str,
+    what: &str,
     cached: impl Fn(&str) -> bool,
 ) -> Result<Option<(bundles::Listing, HashMap<String, Vec<u8>>)>, ArenaError> {
     let Some((hash, json)) = store.bundle(owner).await? else { return Ok(None) };
     let refused =
-        |message: String| ArenaError::Entrants(format!("the files of {owner} in {} are refused: {message}", store.location().name()));
+        |message: String| ArenaError::Entrants(format!("the stored files of {what} in {} are refused: {message}", store.location().name()));
     let listing = bundles::Listing::parse(&json).map_err(refused)?;
     if listing.hash() != hash {
         return Err(refused("their list does not match its hash".to_string()));
@@ -203,7 +205,7 @@ async fn worker_bot(
 ) -> Result<BotSpec, ArenaError> {
     let bots = cache.join("bots");
     let cached = |hash: &str| bots.join(hash).is_dir();
-    let Some((listing, contents)) = fetch_bundle(store, &bot_owner(entrant.id), cached).await? else {
+    let Some((listing, contents)) = fetch_bundle(store, &bot_owner(entrant.id), &format!("bot {}", entrant.name), cached).await? else {
         return crate::entrants::resolve_bot(&entrant.bot, config_dir, config.game).map_err(ArenaError::Entrants);
     };
     let unpacking = listing.clone();
@@ -223,7 +225,7 @@ async fn worker_bot(
 
 /// The texts of the files the config reads, as stored, by the paths the config gives.
 async fn config_files(store: &store::Store) -> Result<HashMap<PathBuf, String>, ArenaError> {
-    let Some((listing, contents)) = fetch_bundle(store, CONFIG_FILES, |_| false).await? else { return Ok(HashMap::new()) };
+    let Some((listing, contents)) = fetch_bundle(store, CONFIG_FILES, "the config", |_| false).await? else { return Ok(HashMap::new()) };
     listing
         .files
         .iter()
