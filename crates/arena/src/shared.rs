@@ -615,7 +615,7 @@ impl Worker {
     /// The test pause before a store (see [`WorkOptions::pause_before_store`]).
     async fn pause(&self, key: &str) {
         let Some(path) = &self.options.pause_before_store else { return };
-        if self.paused.swap(true, std::sync::atomic::Ordering::SeqCst) || std::fs::write(path, key).is_err() {
+        if self.paused.swap(true, std::sync::atomic::Ordering::SeqCst) || write_whole(path, key.as_bytes()).is_err() {
             return;
         }
         while path.exists() {
@@ -629,7 +629,16 @@ impl Worker {
         if self.stalled.swap(true, std::sync::atomic::Ordering::SeqCst) {
             return;
         }
-        let _ = std::fs::write(path, self.id.as_bytes());
+        let _ = write_whole(path, self.id.as_bytes());
         std::future::pending::<()>().await;
     }
+}
+
+/// Writes a test hook's file whole: into a file beside it, then renamed, so that a test
+/// that waits for the file to appear never reads it half written.
+fn write_whole(path: &Path, content: &[u8]) -> std::io::Result<()> {
+    let mut partial = path.as_os_str().to_owned();
+    partial.push(".partial");
+    std::fs::write(&partial, content)?;
+    std::fs::rename(&partial, path)
 }
