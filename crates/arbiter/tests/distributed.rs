@@ -385,8 +385,8 @@ fn workers_with_empty_folders_play_bots_that_exist_only_in_the_database() {
     assert!(reference.iter().all(|g| g["fault"].is_null()), "no bot failed on its own machine: {reference:?}");
 
     // The creator stores the tournament and its files, builds and fingerprints the bots
-    // in its own cache, and is killed holding its first game; then the bots' folder,
-    // config and openings are removed.
+    // in its own cache, and is killed holding its first game; after a run with a changed
+    // bot (below), the bots' folder, config and openings are removed.
     let db = cluster.database();
     let log = |name: &str| home.path().join(name);
     let pause = home.path().join("paused");
@@ -394,6 +394,21 @@ fn workers_with_empty_folders_play_bots_that_exist_only_in_the_database() {
     wait_for_file(&pause, &log("creator.err"));
     creator.kill().unwrap();
     creator.wait().unwrap();
+
+    // Run again with a bot's file changed during the stage, the tournament stores the
+    // changed files and its worker stops as on one machine; with the file restored, the
+    // next run stores the first files again and plays on.
+    std::fs::write(origin.join("a/data/seed"), "4").unwrap();
+    let mut changed = start_creator(&config, &db, &home.path().join("creator-cache"), &pause, &log("changed.err"));
+    let status = ended(&mut changed, "the run with a changed bot");
+    let said = std::fs::read_to_string(log("changed.err")).unwrap();
+    assert!(!status.success() && said.contains("bot a changed during stage league"), "{said}");
+    std::fs::write(origin.join("a/data/seed"), "1").unwrap();
+    std::fs::remove_file(&pause).unwrap();
+    let mut restored = start_creator(&config, &db, &home.path().join("creator-cache"), &pause, &log("restored.err"));
+    wait_for_file(&pause, &log("restored.err"));
+    restored.kill().unwrap();
+    restored.wait().unwrap();
     std::fs::remove_dir_all(&origin).unwrap();
 
     // Two workers start in empty folders, their caches inside them.
