@@ -192,6 +192,9 @@ for (const game of games.map(g => g.name)) {
     await page.waitForSelector("#result:not([hidden])");
     assert.match(await page.textContent("#result"), /Result: /);
     assert.match(await page.textContent("#log-name-0"), /greedy/);
+    // Built-in players are given no input: the viewer says so instead of an empty box.
+    assert.match(await page.textContent("#no-input-0"), /a built-in player plays inside the referee/);
+    assert.equal(await page.isVisible("#input-box-0"), false);
     await page.screenshot({ path: join(shots, `game-${game}.png`), fullPage: true });
   });
 }
@@ -381,6 +384,7 @@ test("a person plays Connect Four counting columns from 1, typing or clicking th
   assert.equal(game.moves[0], "3", "column 4 is the notation's 3");
   assert.equal(game.moves_shown[0], "column 4");
   await page.waitForSelector("#result:not([hidden])");
+  assert.match(await page.textContent("#no-input-0"), /A person plays this side: nothing is written to them/);
 });
 
 test("a person plays Legions by clicking provinces into orders", async ({ page, base }) => {
