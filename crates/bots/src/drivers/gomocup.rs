@@ -10,6 +10,9 @@
 //! `OK`) and the game's `INFO` lines; a brain that answers `RESTART` otherwise is ended
 //! without blame, and that bot's processes are no longer kept.
 //!
+//! A turn's input in the record is the commands written for it; the first turn's begins
+//! with what was written at the start (`START 10` or `RESTART`, and the `INFO` lines).
+//!
 //! The brain's `MESSAGE`, `DEBUG`, `SUGGEST` lines (and `ERROR`/`UNKNOWN` while a move is
 //! awaited) are kept in its turn's log in the record, after what it wrote on stderr, each
 //! line as written with `stdout: ` before it; those written before its first turn come
