@@ -262,17 +262,8 @@ async fn a_ladder_rates_the_bots_and_keeps_its_share_while_a_tournament_runs() {
 
     // A tournament whose ticket bot holds its games (until the test gives it tickets): it
     // gets the workers the ladders leave (one), and the ladder keeps playing on its own one.
-    let (slow, tickets) = ticket_bot(data.path());
-    let config = format!(
-        "name = \"busy\"\ngame = \"connect4\"\nseed = 1\n[limits]\nmove-ms = 200000\ngame-ms = 400000\n\
-         [[entrant]]\nname = \"slow\"\nbot = \"{}\"\n[[entrant]]\nname = \"r1\"\nbot = \"random\"\n\
-         [[entrant]]\nname = \"r2\"\nbot = \"random\"\n[[stage]]\nformat = \"round-robin\"\n",
-        slow.display()
-    );
-    let (status, started) = call(addr, "POST", "/api/tournaments", Some(TOKEN), Some(&json!({ "config": config }).to_string())).await;
-    assert_eq!(status, 201, "{started}");
-    let tournament = format!("/api/tournaments/{}", started["id"].as_str().unwrap());
-    wait_for(addr, &tournament, None, "the tournament's slow game", |t| !t["in_progress"].as_array().unwrap().is_empty()).await;
+    let (tournament, tickets) = ticket_tournament(addr, data.path(), "busy", &["r1", "r2"], "").await;
+    wait_for(addr, &tournament, None, "the tournament's held game", |t| !t["in_progress"].as_array().unwrap().is_empty()).await;
     let from = ladder["games"].as_i64().unwrap();
     let mut seen_tournament_games = 0;
     let after =
@@ -280,7 +271,7 @@ async fn a_ladder_rates_the_bots_and_keeps_its_share_while_a_tournament_runs() {
     let (_, t) = call(addr, "GET", &tournament, None, None).await;
     assert_eq!(t["status"], "running", "{t}");
     seen_tournament_games += t["in_progress"].as_array().unwrap().len();
-    // The tournament plays on the one worker left: its slow game blocks every other one.
+    // The tournament plays on the one worker left: its held game blocks every other one.
     assert_eq!(seen_tournament_games, 1, "{t}");
     assert_eq!(after["workers"], 1, "{after}");
     assert!(after["peak_running"].as_i64().unwrap() <= 1, "{after}");
@@ -358,8 +349,16 @@ for line in sys.stdin:
         break
 "#;
 
-/// Writes the ticket bot into `data/ticket` (its tickets in `data/tickets`); both paths.
-fn ticket_bot(data: &std::path::Path) -> (std::path::PathBuf, std::path::PathBuf) {
+/// Starts the Connect Four tournament `name`: the ticket bot (written into `data/ticket`,
+/// its tickets in `data/tickets`) and the random players `others`, a round robin with
+/// `stage` added to its stage. Its API path and the tickets' folder.
+async fn ticket_tournament(
+    addr: SocketAddr,
+    data: &std::path::Path,
+    name: &str,
+    others: &[&str],
+    stage: &str,
+) -> (String, std::path::PathBuf) {
     let (bot, tickets) = (data.join("ticket"), data.join("tickets"));
     std::fs::create_dir_all(&bot).unwrap();
     std::fs::create_dir_all(&tickets).unwrap();
@@ -369,7 +368,18 @@ fn ticket_bot(data: &std::path::Path) -> (std::path::PathBuf, std::path::PathBuf
         tickets.display().to_string()
     );
     std::fs::write(bot.join("bot.toml"), manifest).unwrap();
-    (bot, tickets)
+    let mut config = format!(
+        "name = \"{name}\"\ngame = \"connect4\"\nseed = 1\n[limits]\nmove-ms = 200000\ngame-ms = 400000\n\
+         [[entrant]]\nname = \"ticket\"\nbot = \"{}\"\n",
+        bot.display()
+    );
+    for other in others {
+        config.push_str(&format!("[[entrant]]\nname = \"{other}\"\nbot = \"random\"\n"));
+    }
+    config.push_str(&format!("[[stage]]\nformat = \"round-robin\"\n{stage}"));
+    let (status, started) = call(addr, "POST", "/api/tournaments", Some(TOKEN), Some(&json!({ "config": config }).to_string())).await;
+    assert_eq!(status, 201, "{started}");
+    (format!("/api/tournaments/{}", started["id"].as_str().unwrap()), tickets)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -383,16 +393,7 @@ async fn a_tournament_started_first_gives_a_new_ladder_its_share_as_its_games_en
 
     // A tournament of four games, each held by the ticket bot until it gets a ticket:
     // it takes both workers.
-    let (bot, tickets) = ticket_bot(data.path());
-    let config = format!(
-        "name = \"first\"\ngame = \"connect4\"\nseed = 1\n[limits]\nmove-ms = 200000\ngame-ms = 400000\n\
-         [[entrant]]\nname = \"ticket\"\nbot = \"{}\"\n[[entrant]]\nname = \"r\"\nbot = \"random\"\n\
-         [[stage]]\nformat = \"round-robin\"\ndeals = 2\n",
-        bot.display()
-    );
-    let (status, started) = call(addr, "POST", "/api/tournaments", Some(TOKEN), Some(&json!({ "config": config }).to_string())).await;
-    assert_eq!(status, 201, "{started}");
-    let tournament = format!("/api/tournaments/{}", started["id"].as_str().unwrap());
+    let (tournament, tickets) = ticket_tournament(addr, data.path(), "first", &["r"], "deals = 2\n").await;
     wait_for(addr, &tournament, None, "the tournament on both workers", |t| t["in_progress"].as_array().unwrap().len() == 2).await;
     // The list of tournaments says where it stands in words.
     let (_, list) = call(addr, "GET", "/api/tournaments", None, None).await;
