@@ -192,6 +192,9 @@ for (const game of games.map(g => g.name)) {
     await page.waitForSelector("#result:not([hidden])");
     assert.match(await page.textContent("#result"), /Result: /);
     assert.match(await page.textContent("#log-name-0"), /greedy/);
+    // Built-in players are given no input: the viewer says so instead of an empty box.
+    assert.match(await page.textContent("#no-input-0"), /a built-in player plays inside the referee/);
+    assert.equal(await page.isVisible("#input-box-0"), false);
     await page.screenshot({ path: join(shots, `game-${game}.png`), fullPage: true });
   });
 }
@@ -228,6 +231,11 @@ test("a person plays a game to its end by clicking, and an illegal click is refu
     await until("my turn or the end", async () => /Your move|over/.test(await page.textContent("#turn-hint")), 30000);
     if (await page.isVisible("#result")) break;
     const before = await page.textContent("#ply-label");
+    if (clicks === 0) {
+      // The empty intersections are marked: the rules' legal moves.
+      const view = (await json(base, page.url().replace(base, "/api"))).body.views.at(-1);
+      await hintsAre(page, view, view.legal, "gomoku: the hints are the legal moves");
+    }
     await page.click(`svg g.cell[data-x="${x}"][data-y="${y}"]`);
     clicks += 1;
     // The message is read once per try and kept: the opponent's answer may replace it
@@ -278,13 +286,27 @@ async function myTurn(page) {
   return !/over/.test(await page.textContent("#turn-hint"));
 }
 
+/** The names (in `view`) of the cells the page marks as open to the person, sorted. */
+async function hintedNames(page, view) {
+  const marked = await page.$$eval("svg g.cell", cells => cells.filter(c => c.querySelector("circle.hint")).map(c => [Number(c.dataset.x), Number(c.dataset.y)]));
+  return marked.map(([x, y]) => view.cells[y * view.width + x].name).sort();
+}
+
+/** Waits until the page's hints are `expected` (names, any order). */
+async function hintsAre(page, view, expected, what) {
+  const want = [...expected].sort();
+  let shown = [];
+  await until(what, async () => JSON.stringify(shown = await hintedNames(page, view)) === JSON.stringify(want), 10000)
+    .catch(() => assert.deepEqual(shown, want, what));
+}
+
 
 // Every game played by clicking cells or columns, against the random player to its end:
 // the person clicks a square the view marks as open when it marks some (Reversi), else
 // the first empty one (the first open column), and the Pass button when passing is the
-// only move. The games with tests of their own (Gomoku above; Legions' orders and Nupud's
-// set-up below) are left out.
-const ownTests = new Set(["gomoku", "legions", "nupud"]);
+// only move. The games with tests of their own (Gomoku above; Connect Four's columns
+// counted from 1, Legions' orders and Nupud's set-up below) are left out.
+const ownTests = new Set(["gomoku", "connect4", "legions", "nupud"]);
 for (const game of games.map(g => g.name).filter(name => !ownTests.has(name))) {
   test(`a person plays ${game} to its end by clicking`, async ({ page, base }) => {
     const id = await startHumanGame(page, base, game, quick[game] || {});
@@ -294,6 +316,8 @@ for (const game of games.map(g => g.name).filter(name => !ownTests.has(name))) {
     while (await myTurn(page)) {
       const view = (await json(base, `/api/games/${id}`)).body.views.at(-1);
       const before = await page.textContent("#ply-label");
+      // The page marks exactly the moves the rules allow (a column's landing cell).
+      if (view.input !== "pass") await hintsAre(page, view, view.legal, `${game}: the hints are the legal moves`);
       if (view.input === "pass") {
         await page.waitForSelector("#pass-box:not([hidden])");
         await page.screenshot({ path: join(shots, `play-${game}-pass.png`), fullPage: true });
@@ -317,13 +341,65 @@ for (const game of games.map(g => g.name).filter(name => !ownTests.has(name))) {
   });
 }
 
+test("a person plays Connect Four counting columns from 1, typing or clicking the marked cells", async ({ page, base }) => {
+  const id = await startHumanGame(page, base, "connect4");
+  let typed = false;
+  while (await myTurn(page)) {
+    const game = (await json(base, `/api/games/${id}`)).body;
+    const view = game.views.at(-1);
+    // The columns open to the person, counted from the moves alone (a column holds
+    // `height` discs): the page marks the cell a disc would land on in each of them.
+    const discs = Array(view.width).fill(0);
+    for (const move of game.moves) discs[Number(move)] += 1;
+    const open = [...discs.keys()].filter(x => discs[x] < view.height);
+    await hintsAre(page, view, open.map(String), "the marked columns are the open ones");
+    const landing = await page.$$eval("svg g.cell", cells => cells.filter(c => c.querySelector("circle.hint")).map(c => [Number(c.dataset.x), Number(c.dataset.y)]));
+    for (const [x, y] of landing) assert.equal(y, view.height - 1 - discs[x], `column ${x + 1}: the mark is where the disc lands`);
+    const before = await page.textContent("#ply-label");
+    if (!typed) {
+      // Typed as the labels count: 8 is no column of a 7-wide board, 4 is the fourth.
+      await page.fill("#move-text", "8");
+      await page.press("#move-text", "Enter");
+      let refusal = "";
+      await until("the refusal", async () => /Refused/.test(refusal = await page.textContent("#message")), 10000);
+      assert.match(refusal, /"8" is not a column: type a column number from 1 to 7/);
+      await page.fill("#move-text", "4");
+      await page.press("#move-text", "Enter");
+      let message = "";
+      await until("the move played", async () => /^played/.test(message = await page.textContent("#message")), 10000);
+      assert.equal(message, "played column 4");
+      await page.screenshot({ path: join(shots, "play-connect4-typed.png"), fullPage: true });
+      typed = true;
+    } else {
+      const [x, y] = landing[0];
+      await page.click(`svg g.cell[data-x="${x}"][data-y="${y}"]`);
+      let message = "";
+      await until("the move played", async () => /^played|Refused/.test(message = await page.textContent("#message")) &&
+        (await page.textContent("#ply-label")) !== before, 30000);
+      assert.match(message, /^played column \d+$/);
+      if (game.moves.length === 4) await page.screenshot({ path: join(shots, "play-connect4.png"), fullPage: true });
+    }
+  }
+  const game = (await json(base, `/api/games/${id}`)).body;
+  assert.equal(game.moves[0], "3", "column 4 is the notation's 3");
+  assert.equal(game.moves_shown[0], "column 4");
+  await page.waitForSelector("#result:not([hidden])");
+  assert.match(await page.textContent("#no-input-0"), /A person plays this side: nothing is written to them/);
+});
+
 test("a person plays Legions by clicking provinces into orders", async ({ page, base }) => {
-  await startHumanGame(page, base, "legions", { size: "5" });
+  const id = await startHumanGame(page, base, "legions", { size: "5" });
   let turns = 0;
   while (await myTurn(page)) {
     const before = await page.textContent("#ply-label");
+    const view = (await json(base, `/api/games/${id}`)).body.views.at(-1);
+    // The provinces an order may go to, and after an order, those it opens (the rules'
+    // answer through the API).
+    await hintsAre(page, view, view.legal, "the provinces open to the first order");
     // Two orders: one legion to (1, 0) twice, one to (0, 1).
     await page.click('svg g.cell[data-x="1"][data-y="0"]');
+    const after = (await json(base, `/api/games/${id}/choices?partial=${encodeURIComponent("1 0 1")}`)).body.choices;
+    await hintsAre(page, view, after, "the provinces open after the first order");
     await page.click('svg g.cell[data-x="1"][data-y="0"]');
     await page.click('svg g.cell[data-x="0"][data-y="1"]');
     assert.equal(await page.textContent("#orders"), "1 0 2; 0 1 1");

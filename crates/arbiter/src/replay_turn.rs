@@ -2,8 +2,10 @@
 //! of a recorded game (each turn keeps its input), fed to a local bot, with its answer
 //! and stderr beside the recorded move: a bot author replays the exact turn that went
 //! wrong. The project protocol gets a fresh session (the handshake's first line, the
-//! game's lines, then every turn of that side up to N, as the game gave them); a per-move
-//! interface gets turn N's input alone.
+//! game's lines, then every turn of that side up to N, as the game gave them); a Gomocup
+//! brain too (every turn of that side up to N as written, its first beginning with
+//! `START 10` and the `INFO` lines, then `END`); a per-move interface gets turn N's input
+//! alone.
 
 use std::path::Path;
 use std::time::Duration;
@@ -41,25 +43,31 @@ pub fn run(args: &super::replay::Args, n: usize, bot: &Path) -> anyhow::Result<(
     }
     let turn = &game.turns[n - 1];
     if turn.input.is_empty() {
-        bail!(
-            "turn {n} has no input kept: it was played by a built-in player or a person, by an interface that writes a file or \
-             speaks over TCP, or recorded before inputs were kept"
-        );
+        bail!("turn {n} has no input kept: it was played by a built-in player or a person, or recorded before inputs were kept");
     }
     let spec = BotSpec::from_arg(&bot.to_string_lossy()).map_err(|err| anyhow::anyhow!("--bot {}: {err}", bot.display()))?;
     let BotSpec::Program(program) = spec else { bail!("--bot {}: give a bot's folder or its bot.toml", bot.display()) };
     let side = Side::from_index(turn.side).context("a turn's side is 0 or 1")?;
+    // The turns of the side up to N, which a bot that keeps a session is given again.
+    let session = || game.turns[..n].iter().filter(|t| t.side == turn.side).map(|t| t.input.as_str()).collect::<String>();
     let input = match program.manifest.protocol {
         Protocol::Arbiter => {
-            let mut input = referee::drivers::arbiter::session_start(kind, &game.options, game.start.as_deref(), side);
-            for earlier in game.turns[..n].iter().filter(|t| t.side == turn.side) {
-                input.push_str(&earlier.input);
-            }
-            input.push_str("quit\n");
-            input
+            referee::drivers::arbiter::session_start(kind, &game.options, game.start.as_deref(), side) + &session() + "quit\n"
+        }
+        Protocol::Gomocup => {
+            // A brain kept from an earlier game was restarted; a fresh one is started.
+            let session = session();
+            let restarted = session.strip_prefix(&protocols::gomocup::Command::Restart.format());
+            let start = protocols::gomocup::Command::Start(referee::drivers::gomocup::BOARD_SIZE).format();
+            restarted.map_or(session.clone(), |rest| start + rest) + &protocols::gomocup::Command::End.format()
         }
         Protocol::Legions | Protocol::Nupud | Protocol::Pahtum => turn.input.clone(),
-        other => bail!("--bot {}: its interface {} is not replayed (a file or a session of its own)", bot.display(), other.name()),
+        other => bail!(
+            "--bot {}: its interface {} is not replayed here (a file it reads, a dialogue or a connection): the viewer shows what \
+             the referee wrote to it",
+            bot.display(),
+            other.name()
+        ),
     };
     let sandbox = super::sandboxing::decide(args.sandbox.to_policy(), true)?;
     super::sandboxing::warn(&sandbox);
@@ -85,13 +93,20 @@ pub fn run(args: &super::replay::Args, n: usize, bot: &Path) -> anyhow::Result<(
         println!("> {}", printable(line));
     }
     let output = once.output.as_ref().map(|out| String::from_utf8_lossy(out).into_owned());
-    let answer = match (&output, program.manifest.protocol) {
-        (Ok(out), Protocol::Arbiter) => {
-            out.lines().filter_map(|l| l.strip_prefix("move ")).nth(game.turns[..n].iter().filter(|t| t.side == turn.side).count() - 1)
-        }
-        (Ok(out), _) => out.lines().find(|l| !l.trim().is_empty()),
+    // A session's answer to turn N is its answer to the side's last turn given.
+    let nth = game.turns[..n].iter().filter(|t| t.side == turn.side).count() - 1;
+    let answer: Option<String> = match (&output, program.manifest.protocol) {
+        (Ok(out), Protocol::Arbiter) => out.lines().filter_map(|l| l.strip_prefix("move ")).nth(nth).map(str::to_string),
+        // A brain answers `x,y`; the record writes the move in the notation (`B7`).
+        (Ok(out), Protocol::Gomocup) => out
+            .lines()
+            .filter_map(|l| protocols::gomocup::Cell::parse(l.trim()))
+            .nth(nth)
+            .map(|cell| cell.to_move().map_or_else(|| cell.to_string(), |mv| mv.to_string())),
+        (Ok(out), _) => out.lines().find(|l| !l.trim().is_empty()).map(str::to_string),
         (Err(_), _) => None,
     };
+    let answer = answer.as_deref();
     match (&once.output, answer) {
         (_, Some(answer)) => println!("answer: {}", printable(answer.trim())),
         (Err(fault), None) => println!("no answer: {}", printable(&fault.detail)),

@@ -62,7 +62,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let has_programs = entrants.iter().any(|e| matches!(e.spec, referee::BotSpec::Program(_)));
     let sandbox = super::sandboxing::decide(args.sandbox.to_policy(), has_programs)?;
     args.cores.apply(jobs, !has_programs)?;
-    let options = RunOptions { jobs, config_dir, sandboxed: sandbox.sandboxed, watch: None, wait_for_runner: args.wait };
+    let options = RunOptions { jobs, config_dir, sandboxed: sandbox.sandboxed, watch: None, wait_for_runner: args.wait, shared: None };
     println!(
         "{}: {} entrants, {} stage(s), {jobs} game(s) at a time, results in {}",
         config.name,

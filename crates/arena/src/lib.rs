@@ -70,6 +70,24 @@ pub struct RunOptions {
     /// When another runner holds the tournament: wait for it to let go (true), or refuse
     /// at once with [`ArenaError::Busy`] naming the holder (false).
     pub wait_for_runner: bool,
+    /// Workers shared with other work of the process (the web arena's ladders): each game
+    /// also waits for one of them, besides one of the run's `jobs`; `None` for none.
+    pub shared: Option<SharedWorkers>,
+}
+
+/// Where a run takes a shared worker for each game: the future resolves once the game
+/// may start, to a guard that the game holds until it ends (dropping it frees the
+/// worker).
+#[derive(Clone)]
+pub struct SharedWorkers(pub Arc<dyn Fn() -> SharedWorker + Send + Sync>);
+
+/// A shared worker on its way ([`SharedWorkers`]).
+pub type SharedWorker = std::pin::Pin<Box<dyn std::future::Future<Output = Box<dyn Send>> + Send>>;
+
+impl std::fmt::Debug for SharedWorkers {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("SharedWorkers")
+    }
 }
 
 /// How long a runner waiting for another's lock waits between two looks.
@@ -78,8 +96,8 @@ const LOCK_POLL: std::time::Duration = std::time::Duration::from_millis(500);
 /// A game of the tournament while it is played, move by move.
 #[derive(Clone, Debug)]
 pub enum Live {
-    /// A game starts: its key, stage, the players' entrant names and the start.
-    Started { key: String, stage: usize, names: [String; 2], options: Options, start: AnyPosition },
+    /// A game starts: its key, stage, round, the players' entrant names and the start.
+    Started { key: String, stage: usize, round: u32, names: [String; 2], options: Options, start: AnyPosition },
     /// A move was accepted: the position after it and the turn's record.
     Turn { key: String, position: AnyPosition, turn: Box<referee::TurnRecord> },
     /// The game ended (its record is stored before this is sent).
@@ -278,6 +296,7 @@ async fn run_stages(
                                 pool: pool.clone(),
                                 watch: options.watch.clone().map(|w| (w, names)),
                                 prints: Arc::new(StagePrints::load(store, idx, &stage.name, &all).await?),
+                                shared: options.shared.clone(),
                             });
                         }
                         if let Some(job) = &job {
@@ -718,6 +737,7 @@ struct GameJob {
     pool: Option<Arc<Pool>>,
     watch: Option<(Watch, Vec<String>)>,
     prints: Arc<StagePrints>,
+    shared: Option<SharedWorkers>,
 }
 
 impl GameJob {
@@ -729,6 +749,10 @@ impl GameJob {
             tokio::time::sleep(wait).await;
             // Closed when the run stops: the game is left for the next run.
             let Ok(_permit) = Arc::clone(&job.permits).acquire_owned().await else { return Ok(None) };
+            let _shared = match &job.shared {
+                Some(shared) => Some((shared.0)().await),
+                None => None,
+            };
             let record = job.play(&spec, &start).await?;
             Ok(Some((spec, start, attempt, record)))
         });
@@ -750,7 +774,7 @@ impl GameJob {
         if let Some((watch, names)) = &job.watch {
             let names = spec.players.map(|id| names.get(id).cloned().unwrap_or_default());
             let options = job.options.clone();
-            (watch.0)(Live::Started { key: spec.key.clone(), stage: spec.stage, names, options, start: start.clone() });
+            (watch.0)(Live::Started { key: spec.key.clone(), stage: spec.stage, round: spec.round, names, options, start: start.clone() });
         }
         let key = spec.key.clone();
         let record = referee::play_game(&setup, bots, |pos, turn| {

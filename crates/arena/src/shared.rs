@@ -455,6 +455,7 @@ impl Worker {
             sandboxed: self.options.sandboxed,
             watch: None,
             wait_for_runner: false,
+            shared: None,
         };
         let mut participants: Vec<EntrantId> = (0..t.entrants).collect();
         for (idx, stage) in config.stages.iter().enumerate() {
@@ -546,6 +547,7 @@ impl Worker {
             pool: None,
             watch: None,
             prints: Arc::new(StagePrints::load(&self.store, idx, &stage.name, &t.all).await?),
+            shared: None,
         };
         let kit = Arc::new(StageKit { starts, job });
         kits.insert(idx, Arc::clone(&kit));

@@ -261,8 +261,9 @@ pub struct Reply<M> {
     /// CPU time the bot used for this turn (zero where it is not measured).
     pub cpu: Duration,
     pub stderr: jail::Log,
-    /// What the referee wrote to the bot for this turn, as text (empty where the
-    /// interface writes files or nothing is written: built-in players, people).
+    /// What the referee wrote to the bot for this turn, as text: its stdin, the commands
+    /// of a session, the field file it was given, a TCP line (empty where nothing is
+    /// written: built-in players, people).
     pub input: String,
 }
 

@@ -60,8 +60,9 @@ pub struct TurnRecord {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
     /// What the referee wrote to the bot for this turn, exactly (the project protocol's
-    /// lines, a per-move program's stdin); absent where nothing is written as text
-    /// (built-in players, people, interfaces that write a file or speak over TCP).
+    /// lines, a per-move program's stdin, Gomocup's commands, the console's answers, the
+    /// Gomoku field file, the TCP line); absent where nothing is written (built-in
+    /// players, people).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub input: String,
 }

@@ -150,6 +150,8 @@ pub(crate) trait DynGame: Debug + Send + Sync {
     fn position_line(&self) -> String;
     fn board_view(&self) -> BoardView;
     fn turn_note(&self) -> Option<String>;
+    fn move_from_people(&self, text: &str) -> Result<String, String>;
+    fn choices(&self, partial: &str) -> Vec<String>;
 }
 
 impl<G: Game> DynGame for G {
@@ -209,6 +211,12 @@ impl<G: Game> DynGame for G {
     }
     fn turn_note(&self) -> Option<String> {
         Game::turn_note(self)
+    }
+    fn move_from_people(&self, text: &str) -> Result<String, String> {
+        Game::move_from_people(self, text)
+    }
+    fn choices(&self, partial: &str) -> Vec<String> {
+        if Game::to_move(self).is_none() { Vec::new() } else { Game::choices(self, partial) }
     }
 }
 
@@ -432,6 +440,17 @@ impl AnyPosition {
     /// What the rules made of the last move ([`Game::turn_note`]).
     pub fn turn_note(&self) -> Option<String> {
         self.as_dyn().turn_note()
+    }
+
+    /// What a person may click next after `partial` ([`Game::choices`]); empty once the
+    /// game is over.
+    pub fn choices(&self, partial: &str) -> Vec<String> {
+        self.as_dyn().choices(partial)
+    }
+
+    /// A move as a person typed it, in the notation ([`Game::move_from_people`]).
+    pub fn move_from_people(&self, text: &str) -> Result<String, String> {
+        self.as_dyn().move_from_people(text)
     }
 
     /// A random legal move in notation, `None` when the game is over.

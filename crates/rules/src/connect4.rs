@@ -294,7 +294,7 @@ impl Position {
         if x >= self.width() {
             Some(format!("no column {x} on a board {} wide", self.width))
         } else if self.heights[x] >= self.height {
-            Some(format!("column {x} is full"))
+            Some("the column is full".to_string())
         } else {
             None
         }
@@ -516,6 +516,16 @@ impl Game for Position {
     /// Columns counted from 1, as people count them ("column 4" for `3`).
     fn move_for_people(text: &str) -> String {
         text.trim().parse::<usize>().map_or_else(|_| text.to_string(), |column| format!("column {}", column + 1))
+    }
+
+    /// "4" or "column 4" (counted from 1) is the notation's `3`.
+    fn move_from_people(&self, text: &str) -> Result<String, String> {
+        let trimmed = text.trim();
+        let number = trimmed.get(..6).filter(|w| w.eq_ignore_ascii_case("column")).map_or(trimmed, |_| trimmed[6..].trim());
+        match number.parse::<usize>() {
+            Ok(column) if (1..=self.width()).contains(&column) => Ok((column - 1).to_string()),
+            _ => Err(format!("{trimmed:?} is not a column: type a column number from 1 to {}", self.width)),
+        }
     }
 
     fn new(options: &Options, start: Option<&str>) -> Result<Self, SetupError> {

@@ -816,6 +816,22 @@ impl Game for Position {
         out.push(Move::default());
     }
 
+    /// The provinces an order reaches once the orders so far have run (none once one
+    /// takes the enemy city), as the view names them (`X Y`); the player's own are left
+    /// out (legions sent there starve).
+    fn choices(&self, partial: &str) -> Vec<String> {
+        let side = self.side_to_move();
+        let mut board = *self.board;
+        for order in parse_orders(partial).orders {
+            if let Order::Send { x, y, c } = order
+                && matches!(board.apply(side, x, y, c), Effect::Captured { city: true, .. })
+            {
+                return Vec::new();
+            }
+        }
+        board.targets(side).into_iter().map(|(x, y)| format!("{x} {y}")).collect()
+    }
+
     fn random_move<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<Move> {
         if self.is_over() {
             return None;

@@ -224,6 +224,27 @@ pub trait Game: Clone + Debug + PartialEq + Send + Sync + 'static {
         text.to_string()
     }
 
+    /// What a person may click next, in the names of the board view's cells, given the
+    /// part of the move they have composed so far (`partial`, in the notation): the
+    /// legal moves when nothing is composed (every game that lists its moves), Legions'
+    /// reachable provinces after the orders so far. For the pages' hints; empty when the
+    /// game cannot say.
+    fn choices(&self, partial: &str) -> Vec<String> {
+        let mut moves = Vec::new();
+        if Self::INFO.enumerable && partial.trim().is_empty() {
+            self.legal_moves(&mut moves);
+        }
+        moves.iter().map(|mv| self.format_move(mv)).collect()
+    }
+
+    /// A move as a person types it (as [`Game::move_for_people`] writes moves: Connect
+    /// Four's columns from 1), in the notation, for the rules to check; `Err` with a line
+    /// for people when it cannot be one (a column off the board). The notation itself
+    /// unless a game says otherwise.
+    fn move_from_people(&self, text: &str) -> Result<String, String> {
+        Ok(text.trim().to_string())
+    }
+
     /// A start text on one line (the project protocol's `start` message): line ends
     /// become `/`, TABs `,`. Games whose start texts are one line already keep them.
     fn start_line(text: &str) -> String {

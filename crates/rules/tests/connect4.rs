@@ -531,7 +531,7 @@ fn full_column_and_missing_column_are_illegal() {
     let mut pos = play_game(7, 6, &[3, 3, 3, 3, 3, 3]);
     assert!(!pos.is_open(3));
     let before = pos.clone();
-    assert_eq!(pos.play(&Move::new(3)), Err(MoveError::Illegal { text: "3".to_string(), reason: "column 3 is full".to_string() }));
+    assert_eq!(pos.play(&Move::new(3)), Err(MoveError::Illegal { text: "3".to_string(), reason: "the column is full".to_string() }));
     assert_eq!(pos.play(&Move::new(9)).unwrap_err().to_string(), "illegal move 9: no column 9 on a board 7 wide");
     assert_eq!(pos, before, "refused moves change nothing");
     let mut moves = Vec::new();
@@ -542,7 +542,7 @@ fn full_column_and_missing_column_are_illegal() {
     for _ in 0..6 {
         any.play_text("3").expect("column 3 has room");
     }
-    assert_eq!(any.check_text("3").unwrap_err().to_string(), "illegal move 3: column 3 is full");
+    assert_eq!(any.check_text("3").unwrap_err().to_string(), "illegal move 3: the column is full");
     assert_eq!(any.legal_moves_text().expect("enumerable"), ["0", "1", "2", "4", "5", "6"]);
 }
 

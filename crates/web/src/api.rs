@@ -43,6 +43,7 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/api/games/{id}", get(game))
         .route("/api/games/{id}/events", get(game_events))
         .route("/api/games/{id}/move", post(human_move))
+        .route("/api/games/{id}/choices", get(choices))
         .route("/api/test", post(test))
         .route("/api/play", post(play))
         .route("/api/freeze", get(frozen).post(freeze))
@@ -62,6 +63,7 @@ async fn index() -> Json<Value> {
             "GET /api/tournaments", "POST /api/tournaments (token)", "GET /api/tournaments/{id}",
             "GET /api/tournaments/{id}/events (SSE)", "GET /api/tournaments/{id}/games", "GET /api/tournaments/{id}/game?key=K",
             "GET /api/games", "GET /api/games/{id}", "GET /api/games/{id}/events (SSE)", "POST /api/games/{id}/move",
+            "GET /api/games/{id}/choices?partial=P",
             "POST /api/test", "POST /api/play", "GET /api/submissions", "POST /api/submissions (token)",
             "GET /api/freeze", "POST /api/freeze (token)",
             "GET /api/entrants (token)", "POST /api/entrants (token)", "GET /api/entrants/{name}",
@@ -319,9 +321,26 @@ async fn game_events(State(app): AppState, UrlPath(id): UrlPath<String>) -> ApiR
     Ok(Sse::new(tokio_stream::once(Ok(first)).chain(rest)).keep_alive(KeepAlive::default()).into_response())
 }
 
+#[derive(Deserialize)]
+struct PartialQuery {
+    #[serde(default)]
+    partial: String,
+}
+
+/// What the person of a human game may click next, after the part of the move composed so
+/// far (Legions' orders): `{"choices": [cell names]}` ([`rules::Game::choices`]).
+async fn choices(State(app): AppState, UrlPath(id): UrlPath<String>, Query(query): Query<PartialQuery>) -> ApiResult<Json<Value>> {
+    let game = app.registry.get(&id).filter(|g| g.human.is_some() && !g.finished());
+    let game = game.ok_or_else(|| ApiError::not_found(format!("no game {id:?} is being played by a person")))?;
+    Ok(Json(json!({ "choices": game.position().choices(&query.partial) })))
+}
+
 async fn human_move(State(app): AppState, UrlPath(id): UrlPath<String>, ApiJson(req): ApiJson<MoveRequest>) -> ApiResult<Json<Value>> {
+    let kind = app.registry.get(&id).map(|game| game.kind);
     let accepted = games::human_move(&app, &id, req)?;
-    Ok(Json(json!({ "accepted": accepted })))
+    // As the move list writes it (Connect Four's "column 4" for `3`), for the page's message.
+    let shown = kind.map_or_else(|| accepted.clone(), |kind| kind.move_for_people(&accepted));
+    Ok(Json(json!({ "accepted": accepted, "shown": shown })))
 }
 
 async fn test(
@@ -394,9 +413,8 @@ const UPLOAD_FIELDS: &str = "name, game, protocol, language, options, source, ma
 async fn upload(State(app): AppState, caller: Caller, mut form: axum::extract::Multipart) -> ApiResult<Response> {
     use submissions::{Language, ManifestUpload, SourceUpload, SubmitOutcome, Upload};
     if caller == Caller::Anyone {
-        return Err(ApiError::new(
-            StatusCode::UNAUTHORIZED,
-            "uploading needs a token: an entrant's (the organiser gives it) or the organiser's",
+        return Err(ApiError::token_required(
+            "sign in with your token to upload: an entrant's (the organiser gives it) or the organiser's",
         ));
     }
     if app.frozen() {
@@ -615,8 +633,7 @@ async fn start_tournament(
     let store = store::Store::open(&path).await?;
     let id_base = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or(base);
     let t = app.tournaments.add(&id_base, path, store, true);
-    let options =
-        arena::RunOptions { jobs: app.tournament_jobs(), config_dir, sandboxed: app.sandboxed(), watch: None, wait_for_runner: false };
+    let options = app.tournament_options(config_dir, false);
     t.mark_running(&entrants);
     app.tournaments.spawn_run(&t, config, text, entrants, options, Arc::clone(&app.registry));
     Ok((StatusCode::CREATED, Json(json!({ "id": t.id }))))
@@ -737,13 +754,7 @@ pub async fn resume_managed(app: &Arc<App>) -> Result<(), String> {
             Ok(entrants) => {
                 // Another process may still run it (an old server lingering, `arbiter
                 // tournament` on the same file): wait for it to let go.
-                let options = arena::RunOptions {
-                    jobs: app.tournament_jobs(),
-                    config_dir: folder.clone(),
-                    sandboxed: app.sandboxed(),
-                    watch: None,
-                    wait_for_runner: true,
-                };
+                let options = app.tournament_options(folder.clone(), true);
                 t.mark_running(&entrants);
                 app.tournaments.spawn_run(&t, config, row.config_text, entrants, options, Arc::clone(&app.registry));
             }

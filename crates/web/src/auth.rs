@@ -40,10 +40,9 @@ impl<S: HasToken + Send + Sync> FromRequestParts<S> for Organiser {
         match header.and_then(|h| h.strip_prefix("Bearer ")) {
             Some(token) if same(token.trim(), state.token()) => Ok(Organiser),
             Some(_) => Err(ApiError::new(StatusCode::FORBIDDEN, "wrong organiser token")),
-            None => Err(ApiError::new(
-                StatusCode::UNAUTHORIZED,
-                "this needs the organiser's token (header `Authorization: Bearer TOKEN`; `arbiter serve` printed it at start)",
-            )),
+            None => {
+                Err(ApiError::token_required("sign in with the organiser's token to do this (`arbiter serve` printed it when it started)"))
+            }
         }
     }
 }

@@ -14,11 +14,20 @@ use serde::de::DeserializeOwned;
 pub struct ApiError {
     pub status: StatusCode,
     pub message: String,
+    /// A machine-readable name of the refusal where a client may act on it
+    /// (`token-required`), beside the line for people.
+    pub code: Option<&'static str>,
 }
 
 impl ApiError {
     pub fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
-        ApiError { status, message: message.into() }
+        ApiError { status, message: message.into(), code: None }
+    }
+
+    /// A request that needs a token and has none (401, code `token-required`): the
+    /// message says whose token, in words for people.
+    pub fn token_required(message: impl Into<String>) -> ApiError {
+        ApiError { code: Some("token-required"), ..ApiError::new(StatusCode::UNAUTHORIZED, message) }
     }
 
     pub fn bad_request(message: impl Into<String>) -> ApiError {
@@ -45,11 +54,13 @@ impl ApiError {
 #[derive(Serialize)]
 struct ErrorBody<'a> {
     error: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    code: Option<&'a str>,
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.status, Json(ErrorBody { error: &self.message })).into_response()
+        (self.status, Json(ErrorBody { error: &self.message, code: self.code })).into_response()
     }
 }
 

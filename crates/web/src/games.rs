@@ -80,6 +80,11 @@ pub struct MoveRequest {
     #[serde(rename = "move")]
     pub text: String,
     pub secret: String,
+    /// Whether the move is written as a person types it, as the move list writes moves
+    /// (Connect Four's columns from 1), rather than in the notation (a click sends the
+    /// cell's name, which is the notation).
+    #[serde(default)]
+    pub typed: bool,
 }
 
 /// Reads a game name, or says which exist.
@@ -264,7 +269,21 @@ pub fn human_move(app: &App, id: &str, req: MoveRequest) -> ApiResult<String> {
     if *sent == Some(ply) {
         return Err(ApiError::conflict("your move is already on its way"));
     }
-    let canonical = pos.check_text(&req.text).map_err(|err| ApiError::unprocessable(format!("{:?} cannot be played: {err}", req.text)))?;
+    // A refusal speaks as the move list does (Connect Four's "column 4", not `3`): a
+    // click's cell name (the notation) is read back as people write it first.
+    let text = if req.typed {
+        pos.move_from_people(&req.text).map_err(ApiError::unprocessable)?
+    } else {
+        pos.move_from_people(&game.kind.move_for_people(req.text.trim())).map_err(ApiError::unprocessable)?;
+        req.text.trim().to_string()
+    };
+    let canonical = pos.check_text(&text).map_err(|err| {
+        let reason = match err {
+            rules::MoveError::Illegal { reason, .. } => reason,
+            other => other.to_string(),
+        };
+        ApiError::unprocessable(format!("{:?} cannot be played: {reason}", game.kind.move_for_people(&text)))
+    })?;
     seat.moves.try_send(canonical.clone()).map_err(|_| ApiError::conflict("the game is not waiting for a move"))?;
     *sent = Some(ply);
     Ok(canonical)

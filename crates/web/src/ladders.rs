@@ -18,7 +18,7 @@ use referee::BotSpec;
 use rules::{GameKind, Options};
 use serde::Deserialize;
 use serde_json::{Value, json};
-use tokio::sync::{Notify, Semaphore};
+use tokio::sync::Notify;
 use tournament::ladder::{self as rating, Candidate, Rating};
 
 use crate::App;
@@ -32,10 +32,14 @@ type AppState = State<Arc<App>>;
 /// The ladders of this server and the workers they share.
 pub struct Ladders {
     ladders: Mutex<BTreeMap<i64, Arc<Ladder>>>,
-    /// The ladders' share of the workers: one slot per game played at once.
-    slots: Arc<Semaphore>,
-    /// How many slots there are.
+    /// The server's `-j` workers, shared by the tournaments and the ladders.
+    pool: Arc<Pool>,
+    /// The ladders' share of them.
     pub workers: usize,
+    /// Held while a ladder decides to start a game and counts it as running, and while a
+    /// ladder is frozen or thawed: once a freeze is answered, no game of the ladder that
+    /// is not counted yet starts.
+    starting: tokio::sync::Mutex<()>,
     /// Ladder games being played now, and the most there ever were at once.
     running: AtomicUsize,
     peak: AtomicUsize,
@@ -55,6 +59,8 @@ pub struct Ladder {
     busy: Mutex<HashSet<(String, i64)>>,
     /// Counts the games started, to alternate the sides.
     started: AtomicU64,
+    /// Whether the ladder waits for a worker (every worker it may take is busy).
+    waiting: AtomicBool,
 }
 
 impl Ladders {
@@ -63,8 +69,9 @@ impl Ladders {
         let workers = ((jobs as f64 * share).round() as usize).clamp(1, jobs.max(1));
         Ladders {
             ladders: Mutex::new(BTreeMap::new()),
-            slots: Arc::new(Semaphore::new(workers)),
+            pool: Arc::new(Pool { jobs: jobs.max(1), share: workers, counts: Mutex::new(Counts::default()), freed: Notify::new() }),
             workers,
+            starting: tokio::sync::Mutex::new(()),
             running: AtomicUsize::new(0),
             peak: AtomicUsize::new(0),
         }
@@ -82,6 +89,23 @@ impl Ladders {
     /// their share of the workers.
     pub fn any_playing(&self) -> bool {
         self.lock().values().any(|l| !l.frozen())
+    }
+
+    /// Tells the pool whether the ladders' share is to be kept for them (a ladder was
+    /// added, frozen or thawed).
+    fn refresh(&self) {
+        self.pool.lock().reserved = self.any_playing();
+        self.pool.freed.notify_waiters();
+    }
+
+    /// The workers a tournament's games take one each of: the pool, less the ladders'
+    /// share while a ladder plays (at least one).
+    pub fn tournament_workers(&self) -> arena::SharedWorkers {
+        let pool = Arc::clone(&self.pool);
+        arena::SharedWorkers(Arc::new(move || {
+            let pool = Arc::clone(&pool);
+            Box::pin(async move { Box::new(pool.take(Who::Tournament).await) as Box<dyn Send> })
+        }))
     }
 
     /// Wakes the ladders of a game (a new version was uploaded).
@@ -104,6 +128,92 @@ impl Ladders {
     }
 }
 
+/// The server's workers: a game of a tournament or of a ladder takes one, and gives it
+/// back when it ends. The ladders take at most their share; tournaments leave it to them
+/// while a ladder plays, so that a worker a tournament frees goes to a waiting ladder
+/// until the ladders have their share, whichever started first.
+struct Pool {
+    jobs: usize,
+    share: usize,
+    counts: Mutex<Counts>,
+    /// Woken when a worker is freed or the reservation changes.
+    freed: Notify,
+}
+
+#[derive(Default)]
+struct Counts {
+    tournament: usize,
+    ladder: usize,
+    /// Whether a ladder plays (its share is kept from the tournaments).
+    reserved: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Who {
+    Tournament,
+    Ladder,
+}
+
+/// A worker of the [`Pool`], given back on drop.
+struct Worker {
+    pool: Arc<Pool>,
+    who: Who,
+}
+
+impl Pool {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Counts> {
+        self.counts.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Waits for a worker that `who` may take.
+    async fn take(self: Arc<Self>, who: Who) -> Worker {
+        loop {
+            let freed = self.freed.notified();
+            tokio::pin!(freed);
+            freed.as_mut().enable();
+            if let Some(worker) = self.try_take(who) {
+                return worker;
+            }
+            freed.await;
+        }
+    }
+
+    /// A worker that `who` may take now, if there is one: a free one, within the
+    /// ladders' share for a ladder, outside it (while a ladder plays) for a tournament.
+    fn try_take(self: &Arc<Self>, who: Who) -> Option<Worker> {
+        let mut counts = self.lock();
+        let free = counts.tournament + counts.ladder < self.jobs;
+        let allowed = match who {
+            Who::Ladder => counts.ladder < self.share,
+            Who::Tournament => {
+                let kept = if counts.reserved { self.share } else { 0 };
+                counts.tournament < self.jobs.saturating_sub(kept).max(1)
+            }
+        };
+        if !(free && allowed) {
+            return None;
+        }
+        match who {
+            Who::Ladder => counts.ladder += 1,
+            Who::Tournament => counts.tournament += 1,
+        }
+        Some(Worker { pool: Arc::clone(self), who })
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        {
+            let mut counts = self.pool.lock();
+            match self.who {
+                Who::Ladder => counts.ladder -= 1,
+                Who::Tournament => counts.tournament -= 1,
+            }
+        }
+        self.pool.freed.notify_waiters();
+    }
+}
+
 impl Ladder {
     fn new(id: i64, kind: GameKind, options: Options, bosses: Vec<String>, frozen: bool) -> Arc<Ladder> {
         Arc::new(Ladder {
@@ -115,6 +225,7 @@ impl Ladder {
             wake: Notify::new(),
             busy: Mutex::new(HashSet::new()),
             started: AtomicU64::new(0),
+            waiting: AtomicBool::new(false),
         })
     }
 
@@ -129,6 +240,7 @@ impl Ladder {
 
 fn spawn(app: &Arc<App>, ladder: Arc<Ladder>) {
     app.ladders.lock().insert(ladder.id, Arc::clone(&ladder));
+    app.ladders.refresh();
     let app = Arc::clone(app);
     app.tasks.clone().spawn(async move { run(app, ladder).await });
 }
@@ -143,9 +255,17 @@ async fn run(app: Arc<App>, ladder: Arc<Ladder>) {
                 () = ladder.wake.notified() => continue,
             }
         }
-        let slot = tokio::select! {
-            () = stopping.cancelled() => return,
-            slot = Arc::clone(&app.ladders.slots).acquire_owned() => slot.expect("the semaphore is never closed"),
+        let slot = match app.ladders.pool.try_take(Who::Ladder) {
+            Some(worker) => worker,
+            None => {
+                ladder.waiting.store(true, Ordering::SeqCst);
+                let worker = tokio::select! {
+                    () = stopping.cancelled() => return,
+                    worker = Arc::clone(&app.ladders.pool).take(Who::Ladder) => worker,
+                };
+                ladder.waiting.store(false, Ordering::SeqCst);
+                worker
+            }
         };
         let pair = match next_game(&app, &ladder).await {
             Ok(pair) => pair,
@@ -161,10 +281,20 @@ async fn run(app: Arc<App>, ladder: Arc<Ladder>) {
                 () = ladder.wake.notified() => continue,
             }
         };
+        // Counted as running before a freeze can be answered, or not started at all.
+        let starting = app.ladders.starting.lock().await;
+        if ladder.frozen() {
+            let mut busy = ladder.busy();
+            for player in &pair {
+                busy.remove(&(player.bot.clone(), player.version));
+            }
+            continue;
+        }
+        let running = app.ladders.running.fetch_add(1, Ordering::SeqCst) + 1;
+        app.ladders.peak.fetch_max(running, Ordering::SeqCst);
+        drop(starting);
         let (app, ladder) = (Arc::clone(&app), Arc::clone(&ladder));
         app.tasks.clone().spawn(async move {
-            let running = app.ladders.running.fetch_add(1, Ordering::SeqCst) + 1;
-            app.ladders.peak.fetch_max(running, Ordering::SeqCst);
             if let Err(err) = play(&app, &ladder, &pair).await {
                 eprintln!("arbiter serve: ladder {}: a game was not played: {err}", ladder.id);
             }
@@ -394,7 +524,7 @@ pub async fn ladder_json(app: &App, ladder: &Ladder) -> ApiResult<Value> {
         "id": ladder.id, "game": ladder.kind.name(), "title": crate::view::heading(ladder.kind, &ladder.options), "options": ladder.options,
         "bosses": ladder.bosses, "frozen": ladder.frozen(), "games": games, "workers": app.ladders.workers,
         "running": app.ladders.running.load(Ordering::SeqCst), "peak_running": app.ladders.peak.load(Ordering::SeqCst),
-        "standings": standings,
+        "waiting_for_worker": ladder.waiting.load(Ordering::SeqCst), "standings": standings,
     }))
 }
 
@@ -446,7 +576,11 @@ async fn freeze(
 ) -> ApiResult<Json<Value>> {
     let ladder = find(&app, &id)?;
     app.arena.set_frozen(ladder.id, req.frozen).await?;
-    ladder.frozen.store(req.frozen, Ordering::SeqCst);
+    {
+        let _starting = app.ladders.starting.lock().await;
+        ladder.frozen.store(req.frozen, Ordering::SeqCst);
+    }
+    app.ladders.refresh();
     ladder.wake.notify_one();
     Ok(Json(json!({ "id": ladder.id, "frozen": req.frozen })))
 }

@@ -205,10 +205,18 @@ impl App {
         self.frozen.store(frozen, Ordering::SeqCst);
     }
 
-    /// The workers a tournament of this server plays on: all of them, less the ladders'
-    /// share while a ladder plays.
-    pub fn tournament_jobs(&self) -> usize {
-        if self.ladders.any_playing() { self.config.jobs.saturating_sub(self.ladders.workers).max(1) } else { self.config.jobs }
+    /// How a tournament of this server runs: on the `-j` workers, which it shares with
+    /// the ladders (each game takes one from [`ladders::Ladders::tournament_workers`]),
+    /// so that the ladders keep their share whichever started first.
+    pub fn tournament_options(&self, config_dir: PathBuf, wait_for_runner: bool) -> arena::RunOptions {
+        arena::RunOptions {
+            jobs: self.config.jobs,
+            config_dir,
+            sandboxed: self.sandboxed(),
+            watch: None,
+            wait_for_runner,
+            shared: Some(self.ladders.tournament_workers()),
+        }
     }
 
     /// Where the server keeps the tournaments it starts.

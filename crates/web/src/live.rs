@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 use tokio::sync::{broadcast, mpsc};
 
-use crate::view::{BoardView, view};
+use crate::view::{BoardView, view, view_for_person};
 
 /// One message of a server-sent event stream: the event name and its JSON data.
 pub type Update = (&'static str, Arc<str>);
@@ -176,9 +176,10 @@ impl LiveGame {
     /// A game about to start from `start`.
     pub fn new(id: String, names: [String; 2], options: Options, start: AnyPosition, origin: Origin, human: Option<HumanSeat>) -> LiveGame {
         let kind = start.kind();
+        let first = if human.is_some() { view_for_person(&start) } else { view(&start) };
         let state = State {
             start_text: start.start_text(),
-            views: vec![view(&start)],
+            views: vec![first],
             position: start,
             moves: Vec::new(),
             turns: Vec::new(),
@@ -203,7 +204,7 @@ impl LiveGame {
 
     /// A move was accepted: `position` is the position after it.
     pub fn turn(&self, position: &AnyPosition, turn: &TurnRecord) {
-        let board = view(position);
+        let board = if self.human.is_some() { view_for_person(position) } else { view(position) };
         let mut state = self.lock();
         let was_hiding = hiding(&state);
         state.position = position.clone();

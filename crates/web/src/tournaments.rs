@@ -49,6 +49,8 @@ pub struct RunState {
 pub struct InProgress {
     pub key: String,
     pub stage: usize,
+    /// The round within the stage, from 0 (the pages count from 1).
+    pub round: u32,
     pub live_id: String,
     pub names: [String; 2],
 }
@@ -79,6 +81,9 @@ pub struct Summary {
     pub games: u64,
     /// The database's file name.
     pub file: String,
+    /// Where a running tournament stands, for people: "Stage 2 of 3 (final) · round 4",
+    /// the earliest stage and round of its games in progress; `None` when none is.
+    pub progress: Option<String>,
 }
 
 /// A finished game as the tournament page lists it.
@@ -167,11 +172,11 @@ impl Tournament {
 
     pub async fn summary(&self) -> Summary {
         let row = self.store.tournament().await.ok().flatten();
-        let game = row
-            .as_ref()
-            .and_then(|row| TournamentConfig::parse_without_entrants(&row.config_text, "").ok())
-            .map(|c| c.game.name().to_string())
-            .unwrap_or_default();
+        let config = row.as_ref().and_then(|row| TournamentConfig::parse_without_entrants(&row.config_text, "").ok());
+        let game = config.as_ref().map(|c| c.game.name().to_string()).unwrap_or_default();
+        let stages: Vec<String> = config.map(|c| c.stages.iter().map(|s| s.name.clone()).collect()).unwrap_or_default();
+        let progress =
+            self.in_progress().iter().map(|g| (g.stage, g.round)).min().map(|(stage, round)| progress_line(&stages, stage, round));
         Summary {
             id: self.id.clone(),
             name: row.map(|r| r.name).unwrap_or_else(|| "(empty)".to_string()),
@@ -179,6 +184,7 @@ impl Tournament {
             status: self.status(&self.state()),
             games: self.store.game_count().await.unwrap_or(0),
             file: self.file_name(),
+            progress,
         }
     }
 
@@ -300,7 +306,7 @@ impl Tournament {
 
     fn on_live(self: &Arc<Self>, registry: &Arc<Registry>, live: Live) {
         match live {
-            Live::Started { key, stage, names, options, start } => {
+            Live::Started { key, stage, round, names, options, start } => {
                 let id = registry.new_id();
                 let origin = Origin::Tournament { tournament: self.id.clone(), key: key.clone(), label: None };
                 let game = Arc::new(LiveGame::new(id.clone(), names.clone(), options, start, origin, None));
@@ -309,7 +315,7 @@ impl Tournament {
                 self.in_progress
                     .lock()
                     .unwrap_or_else(|p| p.into_inner())
-                    .insert(key.clone(), InProgress { key, stage, live_id: id, names });
+                    .insert(key.clone(), InProgress { key, stage, round, live_id: id, names });
             }
             Live::Turn { key, position, turn } => {
                 let id = self.in_progress.lock().unwrap_or_else(|p| p.into_inner()).get(&key).map(|g| g.live_id.clone());
@@ -400,6 +406,14 @@ impl Tournaments {
             plays.then(|| t.id.clone())
         })
     }
+}
+
+/// Where a tournament stands, for people: "Stage 2 of 3 (final) · round 4" (counted
+/// from 1; a single stage has no "of"; a stage's name when it has one).
+fn progress_line(stages: &[String], stage: usize, round: u32) -> String {
+    let name = stages.get(stage).filter(|n| !n.is_empty()).map(|n| format!(" ({n})")).unwrap_or_default();
+    let of = if stages.len() > 1 { format!(" of {}", stages.len()) } else { String::new() };
+    format!("Stage {}{of}{name} · round {}", stage + 1, round + 1)
 }
 
 /// The finished games as the pages list them, newest first, with the entrants' names.

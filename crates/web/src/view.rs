@@ -16,6 +16,19 @@ pub fn view(pos: &AnyPosition) -> BoardView {
     view
 }
 
+/// The view of a position a person is playing: [`view`], with what the person may click
+/// (the legal moves, Legions' reachable provinces: [`AnyPosition::choices`]) in
+/// `legal`, from which the page marks its hints.
+/// A set-up by clicks has its hint cells already and lists no set-ups (they would only
+/// weigh down every update).
+pub fn view_for_person(pos: &AnyPosition) -> BoardView {
+    let mut view = view(pos);
+    if view.input != rules::view::Input::Setup {
+        view.legal = pos.choices("");
+    }
+    view
+}
+
 /// The index in [`BoardView::cells`] of (`x`, `y`) as drawn, `None` off the board.
 pub fn cell_index(view: &BoardView, x: usize, y: usize) -> Option<usize> {
     view.index(x, y)

@@ -118,7 +118,7 @@ const BAD_REQUESTS: &[Bad] = &[
     bad("POST", "/api/games/g1-1/move", JSON, Some(r#"{"move":"a1","secret":"x"}"#), 404, "no game \"g1-1\" is being played"),
     bad("POST", "/api/games/g1-1/move", JSON, Some(r#"{"move":"a1"}"#), 400, "missing field `secret`"),
     // Tournaments.
-    bad("POST", "/api/tournaments", JSON, Some(r#"{"preset":"connect4-2008"}"#), 401, "Authorization: Bearer TOKEN"),
+    bad("POST", "/api/tournaments", JSON, Some(r#"{"preset":"connect4-2008"}"#), 401, "sign in with the organiser's token"),
     bad(
         "POST",
         "/api/tournaments",
@@ -211,9 +211,13 @@ async fn bad_requests_get_a_clear_refusal_and_change_nothing() {
     let mut failures = Vec::new();
     for case in BAD_REQUESTS {
         let response = request(server.addr, case.method, case.path, case.headers, case.body).await;
-        let message =
-            serde_json::from_str::<Value>(&response.body).ok().and_then(|v| v.get("error").and_then(Value::as_str).map(str::to_string));
-        let ok = response.status == case.status && message.as_deref().is_some_and(|m| m.contains(case.says));
+        let body = serde_json::from_str::<Value>(&response.body).unwrap_or_default();
+        let message = body.get("error").and_then(Value::as_str).map(str::to_string);
+        let mut ok = response.status == case.status && message.as_deref().is_some_and(|m| m.contains(case.says));
+        // A missing token: words for people (no header syntax) and a code for programs.
+        if case.status == 401 {
+            ok &= body["code"] == "token-required" && message.as_deref().is_some_and(|m| !m.contains("Bearer") && !m.contains("header"));
+        }
         if !ok {
             failures.push(format!(
                 "{} {} {:?}: expected {} saying {:?}, got {} {}",
@@ -366,6 +370,66 @@ fn position_of(game: &Value, moves: &[String]) -> rules::AnyPosition {
     pos
 }
 
+/// The game document of `id`, once it has at least `views` views.
+async fn game_with_views(addr: std::net::SocketAddr, id: &str, views: usize) -> Value {
+    let wait = async {
+        loop {
+            let (status, game) = get_json(addr, &format!("/api/games/{id}")).await;
+            assert_eq!(status, 200, "{game}");
+            if game["views"].as_array().expect("views").len() >= views {
+                return game;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+    };
+    tokio::time::timeout(SAFETY, wait).await.expect("the game goes on")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_person_types_connect_four_columns_from_1_and_sees_what_they_may_click() {
+    let data = tempfile::tempdir().expect("a temporary folder");
+    let server = common::start(data.path(), vec![]).await;
+    let start = |game: &str, options: Value| {
+        let body = json!({ "game": game, "options": options, "bot": "random", "side": 0, "seed": 5 });
+        async move {
+            let (status, started) = post_json(server.addr, "/api/play", false, &body).await;
+            assert_eq!(status, 201, "{started}");
+            (started["games"][0].as_str().unwrap().to_string(), started["secret"].as_str().unwrap().to_string())
+        }
+    };
+    let (id, secret) = start("connect4", json!({})).await;
+    let send = |body: Value| {
+        let path = format!("/api/games/{id}/move");
+        async move { post_json(server.addr, &path, false, &body).await }
+    };
+    // Typed as the board labels and the move list count: column 4 is the notation's 3.
+    let (status, body) = send(json!({ "move": "8", "secret": secret, "typed": true })).await;
+    assert_eq!((status, body["error"].as_str()), (422, Some("\"8\" is not a column: type a column number from 1 to 7")));
+    let (status, body) = send(json!({ "move": "column 4", "secret": secret, "typed": true })).await;
+    assert_eq!((status, &body), (200, &json!({ "accepted": "3", "shown": "column 4" })));
+    // Every view of the person's game lists what may be played in it, as the rules say.
+    let game = game_with_views(server.addr, &id, 3).await;
+    let moves: Vec<String> = serde_json::from_value(game["moves"].clone()).unwrap();
+    assert_eq!(moves[0], "3");
+    for (ply, view) in game["views"].as_array().unwrap().iter().enumerate() {
+        let legal = position_of(&game, &moves[..ply]).legal_moves_text().unwrap();
+        assert_eq!(view["legal"], json!(legal), "after {ply} moves");
+    }
+    // A column the person clicks (its cell's name, the notation) still works, and a
+    // refusal speaks of the column as people count it.
+    let (status, body) = send(json!({ "move": "9", "secret": secret })).await;
+    assert_eq!((status, body["error"].as_str()), (422, Some("\"column 10\" is not a column: type a column number from 1 to 7")));
+
+    // Legions: the provinces an order may go to after the orders composed so far.
+    let (id, _) = start("legions", json!({ "size": "5" })).await;
+    let (_, game) = get_json(server.addr, &format!("/api/games/{id}")).await;
+    assert_eq!(game["views"][0]["legal"], json!(["1 0", "0 1"]));
+    let (status, body) = get_json(server.addr, &format!("/api/games/{id}/choices?partial=1%200%201")).await;
+    assert_eq!((status, body), (200, json!({ "choices": ["2 0", "0 1", "1 1"] })));
+    let (status, _) = get_json(server.addr, "/api/games/g1-999/choices").await;
+    assert_eq!(status, 404);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_person_plays_pahtum_against_a_bot_to_the_end() {
     let data = tempfile::tempdir().expect("a temporary folder");
@@ -413,7 +477,7 @@ async fn a_person_plays_pahtum_against_a_bot_to_the_end() {
                 refusals_checked = true;
             }
             let (status, body) = send(legal[0].clone(), secret.clone()).await;
-            assert_eq!((status, &body), (200, &json!({ "accepted": legal[0] })));
+            assert_eq!((status, &body), (200, &json!({ "accepted": legal[0], "shown": legal[0] })));
             moved_at = Some(moves.len());
         }
         // Wait for the move (ours or the bot's), or the end.
@@ -460,8 +524,9 @@ async fn a_move_out_of_turn_is_refused_with_a_conflict() {
     let client = web::quota::Client::of(std::net::Ipv4Addr::LOCALHOST.into());
     let started = web::games::start_human(&server.app, client, req).expect("the game starts");
     let secret = started.secret.expect("a secret");
-    let refusal = web::games::human_move(&server.app, &started.games[0], web::games::MoveRequest { text: "d".into(), secret })
-        .expect_err("not the person's turn");
+    let refusal =
+        web::games::human_move(&server.app, &started.games[0], web::games::MoveRequest { text: "d".into(), secret, typed: false })
+            .expect_err("not the person's turn");
     assert_eq!(refusal.status, 409);
     assert!(refusal.message.starts_with("it is not your turn: greedy is thinking"), "{}", refusal.message);
 }
@@ -551,7 +616,8 @@ async fn run_with_cli_runner(config_text: &str, db: &Path) -> usize {
     let config = tournament::TournamentConfig::parse(config_text, "cli.toml").expect("the config");
     let entrants = arena::resolve_entrants(&config, Path::new("."), None).expect("built-in entrants");
     let store = store::Store::open(db).await.expect("a new database");
-    let options = arena::RunOptions { jobs: 2, config_dir: ".".into(), sandboxed: false, watch: None, wait_for_runner: false };
+    let options =
+        arena::RunOptions { jobs: 2, config_dir: ".".into(), sandboxed: false, watch: None, wait_for_runner: false, shared: None };
     arena::run_tournament(&config, config_text, &entrants, &store, &options, |_| {}).await.expect("the tournament runs");
     store.game_count().await.expect("the games") as usize
 }

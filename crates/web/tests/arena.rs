@@ -212,18 +212,6 @@ async fn entrants_act_on_their_own_bots_only_and_refusals_change_nothing() {
     assert_ne!(versions[0]["compile_log"], "", "{versions}");
 }
 
-/// A bot of the project protocol that thinks for 100 s on every move: it holds its
-/// tournament games (and a worker each) for longer than the test runs.
-const SLOW_BOT: &str = r#"import sys, time
-for line in sys.stdin:
-    word = line.split()[0] if line.split() else ""
-    if word == "arbiter":
-        print("name slow")
-        print("ready", flush=True)
-    elif word == "go":
-        time.sleep(100)
-"#;
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_ladder_rates_the_bots_and_keeps_its_share_while_a_tournament_runs() {
     let data = tempfile::tempdir().unwrap();
@@ -272,26 +260,10 @@ async fn a_ladder_rates_the_bots_and_keeps_its_share_while_a_tournament_runs() {
     let (_, games) = call(addr, "GET", &format!("{path}/games"), None, None).await;
     assert!(total >= 2 * games.as_array().unwrap().len() as i64 - 2, "{total} {games}");
 
-    // A tournament whose slow bot holds its games: it gets the workers the ladders leave
-    // (one), and the ladder keeps playing on its own one.
-    let slow = data.path().join("slow");
-    std::fs::create_dir_all(&slow).unwrap();
-    std::fs::write(slow.join("slow.py"), SLOW_BOT).unwrap();
-    std::fs::write(
-        slow.join("bot.toml"),
-        "name = \"slow\"\ngame = \"any\"\nprotocol = \"arbiter\"\ncommand = [\"python3\", \"./slow.py\"]\n",
-    )
-    .unwrap();
-    let config = format!(
-        "name = \"busy\"\ngame = \"connect4\"\nseed = 1\n[limits]\nmove-ms = 200000\ngame-ms = 400000\n\
-         [[entrant]]\nname = \"slow\"\nbot = \"{}\"\n[[entrant]]\nname = \"r1\"\nbot = \"random\"\n\
-         [[entrant]]\nname = \"r2\"\nbot = \"random\"\n[[stage]]\nformat = \"round-robin\"\n",
-        slow.display()
-    );
-    let (status, started) = call(addr, "POST", "/api/tournaments", Some(TOKEN), Some(&json!({ "config": config }).to_string())).await;
-    assert_eq!(status, 201, "{started}");
-    let tournament = format!("/api/tournaments/{}", started["id"].as_str().unwrap());
-    wait_for(addr, &tournament, None, "the tournament's slow game", |t| !t["in_progress"].as_array().unwrap().is_empty()).await;
+    // A tournament whose ticket bot holds its games (until the test gives it tickets): it
+    // gets the workers the ladders leave (one), and the ladder keeps playing on its own one.
+    let (tournament, tickets) = ticket_tournament(addr, data.path(), "busy", &["r1", "r2"], "").await;
+    wait_for(addr, &tournament, None, "the tournament's held game", |t| !t["in_progress"].as_array().unwrap().is_empty()).await;
     let from = ladder["games"].as_i64().unwrap();
     let mut seen_tournament_games = 0;
     let after =
@@ -299,7 +271,7 @@ async fn a_ladder_rates_the_bots_and_keeps_its_share_while_a_tournament_runs() {
     let (_, t) = call(addr, "GET", &tournament, None, None).await;
     assert_eq!(t["status"], "running", "{t}");
     seen_tournament_games += t["in_progress"].as_array().unwrap().len();
-    // The tournament plays on the one worker left: its slow game blocks every other one.
+    // The tournament plays on the one worker left: its held game blocks every other one.
     assert_eq!(seen_tournament_games, 1, "{t}");
     assert_eq!(after["workers"], 1, "{after}");
     assert!(after["peak_running"].as_i64().unwrap() <= 1, "{after}");
@@ -311,13 +283,20 @@ async fn a_ladder_rates_the_bots_and_keeps_its_share_while_a_tournament_runs() {
     let (_, again) = call(addr, "GET", &path, None, None).await;
     assert_eq!(again["games"], frozen["games"]);
 
+    // The busy tournament ends (a ticket for each of its games), leaving both workers.
+    for n in 0..8 {
+        std::fs::write(tickets.join(format!("ticket-{n}")), "").unwrap();
+    }
+    wait_for(addr, &tournament, None, "the busy tournament's end", |t| t["status"] == "finished").await;
+
     // The contest's final: a tournament of the frozen ladder's bots.
     let final_config = "name = \"final\"\ngame = \"connect4\"\nseed = 3\n[[stage]]\nformat = \"round-robin\"\n";
     let body = json!({ "config": final_config, "ladder": made["id"] }).to_string();
     let (status, started) = call(addr, "POST", "/api/tournaments", Some(TOKEN), Some(&body)).await;
     assert_eq!(status, 201, "{started}");
     let report = wait_for(addr, &format!("/api/tournaments/{}", started["id"].as_str().unwrap()), None, "the final's table", |t| {
-        t["report"]["stages"][0]["rows"].as_array().is_some_and(|rows| !rows.is_empty())
+        // Once a game is in, the entrants are too (before, the table may name them by number).
+        t["finished_games"].as_u64() >= Some(1)
     })
     .await;
     let mut entrants: Vec<&str> =
@@ -337,4 +316,105 @@ async fn a_ladder_rates_the_bots_and_keeps_its_share_while_a_tournament_runs() {
     assert_eq!(me, json!({ "role": "entrant", "name": "bob" }));
     let (_, versions) = call(again.addr, "GET", "/api/submissions/connect4/bob-bot", None, None).await;
     assert_eq!(versions[0]["entrant"], "bob");
+}
+
+/// A bot of the project protocol that plays the first legal move, but only once it has
+/// taken a ticket (a file `ticket-*` of `TICKETS`, renamed away so that nobody else takes
+/// it): the test lets its games go one ticket at a time. Until then it holds its game.
+const TICKET_BOT: &str = r#"import os, sys, time
+TICKETS = sys.argv[1]
+legal, ticket = [], False
+for line in sys.stdin:
+    words = line.split()
+    if not words:
+        continue
+    if words[0] == "arbiter":
+        print("ready", flush=True)
+    elif words[0] == "legal":
+        legal = words[1:]
+    elif words[0] == "go":
+        while not ticket:
+            for name in sorted(os.listdir(TICKETS)):
+                if name.startswith("ticket-"):
+                    try:
+                        os.rename(os.path.join(TICKETS, name), os.path.join(TICKETS, "taken-%s-%d" % (name, os.getpid())))
+                        ticket = True
+                        break
+                    except OSError:
+                        pass
+            if not ticket:
+                time.sleep(0.02)
+        print("move " + legal[0], flush=True)
+    elif words[0] == "quit":
+        break
+"#;
+
+/// Starts the Connect Four tournament `name`: the ticket bot (written into `data/ticket`,
+/// its tickets in `data/tickets`) and the random players `others`, a round robin with
+/// `stage` added to its stage. Its API path and the tickets' folder.
+async fn ticket_tournament(
+    addr: SocketAddr,
+    data: &std::path::Path,
+    name: &str,
+    others: &[&str],
+    stage: &str,
+) -> (String, std::path::PathBuf) {
+    let (bot, tickets) = (data.join("ticket"), data.join("tickets"));
+    std::fs::create_dir_all(&bot).unwrap();
+    std::fs::create_dir_all(&tickets).unwrap();
+    std::fs::write(bot.join("ticket.py"), TICKET_BOT).unwrap();
+    let manifest = format!(
+        "name = \"ticket\"\ngame = \"any\"\nprotocol = \"arbiter\"\ncommand = [\"python3\", \"./ticket.py\", {:?}]\n",
+        tickets.display().to_string()
+    );
+    std::fs::write(bot.join("bot.toml"), manifest).unwrap();
+    let mut config = format!(
+        "name = \"{name}\"\ngame = \"connect4\"\nseed = 1\n[limits]\nmove-ms = 200000\ngame-ms = 400000\n\
+         [[entrant]]\nname = \"ticket\"\nbot = \"{}\"\n",
+        bot.display()
+    );
+    for other in others {
+        config.push_str(&format!("[[entrant]]\nname = \"{other}\"\nbot = \"random\"\n"));
+    }
+    config.push_str(&format!("[[stage]]\nformat = \"round-robin\"\n{stage}"));
+    let (status, started) = call(addr, "POST", "/api/tournaments", Some(TOKEN), Some(&json!({ "config": config }).to_string())).await;
+    assert_eq!(status, 201, "{started}");
+    (format!("/api/tournaments/{}", started["id"].as_str().unwrap()), tickets)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tournament_started_first_gives_a_new_ladder_its_share_as_its_games_end() {
+    let data = tempfile::tempdir().unwrap();
+    // Two workers, one of them the ladders'.
+    let server = common::start(data.path(), vec![]).await;
+    let addr = server.addr;
+    let alice = new_entrant(addr, "alice").await;
+    assert_eq!(upload(addr, Some(&alice), "alice-bot").await.0, 201);
+
+    // A tournament of four games, each held by the ticket bot until it gets a ticket:
+    // it takes both workers.
+    let (tournament, tickets) = ticket_tournament(addr, data.path(), "first", &["r"], "deals = 2\n").await;
+    wait_for(addr, &tournament, None, "the tournament on both workers", |t| t["in_progress"].as_array().unwrap().len() == 2).await;
+    // The list of tournaments says where it stands in words.
+    let (_, list) = call(addr, "GET", "/api/tournaments", None, None).await;
+    assert_eq!(list[0]["progress"], "Stage 1 (round-robin) · round 1", "{list}");
+
+    // A ladder started now waits for a worker: it plays no game while the tournament
+    // holds both.
+    let body = json!({ "game": "connect4", "options": {}, "bosses": ["random", "greedy"] }).to_string();
+    let (status, made) = call(addr, "POST", "/api/ladders", Some(TOKEN), Some(&body)).await;
+    assert_eq!(status, 201, "{made}");
+    let path = format!("/api/ladders/{}", made["id"]);
+    let waiting = wait_for(addr, &path, None, "the ladder waiting for a worker", |l| l["waiting_for_worker"] == true).await;
+    assert_eq!((&waiting["games"], &waiting["running"]), (&json!(0), &json!(0)), "{waiting}");
+
+    // One tournament game may end: the worker it frees goes to the ladder, which keeps it
+    // game after game; the tournament goes on on the other one alone, its next games
+    // waiting.
+    std::fs::write(tickets.join("ticket-1"), "").unwrap();
+    let ladder = wait_for(addr, &path, None, "three ladder games", |l| l["games"].as_i64() >= Some(3)).await;
+    let (_, t) = call(addr, "GET", &tournament, None, None).await;
+    assert_eq!((t["finished_games"].as_u64(), t["in_progress"].as_array().unwrap().len()), (Some(1), 1), "{t}");
+    assert_eq!(t["status"], "running", "{t}");
+    assert_eq!(ladder["peak_running"], 1, "{ladder}");
 }

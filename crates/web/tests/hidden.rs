@@ -161,7 +161,7 @@ async fn a_person_playing_black_never_sees_whites_set_up_before_giving_theirs() 
     seen.push(("GET /api/games".into(), list.to_string()));
 
     let (status, answer) = post_json(server.addr, &format!("{path}/move"), false, &json!({ "move": "111234", "secret": secret })).await;
-    assert_eq!((status, &answer), (200, &json!({ "accepted": "111234" })));
+    assert_eq!((status, &answer), (200, &json!({ "accepted": "111234", "shown": "111234" })));
     let (game, setup) = revealed(&mut events).await;
     assert_eq!(game["moves"][1], "111234");
     assert_not_in(&seen, &setup);

@@ -351,7 +351,9 @@ impl Bot {
             }
         };
         let stderr = self.process.take_stderr().await;
-        Reply { answer, elapsed, cpu, stderr, input: String::new() }
+        // What the referee wrote on the connection for this turn.
+        let input = format!("{}\n", message.to_line());
+        Reply { answer, elapsed, cpu, stderr, input }
     }
 
     /// Sends `over` and `bye`, gives the bot a moment to close its end, and kills

@@ -10,6 +10,9 @@
 //! `OK`) and the game's `INFO` lines; a brain that answers `RESTART` otherwise is ended
 //! without blame, and that bot's processes are no longer kept.
 //!
+//! A turn's input in the record is the commands written for it; the first turn's begins
+//! with what was written at the start (`START 10` or `RESTART`, and the `INFO` lines).
+//!
 //! The brain's `MESSAGE`, `DEBUG`, `SUGGEST` lines (and `ERROR`/`UNKNOWN` while a move is
 //! awaited) are kept in its turn's log in the record, after what it wrote on stderr, each
 //! line as written with `stdout: ` before it; those written before its first turn come
@@ -54,6 +57,11 @@ pub struct Bot {
     games: u32,
     /// Whether it made a fault in this game (then it is not kept).
     faulted: bool,
+    /// What was written to it before its first turn of this game (`START 10` or
+    /// `RESTART`, and the `INFO` lines): its first turn's input begins with it.
+    opening: String,
+    /// What was written to it in the turn being played, for its record.
+    written: String,
 }
 
 impl Driver<gomoku::Position> for Bot {
@@ -126,9 +134,9 @@ impl Bot {
         cmd.limits.line_cap = LINE_CAP;
         let mut process = super::spawn(&cmd)?;
         let mut log = ProtocolLog::new(ctx.limits.stderr_per_move);
+        let text: String = infos(ctx).iter().map(Command::format).collect();
         let started = async {
             start(&mut process, &mut log).await?;
-            let text: String = infos(ctx).iter().map(Command::format).collect();
             match process.send(text.as_bytes(), jail::Deadline::wall_in(STARTUP_TIME)).await {
                 Ok(()) => Ok(()),
                 Err(failure) => Err(gone(&mut process, failure, &TurnClock::default()).await),
@@ -151,6 +159,8 @@ impl Bot {
             keep: None,
             games: 0,
             faulted: false,
+            opening: Command::Start(BOARD_SIZE).format() + &text,
+            written: String::new(),
         })
     }
 
@@ -197,6 +207,8 @@ impl Bot {
             keep: Some((Arc::clone(pool), key)),
             games,
             faulted: false,
+            opening: Command::Restart.format() + &text,
+            written: String::new(),
         })
     }
 
@@ -219,7 +231,8 @@ impl Bot {
         let cpu = cpu_now.saturating_sub(self.cpu_reported);
         self.cpu_reported = cpu_now;
         self.log.append_to(&mut stderr);
-        Reply { answer, elapsed, cpu, stderr, input: String::new() }
+        let input = std::mem::take(&mut self.opening) + &std::mem::take(&mut self.written);
+        Reply { answer, elapsed, cpu, stderr, input }
     }
 
     async fn ask(&mut self, req: &TurnRequest<'_, gomoku::Position>, deadline: jail::Deadline) -> Result<gomoku::Move, Fault> {
@@ -230,6 +243,7 @@ impl Bot {
         }
         let turn = turn_command(req.pos, self.side, self.told);
         text.push_str(&turn.format());
+        self.written = text.clone();
         if let Err(failure) = process.send(text.as_bytes(), deadline).await {
             return Err(gone(process, failure, &req.clock).await);
         }

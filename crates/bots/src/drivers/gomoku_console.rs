@@ -69,6 +69,8 @@ impl Bot {
             LastMove::None | LastMove::Hidden => None,
         };
         let mut clock_restarted = false;
+        // The referee's answers of this turn, in order: the turn's input.
+        let mut written = String::new();
         let answer = loop {
             let line = match process.read_line(deadline).await {
                 Ok(line) => line,
@@ -92,6 +94,7 @@ impl Bot {
                     )));
                 }
             };
+            written.push_str(&reply);
             if let Err(failure) = process.send(reply.as_bytes(), deadline).await {
                 break Err(fault_of(process, failure, &req.clock).await);
             }
@@ -111,7 +114,7 @@ impl Bot {
             process.finish_stderr(Duration::from_millis(100)).await;
         }
         let stderr = process.take_stderr().await;
-        Ok(Reply { answer, elapsed, cpu, stderr, input: String::new() })
+        Ok(Reply { answer, elapsed, cpu, stderr, input: written })
     }
 }
 

@@ -56,6 +56,7 @@ impl Bot {
     async fn play_turn(&mut self, req: &TurnRequest<'_, gomoku::Position>) -> Result<Reply<gomoku::Move>, RefereeError> {
         let pos = req.pos;
         let (workdir, field) = (self.workdir.clone(), pos.field_text());
+        let written = field.clone();
         let prepared = tokio::task::spawn_blocking(move || prepare(&workdir, &field))
             .await
             .map_err(|err| RefereeError::new("cannot write the field file", std::io::Error::other(err)))?;
@@ -81,7 +82,10 @@ impl Bot {
                 text.and_then(|text| parse_move_answer(&text)).and_then(|text| read_move(pos, &text, FaultKind::IllegalMove))
             }
         };
-        Ok(once.reply(answer))
+        // The turn's input is the field file the referee wrote (the process reads no stdin).
+        let mut reply = once.reply(answer);
+        reply.input = written;
+        Ok(reply)
     }
 }
 
