@@ -30,7 +30,8 @@ async fn work(store: Arc<Store>, worker: String, prepared: Arc<Vec<(tournament::
     let mut stored = 0;
     let lease = Duration::from_secs(600);
     while let Some(held) = store.claim(&worker, lease).await.expect("claim") {
-        let index: usize = held.spec.key.split('/').nth(1).and_then(|m| m.strip_prefix('m')).and_then(|m| m.parse().ok()).expect("a key of ours");
+        let index: usize =
+            held.spec.key.split('/').nth(1).and_then(|m| m.strip_prefix('m')).and_then(|m| m.parse().ok()).expect("a key of ours");
         let (outcome, record) = &prepared[index];
         let mut outcome = outcome.clone();
         outcome.spec = held.spec.clone();
