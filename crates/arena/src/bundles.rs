@@ -227,6 +227,27 @@ pub fn check_contents(listing: &Listing, contents: &std::collections::HashMap<St
     Ok(())
 }
 
+/// How the fresh folders of unpacks under way are named in the cache.
+const UNPACKING: &str = ".unpacking-";
+
+/// How old a fresh folder must be for [`unpack`] to take it for the leftover of a worker
+/// that died while unpacking (a whole bundle is written in well under a second).
+const STALE: std::time::Duration = std::time::Duration::from_secs(600);
+
+/// Removes what workers killed while unpacking left in `cache`: fresh folders older
+/// than [`STALE`] (younger ones may be another worker's unpack under way). Only real
+/// folders are removed, never what a link points to; a failure leaves the folder.
+fn sweep_stale(cache: &Path) {
+    let Ok(entries) = std::fs::read_dir(cache) else { return };
+    for entry in entries.flatten() {
+        let stale = entry.file_name().to_string_lossy().starts_with(UNPACKING)
+            && entry.metadata().is_ok_and(|m| m.is_dir() && m.modified().is_ok_and(|t| t.elapsed().is_ok_and(|age| age > STALE)));
+        if stale {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
 /// Unpacks a checked listing ([`Listing::parse`]) and its checked contents
 /// ([`check_contents`]) into `cache/HASH` (the listing's hash), unless a folder of that
 /// hash is there already (unpacked before, by this worker or another on this machine):
@@ -238,7 +259,8 @@ pub fn unpack(cache: &Path, listing: &Listing, contents: &std::collections::Hash
         return Ok(target);
     }
     std::fs::create_dir_all(cache)?;
-    let fresh = tempfile::Builder::new().prefix(".unpacking-").tempdir_in(cache)?;
+    sweep_stale(cache);
+    let fresh = tempfile::Builder::new().prefix(UNPACKING).tempdir_in(cache)?;
     for file in &listing.files {
         let path = fresh.path().join(&file.path);
         if let Some(parent) = path.parent() {
@@ -347,6 +369,34 @@ mod tests {
         let mut forged = contents.clone();
         forged.insert(listing.files[1].sha256.clone(), b"e5".to_vec());
         assert!(check_contents(&listing, &forged).unwrap_err().contains("does not match its SHA-256"));
+    }
+
+    #[test]
+    fn a_killed_unpack_leaves_nothing_for_long() {
+        let dir = tempfile::tempdir().unwrap();
+        let folder = bot_folder(dir.path());
+        let packed = pack_bot(&ProgramBot::load(&folder.join("bot.toml")).unwrap()).unwrap();
+        let contents: HashMap<String, Vec<u8>> = packed.contents.iter().cloned().collect();
+        let cache = dir.path().join("cache");
+        std::fs::create_dir_all(&cache).unwrap();
+        // A worker killed an hour ago in the middle of its unpack, one unpacking now, and
+        // a link under the same kind of name (to a folder that must survive).
+        let old = cache.join(".unpacking-old");
+        std::fs::create_dir_all(old.join("data")).unwrap();
+        std::fs::write(old.join("data/book"), "half").unwrap();
+        let hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+        std::fs::File::open(&old).unwrap().set_modified(hour_ago).unwrap();
+        let busy = cache.join(".unpacking-busy");
+        std::fs::create_dir(&busy).unwrap();
+        let kept = dir.path().join("kept");
+        std::fs::create_dir(&kept).unwrap();
+        std::os::unix::fs::symlink(&kept, cache.join(".unpacking-link")).unwrap();
+
+        unpack(&cache, &Listing::parse(&packed.listing.json()).unwrap(), &contents).unwrap();
+        let mut left: Vec<String> = std::fs::read_dir(&cache).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+        left.sort();
+        assert_eq!(left, [".unpacking-busy".to_string(), ".unpacking-link".to_string(), packed.listing.hash()]);
+        assert!(kept.is_dir());
     }
 
     #[test]
