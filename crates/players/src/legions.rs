@@ -13,8 +13,9 @@ use rules::{Game, Side};
 
 use crate::{Budget, Evaluation, Found, Rung};
 
-/// How many samples of candidate turns `medium` weighs.
-const MEDIUM_SAMPLES: usize = 4;
+/// How many samples of candidate turns `medium` weighs: against `greedy` (200
+/// node-limited games each, `docs/players.md`), 10 scored 86%, 20 scored 92%.
+const MEDIUM_SAMPLES: usize = 20;
 
 /// How many random turns the sample holds (half of them preferring attacks).
 const RANDOM_TURNS: usize = 40;
@@ -43,6 +44,31 @@ pub fn candidates<R: Rng + ?Sized>(pos: &Position, rng: &mut R, out: &mut Vec<Mo
 /// provinces, each with the legions its province needs; `None` when it needs more than 5.
 pub fn city_strike(board: &Board, side: Side) -> Option<Move> {
     let n = board.size();
+    let (dist, parent) = paths_to_city(board, side, LEGIONS_PER_TURN);
+    let (tx, ty) = board.city_of(side.other());
+    let target = ty * n + tx;
+    if dist[target] > LEGIONS_PER_TURN {
+        return None;
+    }
+    let mut path = Vec::new();
+    let mut i = target;
+    while dist[i] > 0 {
+        let (x, y) = (i % n, i / n);
+        let need = board.cost(side, x, y);
+        if need > 0 {
+            path.push((x as i64, y as i64, need));
+        }
+        i = parent[i];
+    }
+    path.reverse();
+    Some(Move::sends(&path))
+}
+
+/// The legions `side` needs to reach each province from its connected ones (0 for those,
+/// Dijkstra over [`Board::cost`]), explored up to `limit`, and the province each was
+/// reached from; stops once the enemy city is reached.
+fn paths_to_city(board: &Board, side: Side, limit: i64) -> (Vec<i64>, Vec<usize>) {
+    let n = board.size();
     let idx = |x: usize, y: usize| y * n + x;
     let mut dist = vec![i64::MAX; n * n];
     let mut parent = vec![usize::MAX; n * n];
@@ -58,7 +84,7 @@ pub fn city_strike(board: &Board, side: Side) -> Option<Move> {
     let (tx, ty) = board.city_of(side.other());
     let target = idx(tx, ty);
     while let Some(Reverse((d, i))) = heap.pop() {
-        if d > dist[i] || d > LEGIONS_PER_TURN {
+        if d > dist[i] || d > limit {
             continue;
         }
         if i == target {
@@ -76,21 +102,75 @@ pub fn city_strike(board: &Board, side: Side) -> Option<Move> {
             }
         }
     }
-    if dist[target] > LEGIONS_PER_TURN {
-        return None;
-    }
+    (dist, parent)
+}
+
+/// The legions `side` needs to take the enemy city, counted up to `limit` (more: `None`).
+fn strike_cost(board: &Board, side: Side, limit: i64) -> Option<i64> {
+    let (dist, _) = paths_to_city(board, side, limit);
+    let (tx, ty) = board.city_of(side.other());
+    Some(dist[ty * board.size() + tx]).filter(|&d| d <= limit)
+}
+
+/// How far a search looks for a way to a city, in legions: a threat that needs more
+/// than this is none.
+const GUARD_REACH: i64 = 10;
+
+/// The provinces on the enemy's cheapest way to `side`'s city (within [`GUARD_REACH`]),
+/// the city's side first; empty when there is none that cheap.
+fn threat_path(board: &Board, side: Side) -> Vec<(usize, usize)> {
+    let n = board.size();
+    let enemy = side.other();
+    let (dist, parent) = paths_to_city(board, enemy, GUARD_REACH);
+    let (cx, cy) = board.city_of(side);
+    let mut i = cy * n + cx;
     let mut path = Vec::new();
-    let mut i = target;
+    if dist[i] > GUARD_REACH {
+        return path;
+    }
     while dist[i] > 0 {
-        let (x, y) = (i % n, i / n);
-        let need = board.cost(side, x, y);
-        if need > 0 {
-            path.push((x as i64, y as i64, need));
-        }
+        path.push((i % n, i / n));
         i = parent[i];
     }
-    path.reverse();
-    Some(Move::sends(&path))
+    path
+}
+
+/// A turn that makes the enemy's cheapest way to `side`'s city as dear as it can, order
+/// by order: each takes the province on that way (as it is after the orders before) that
+/// raises its price most; `None` when there is no way within [`GUARD_REACH`] or no
+/// order raises its price.
+pub fn city_guard(board: &Board, side: Side) -> Option<Move> {
+    let enemy = side.other();
+    let price = |board: &Board| strike_cost(board, enemy, GUARD_REACH).unwrap_or(GUARD_REACH + 1);
+    let mut board = *board;
+    let mut left = LEGIONS_PER_TURN;
+    let mut orders = Vec::new();
+    while left > 0 {
+        let now = price(&board);
+        if now > GUARD_REACH {
+            break;
+        }
+        let targets = board.targets(side);
+        // (price after, legions, x, y): the dearest, then the cheapest.
+        let mut best: Option<(i64, i64, usize, usize)> = None;
+        for (x, y) in threat_path(&board, side) {
+            let need = board.cost(side, x, y);
+            if need == 0 || need > left || !targets.contains(&(x, y)) {
+                continue;
+            }
+            let mut next = board;
+            next.send(side, x, y, need);
+            let after = price(&next);
+            if after > now && best.is_none_or(|(top, legions, _, _)| (after, Reverse(need)) > (top, Reverse(legions))) {
+                best = Some((after, need, x, y));
+            }
+        }
+        let Some((_, need, x, y)) = best else { break };
+        board.send(side, x, y, need);
+        orders.push((x as i64, y as i64, need));
+        left -= need;
+    }
+    (!orders.is_empty()).then(|| Move::sends(&orders))
 }
 
 /// Whether `side` has taken the enemy city on `board`.
@@ -110,7 +190,14 @@ fn lead(board: &Board, side: Side, score_disconnected: bool) -> i64 {
 /// Orders chosen one by one, each the affordable target with the best lead gain per
 /// legion (ties: the first in row order), until the legions run out or the city falls.
 pub fn greedy(pos: &Position, side: Side) -> Move {
+    greedy_turn(pos, side, false)
+}
+
+/// [`greedy`], ties broken by the nearest to `side`'s city when `compact` (the turn that
+/// keeps its provinces together), else by row order.
+fn greedy_turn(pos: &Position, side: Side, compact: bool) -> Move {
     let scoring = pos.score_disconnected();
+    let (cx, cy) = pos.board().city_of(side);
     let mut board = *pos.board();
     let mut left = LEGIONS_PER_TURN;
     let mut orders = Vec::new();
@@ -130,7 +217,10 @@ pub fn greedy(pos: &Position, side: Side) -> Move {
             // gain / need against the best's, as fractions: gain * best_need > best_gain * need.
             let better = match &best {
                 None => true,
-                Some(((g, k), _, _)) => gain.saturating_mul(*k) > g.saturating_mul(need),
+                Some(((g, k), (bx, by, _), _)) => {
+                    let (this, top) = (gain.saturating_mul(*k), g.saturating_mul(need));
+                    this > top || (compact && this == top && x.abs_diff(cx) + y.abs_diff(cy) < bx.abs_diff(cx) + by.abs_diff(cy))
+                }
             };
             if better {
                 best = Some(((gain, need), (x, y, need), next));
@@ -169,12 +259,15 @@ pub fn smart_random<R: Rng + ?Sized>(board: &Board, side: Side, attack: f64, rng
     Move::sends(&orders)
 }
 
-/// The search rungs' turn: each candidate turn ([`candidates`]) is answered by the
-/// opponent's best reply as this module sees it (the city strike, else the best-gain
-/// turn), and the turn whose answer leaves the best lead is played. `medium` weighs
-/// [`MEDIUM_SAMPLES`] samples of candidates; `strong` draws new samples until its budget
-/// (counted in turns weighed) is spent. Random playouts tell little in a game of n² turns, hence this
-/// rather than tree search.
+/// The search rungs' turn: each candidate turn ([`candidates`], plus the turn that guards
+/// `me`'s city best, [`city_guard`], and the best-gain turn that keeps its provinces
+/// together) is answered by the opponent's best reply as this module sees it (the city
+/// strike, else the best-gain turn), and the turn whose answer leaves the best lead is
+/// played. `medium` weighs [`MEDIUM_SAMPLES`] samples of candidates; `strong` draws new
+/// samples until its budget (counted in turns weighed) is spent. Random playouts tell
+/// little in a game of n² turns, hence this rather than tree search; a deeper search (the
+/// opponent's reply chosen among its own candidates) and evaluations counting the
+/// threats to the cities both played worse against `greedy` (`docs/players.md`).
 pub fn search<R: Rng + ?Sized>(pos: &Position, rung: Rung, rng: &mut R, budget: &Budget) -> Option<Found<Move>> {
     let me = pos.to_move()?;
     let scoring = pos.score_disconnected();
@@ -185,6 +278,10 @@ pub fn search<R: Rng + ?Sized>(pos: &Position, rung: Rung, rng: &mut R, budget: 
     'samples: loop {
         sample.clear();
         candidates(pos, rng, &mut sample);
+        if let Some(guard) = city_guard(pos.board(), me) {
+            sample.insert(0, guard);
+        }
+        sample.push(greedy_turn(pos, me, true));
         for turn in sample.drain(..) {
             if best.is_some() && budget.spent(weighed) {
                 break 'samples;
@@ -202,7 +299,7 @@ pub fn search<R: Rng + ?Sized>(pos: &Position, rung: Rung, rng: &mut R, budget: 
                     if after.play(&reply).is_err() {
                         after = next;
                     }
-                    if after.outcome().is_some() { outcome_value(&after, me) } else { lead(after.board(), me, scoring) }
+                    if after.outcome().is_some() { outcome_value(&after, me) } else { leaf_value(&after, me, scoring) }
                 }
             };
             if best.as_ref().is_none_or(|(top, _)| value > *top) {
@@ -216,6 +313,31 @@ pub fn search<R: Rng + ?Sized>(pos: &Position, rung: Rung, rng: &mut R, budget: 
     }
     let (value, mv) = best?;
     Some(Found { mv, eval: Evaluation::Score(value.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32), depth: 2, nodes: weighed })
+}
+
+/// How good `pos`, `me` to move, is for `me`: its score lead, far above any lead when it
+/// can take the enemy city now, far below when the enemy can take its city next turn
+/// whatever it does (even after its [`city_guard`] turn).
+fn leaf_value(pos: &Position, me: Side, scoring: bool) -> i64 {
+    let board = pos.board();
+    let base = lead(board, me, scoring);
+    if strike_cost(board, me, LEGIONS_PER_TURN).is_some() {
+        return i64::MAX / 4 + base;
+    }
+    if strike_cost(board, me.other(), LEGIONS_PER_TURN).is_some() {
+        let mut guarded = *board;
+        if let Some(guard) = city_guard(board, me) {
+            for order in &guard.orders {
+                if let rules::legions::Order::Send { x, y, c } = *order {
+                    guarded.send(me, x as usize, y as usize, c);
+                }
+            }
+        }
+        if strike_cost(&guarded, me.other(), LEGIONS_PER_TURN).is_some() {
+            return i64::MIN / 4 + base;
+        }
+    }
+    base
 }
 
 /// A finished game for `me`: far above any lead when won, below when lost.

@@ -90,6 +90,8 @@ pub const MEDIUM_NODES: u64 = 500;
 pub const PAHTUM_MEDIUM_NODES: u64 = 2_000;
 /// `medium`'s node cap in Reversi, which three plies stay under on the seed's board.
 pub const REVERSI_MEDIUM_NODES: u64 = 20_000;
+/// `medium`'s cap in Legions, in turns weighed, which its samples stay under.
+pub const LEGIONS_MEDIUM_NODES: u64 = 2_000;
 /// `strong`'s limit when its clock does not stop it first.
 pub const STRONG_NODES: u64 = 5_000_000;
 
@@ -174,8 +176,9 @@ impl Builtin {
         self.nodes.or(self.rung.default_nodes())
     }
 
-    /// [`Builtin::node_limit`] in `pos`'s game: `medium` searches more in Pah-tum and
-    /// Reversi ([`PAHTUM_MEDIUM_NODES`], [`REVERSI_MEDIUM_NODES`]).
+    /// [`Builtin::node_limit`] in `pos`'s game: `medium` searches more in Pah-tum,
+    /// Reversi and Legions ([`PAHTUM_MEDIUM_NODES`], [`REVERSI_MEDIUM_NODES`],
+    /// [`LEGIONS_MEDIUM_NODES`]).
     pub fn node_limit_in<G: Game>(self, pos: &G) -> Option<u64> {
         if self.rung == Rung::Medium && self.nodes.is_none() {
             let any = pos as &dyn Any;
@@ -184,6 +187,9 @@ impl Builtin {
             }
             if any.is::<rules::reversi::Position>() {
                 return Some(REVERSI_MEDIUM_NODES);
+            }
+            if any.is::<rules::legions::Position>() {
+                return Some(LEGIONS_MEDIUM_NODES);
             }
         }
         self.node_limit()
