@@ -438,6 +438,14 @@ fn a_killed_runs_folders_go_at_the_next_start_and_live_ones_stay() {
         }
     }
     assert!(!left.is_empty(), "a killed run left a game folder");
+    // The killed run is gone once nothing holds its folders' locks any more: its pid is
+    // reaped at once, but the kernel may let its locks go a moment later (under load,
+    // /proc/locks still named the dead pid after the wait, about once in 20 runs), and a
+    // start before that rightly leaves the folder to a later run.
+    for folder in &left {
+        let lock = std::fs::File::open(folder.join(".lock")).unwrap();
+        wait_for("the killed run's lock to be let go", || lock.try_lock().is_ok());
+    }
 
     // The next start (another tournament, its own database) removes them before it
     // makes folders of its own.

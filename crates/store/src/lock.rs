@@ -4,7 +4,9 @@
 //!
 //! The lock is `flock` on a file beside the database (`FILE.lock`), taken through std's
 //! `File::try_lock`. The kernel drops it when its holder dies, SIGKILL included, so a
-//! dead runner never blocks the next one and no expiry is needed; a runner that lingers
+//! dead runner never blocks the next one and no expiry is needed (the drop may come a
+//! moment after the death: a lock whose named holder on this machine is dead is waited
+//! for, a few seconds at most); a runner that lingers
 //! (a restarted service whose old process still runs, two `serve` on one data folder,
 //! `tournament` and `serve` on one file) keeps it, and the second runner waits for it
 //! or refuses. The holder also checks before every store that the lock file is still the
@@ -76,17 +78,27 @@ impl RunnerLock {
             .custom_flags(rustix::fs::OFlags::NOFOLLOW.bits() as i32)
             .open(&path)
             .map_err(io)?;
-        match file.try_lock() {
-            Ok(()) => {}
-            Err(TryLockError::WouldBlock) => {
-                let mut text = String::new();
-                let holder = match file.read_to_string(&mut text) {
-                    Ok(_) => parse_holder(&text),
-                    Err(_) => HolderInfo::Unknown,
-                };
-                return Err(StoreError::Busy { file: name, holder });
+        let began = std::time::Instant::now();
+        loop {
+            match file.try_lock() {
+                Ok(()) => break,
+                Err(TryLockError::WouldBlock) => {
+                    let mut text = String::new();
+                    file.seek(SeekFrom::Start(0)).map_err(io)?;
+                    let holder = match file.read_to_string(&mut text) {
+                        Ok(_) => parse_holder(&text),
+                        Err(_) => HolderInfo::Unknown,
+                    };
+                    // A holder of this machine that is dead: the kernel lets its lock go
+                    // a moment after its end (a runner killed and started again at once).
+                    if dead_here(&holder) && began.elapsed() < DEAD_HOLDER_GRACE {
+                        std::thread::sleep(std::time::Duration::from_millis(10));
+                        continue;
+                    }
+                    return Err(StoreError::Busy { file: name, holder });
+                }
+                Err(TryLockError::Error(source)) => return Err(io(source)),
             }
-            Err(TryLockError::Error(source)) => return Err(io(source)),
         }
         let holder = Holder { host: host_name(), pid: std::process::id(), since_ms: now_ms() };
         file.set_len(0).map_err(io)?;
@@ -127,6 +139,19 @@ fn parse_holder(text: &str) -> HolderInfo {
     }
 }
 
+/// How long a lock whose named holder has died on this machine is waited for: the kernel
+/// drops a dead process's locks when the last of its files is released, which may come
+/// a moment after the process is gone.
+const DEAD_HOLDER_GRACE: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// Whether `holder` names a process of this machine that no longer exists (a pid reused
+/// since counts as alive: the lock is then refused as before).
+fn dead_here(holder: &HolderInfo) -> bool {
+    let HolderInfo::Known(holder) = holder else { return false };
+    let Some(pid) = rustix::process::Pid::from_raw(holder.pid as i32) else { return false };
+    holder.host == host_name() && rustix::process::test_kill_process(pid) == Err(rustix::io::Errno::SRCH)
+}
+
 pub(crate) fn host_name() -> String {
     rustix::system::uname().nodename().to_string_lossy().into_owned()
 }
@@ -147,5 +172,40 @@ mod tests {
         assert_eq!(parse_holder(text), HolderInfo::Known(Holder { host: "box".into(), pid: 42, since_ms: 0 }));
         assert_eq!(parse_holder(""), HolderInfo::Unknown);
         assert_eq!(parse_holder("pid=x"), HolderInfo::Unknown);
+    }
+
+    /// A lock file held (by another open file here) and naming `pid` of this machine.
+    fn held_by(db: &Path, pid: u32) -> File {
+        let holder = File::options().read(true).write(true).create(true).truncate(true).open(lock_path(db)).unwrap();
+        holder.try_lock().unwrap();
+        std::fs::write(lock_path(db), format!("host={}\npid={pid}\nsince_ms=0\n", host_name())).unwrap();
+        holder
+    }
+
+    #[test]
+    fn a_dead_runners_lock_is_waited_for_and_a_live_ones_refused_at_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("t.db");
+        // The holder named is dead and its lock goes a moment later, as the kernel lets a
+        // killed runner's lock go: taken.
+        let mut gone = std::process::Command::new("true").spawn().unwrap();
+        let dead = gone.id();
+        gone.wait().unwrap();
+        let holder = held_by(&db, dead);
+        let release = std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(300));
+            drop(holder);
+        });
+        let lock = RunnerLock::try_acquire(&db).expect("a dead holder's lock is taken once it goes");
+        release.join().unwrap();
+        drop(lock);
+        // The holder named is alive (this process): refused at once, naming it.
+        let _holder = held_by(&db, std::process::id());
+        let began = std::time::Instant::now();
+        match RunnerLock::try_acquire(&db) {
+            Err(StoreError::Busy { holder: HolderInfo::Known(holder), .. }) => assert_eq!(holder.pid, std::process::id()),
+            other => panic!("a live holder's lock was not refused: {other:?}"),
+        }
+        assert!(began.elapsed() < DEAD_HOLDER_GRACE, "a live holder is not waited for");
     }
 }
