@@ -73,11 +73,100 @@ fn busy_bots_on_every_core_twice_over_lose_no_game_on_time() {
         let record: Value = serde_json::from_str(&ok(&arbiter(&["replay", db.to_str().unwrap(), "--game", key, "--json"]))).unwrap();
         for turn in record["turns"].as_array().unwrap() {
             let (bot, whole) = (turn["bot_us"].as_u64().unwrap(), turn["turn_us"].as_u64().unwrap());
-            assert!(bot >= MOVE_MS * SHARE_PERCENT * 10 / 2, "the bot spent its share: {turn}");
+            // What its clock counted plus the wait for a CPU given back: the wall-clock
+            // time the bot spent.
+            let wait = turn["wait_us"].as_u64().unwrap_or(0);
+            assert!(bot + wait >= MOVE_MS * SHARE_PERCENT * 10 / 2, "the bot spent its share: {turn}");
             assert!(bot < MOVE_MS * 1000 && whole >= bot, "{turn}");
         }
         let timing = record["timing"].as_array().unwrap();
         let turns: u64 = timing.iter().map(|side| side["turns"].as_u64().unwrap()).sum();
         assert_eq!(turns as usize, record["turns"].as_array().unwrap().len());
+    }
+}
+
+/// A project-protocol bot that computes a set CPU time on every move (it spins on its
+/// own CPU clock), then plays the first legal move.
+const CPU_BOT: &str = r#"import sys, time
+for line in sys.stdin:
+    if line.startswith("arbiter "):
+        print("name cpu-spender\nready", flush=True)
+    elif line.startswith("legal "):
+        legal = line.split()[1:]
+    elif line.strip() == "go":
+        until = time.process_time() + SPEND
+        while time.process_time() < until:
+            pass
+        print("move " + legal[0], flush=True)
+    elif line.strip() == "quit":
+        break
+"#;
+
+/// A busy loop pinned to `cpu` at the bots' nice level, killed when dropped.
+struct Hog(std::process::Child);
+
+impl Drop for Hog {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// The first CPU this process may run on.
+fn first_cpu() -> String {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap();
+    let list = status.lines().find_map(|l| l.strip_prefix("Cpus_allowed_list:")).unwrap().trim().to_string();
+    list.split([',', '-']).next().unwrap().to_string()
+}
+
+#[test]
+fn a_bot_kept_from_its_cpu_is_not_charged_for_the_wait() {
+    // The bot needs 150 ms of CPU a move against a limit of 200 ms, on one CPU shared
+    // with a busy loop of the same priority: it gets about half the CPU, so each move
+    // takes about 300 ms of wall-clock time, and would be out of time if its wait for the
+    // CPU counted. Through the sandbox and without.
+    const SPEND_MS: u64 = 150;
+    const LIMIT_MS: u64 = 200;
+    let dir = tempfile::tempdir().unwrap();
+    let bot = dir.path().join("cpu");
+    std::fs::create_dir_all(&bot).unwrap();
+    std::fs::write(bot.join("bot.py"), CPU_BOT.replace("SPEND", &format!("{}", SPEND_MS as f64 / 1000.0))).unwrap();
+    std::fs::write(bot.join("bot.toml"), "name = \"cpu\"\ngame = \"any\"\nprotocol = \"arbiter\"\ncommand = [\"python3\", \"./bot.py\"]\n")
+        .unwrap();
+    let cpu = first_cpu();
+    let _hog = Hog(Command::new("taskset")
+        .args(["-c", &cpu, "nice", "-n", "10", "sh", "-c", "while :; do :; done"])
+        .spawn()
+        .expect("taskset runs"));
+    for sandbox in [true, false] {
+        let config = format!(
+            "name = \"starved\"\ngame = \"connect4\"\nseed = 3\n[limits]\nmove-ms = {LIMIT_MS}\n\
+             [[entrant]]\nname = \"cpu\"\nbot = \"cpu\"\n[[entrant]]\nname = \"first\"\nbot = \"random\"\n\
+             [[stage]]\nformat = \"round-robin\"\ndeals = 1\nswap = false\n"
+        );
+        let path = dir.path().join(format!("starved-{sandbox}.toml"));
+        std::fs::write(&path, config).unwrap();
+        let db = dir.path().join(format!("starved-{sandbox}.db"));
+        let mut args = vec!["-c", &cpu, ARBITER, "tournament", path.to_str().unwrap(), "--db", db.to_str().unwrap(), "-j", "1"];
+        if !sandbox {
+            args.push("--no-sandbox");
+        }
+        ok(&Command::new("taskset").args(&args).output().expect("taskset runs"));
+        let listing = ok(&arbiter(&["replay", db.to_str().unwrap()]));
+        let key = listing.lines().filter_map(|line| line.split_whitespace().next()).find(|w| w.contains('/')).expect("a game");
+        let record: Value = serde_json::from_str(&ok(&arbiter(&["replay", db.to_str().unwrap(), "--game", key, "--json"]))).unwrap();
+        assert!(record["result"]["termination"]["kind"] != "timeout", "sandbox {sandbox}: lost on time: {}", record["result"]);
+        let turns: Vec<&Value> = record["turns"].as_array().unwrap().iter().filter(|t| t["side"].as_u64() == Some(0)).collect();
+        assert!(!turns.is_empty(), "sandbox {sandbox}: {}", record["result"]);
+        let mut over = 0;
+        for turn in &turns {
+            let (bot, wait) = (turn["bot_us"].as_u64().unwrap(), turn["wait_us"].as_u64().unwrap_or(0));
+            assert!(bot <= LIMIT_MS * 1000, "sandbox {sandbox}: charged within the limit: {turn}");
+            assert!(bot >= SPEND_MS * 900, "sandbox {sandbox}: charged about its own CPU time at least: {turn}");
+            over += usize::from(bot + wait > LIMIT_MS * 1000);
+        }
+        // Its moves took longer than the limit in wall-clock time: the wait given back
+        // is what kept them in time.
+        assert!(over * 2 >= turns.len(), "sandbox {sandbox}: most moves outlasted the limit: {turns:?}");
     }
 }

@@ -168,6 +168,10 @@ pub enum LastMove {
     Move(String),
 }
 
+/// The most of a bot's wait for a CPU a turn gives back, in multiples of its wall-clock
+/// limit: a machine that starves a bot still ends its turn, after five times its limit.
+pub const WAIT_GIVEN_BACK: u32 = 4;
+
 /// The time a side has for the turn it is asked to play.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct TurnClock {
@@ -212,7 +216,42 @@ impl TurnClock {
 
     /// The deadline of a turn whose clock started at `start`.
     pub fn deadline_from(&self, start: Instant, cpu_used_before: Duration) -> jail::Deadline {
-        jail::Deadline { wall: self.wall_limit().map(|limit| start + limit), cpu: self.cpu_allowance().map(|left| cpu_used_before + left) }
+        jail::Deadline {
+            wall: self.wall_limit().map(|limit| start + limit),
+            cpu: self.cpu_allowance().map(|left| cpu_used_before + left),
+            credit: None,
+        }
+    }
+
+    /// Whether this turn has a wall-clock limit of the organiser's (per move or per
+    /// game), which does not count the bot's waits for a CPU (`docs/bots.md`, "Time").
+    pub fn credits_waits(&self) -> bool {
+        self.move_time.is_some() || self.game_time_left.is_some()
+    }
+
+    /// The deadline of a turn whose clock started at `start`, `wait_before` being the
+    /// bot's wait for a CPU then ([`jail::Process::cpu_wait`]): with a wall-clock limit
+    /// of the organiser's, the time the bot waits for a CPU during the turn is given
+    /// back, at most [`WAIT_GIVEN_BACK`] times the limit.
+    pub fn deadline_crediting(&self, start: Instant, cpu_used_before: Duration, wait_before: Duration) -> jail::Deadline {
+        let mut deadline = self.deadline_from(start, cpu_used_before);
+        if self.credits_waits() {
+            deadline.credit = self.wall_limit().map(|limit| jail::Credit {
+                start,
+                wait: wait_before,
+                cpu: cpu_used_before,
+                cap: limit * WAIT_GIVEN_BACK,
+            });
+        }
+        deadline
+    }
+
+    /// The time a turn clocked from `start` under `deadline` counts against the bot
+    /// now, and the wait for a CPU it gave back.
+    pub fn charged(process: &jail::Process, start: Instant, deadline: &jail::Deadline) -> (Duration, Duration) {
+        let elapsed = start.elapsed();
+        let waited = deadline.credit.map_or(Duration::ZERO, |credit| process.credit(&credit));
+        (elapsed.saturating_sub(waited), waited.min(elapsed))
     }
 
     /// A human-readable description of the limit that was hit, for fault details.
@@ -260,6 +299,9 @@ pub struct Reply<M> {
     pub elapsed: Duration,
     /// CPU time the bot used for this turn (zero where it is not measured).
     pub cpu: Duration,
+    /// The time the bot waited for a CPU that its clock did not count (already taken
+    /// out of `elapsed`; zero where the limit does not give it back).
+    pub waited: Duration,
     pub stderr: jail::Log,
     /// What the referee wrote to the bot for this turn, as text: its stdin, the commands
     /// of a session, the field file it was given, a TCP line (empty where nothing is
@@ -269,7 +311,7 @@ pub struct Reply<M> {
 
 impl<M> Reply<M> {
     pub fn fault(kind: FaultKind, detail: impl Into<String>, elapsed: Duration, stderr: jail::Log) -> Reply<M> {
-        Reply { answer: Err(Fault::new(kind, detail)), elapsed, cpu: Duration::ZERO, stderr, input: String::new() }
+        Reply { answer: Err(Fault::new(kind, detail)), elapsed, cpu: Duration::ZERO, waited: Duration::ZERO, stderr, input: String::new() }
     }
 
     /// The same reply, with what the referee wrote for the turn.

@@ -119,6 +119,58 @@ fn reaped_in_group(pid: i32, pgid: i32) -> Option<Duration> {
     Some(Duration::from_nanos(ticks.saturating_mul(1_000_000_000) / ticks_per_second))
 }
 
+/// The run-queue wait of every thread of the processes `pids` (the second field of
+/// `/proc/PID/task/TID/schedstat`: nanoseconds ready to run but not running). Threads
+/// and processes that are gone count for nothing.
+pub fn run_queue_wait(pids: impl IntoIterator<Item = i32>) -> Duration {
+    let mut total = Duration::ZERO;
+    for pid in pids {
+        let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+            continue;
+        };
+        for task in tasks.flatten() {
+            let Ok(stat) = std::fs::read_to_string(task.path().join("schedstat")) else {
+                continue;
+            };
+            if let Some(nanos) = stat.split_ascii_whitespace().nth(1).and_then(|f| f.parse::<u64>().ok()) {
+                total += Duration::from_nanos(nanos);
+            }
+        }
+    }
+    total
+}
+
+/// What a turn gives back of the bot's wait for a CPU (`waited`, summed over its
+/// tasks) after `elapsed` of wall-clock time in which the bot used `used` of CPU time on
+/// a machine of `cpus` CPUs: the wait, but no more than the time in which the bot did not
+/// fill every CPU itself (`elapsed - used / cpus`: a bot with more busy threads than
+/// CPUs waits behind itself, and gets none of that back), nor more than `cap`.
+pub fn given_back(waited: Duration, elapsed: Duration, used: Duration, cpus: u32, cap: Duration) -> Duration {
+    let not_all_cpus = elapsed.saturating_sub(used / cpus.max(1));
+    waited.min(not_all_cpus).min(cap)
+}
+
+/// The CPUs of the machine a bot could run on: those online (`/sys/devices/system/cpu/online`,
+/// e.g. `0-3,8`), at least those this process may use.
+pub fn machine_cpus() -> u32 {
+    static CPUS: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    *CPUS.get_or_init(|| {
+        let ours = std::thread::available_parallelism().map_or(1, |n| n.get() as u32);
+        let online = std::fs::read_to_string("/sys/devices/system/cpu/online").ok().and_then(|text| count_cpus(text.trim()));
+        online.unwrap_or(ours).max(ours).max(1)
+    })
+}
+
+/// The number of CPUs in a kernel CPU list (`0-3,8`).
+fn count_cpus(list: &str) -> Option<u32> {
+    list.split(',')
+        .map(|part| match part.split_once('-') {
+            Some((a, b)) => Some(b.parse::<u32>().ok()?.checked_sub(a.parse::<u32>().ok()?)? + 1),
+            None => part.parse::<u32>().ok().map(|_| 1),
+        })
+        .sum()
+}
+
 #[cfg(test)]
 mod tests {
     use std::time::Duration;
@@ -147,6 +199,49 @@ mod tests {
         meter.read();
         assert_eq!(meter.scanned, made);
         assert_eq!(meter.members.len(), 1);
+    }
+
+    #[test]
+    fn a_wait_is_given_back_only_where_others_kept_the_bot_from_a_cpu() {
+        let ms = Duration::from_millis;
+        // (waited, elapsed, used, cpus, cap) -> given back
+        let table = [
+            // One thread, kept from its CPU half the time: the whole wait.
+            ((ms(150), ms(300), ms(150), 2, ms(800)), ms(150)),
+            // The same on one CPU.
+            ((ms(150), ms(300), ms(150), 1, ms(800)), ms(150)),
+            // Four busy threads on two CPUs filled both all along: nothing back, however
+            // long their summed wait.
+            ((ms(600), ms(300), ms(600), 2, ms(800)), ms(0)),
+            // Three threads on two CPUs: back only the time the bot did not fill both.
+            ((ms(300), ms(300), ms(500), 2, ms(800)), ms(50)),
+            // A starving machine: the cap.
+            ((ms(5000), ms(6000), ms(100), 2, ms(800)), ms(800)),
+            // No wait, nothing back.
+            ((ms(0), ms(300), ms(150), 2, ms(800)), ms(0)),
+        ];
+        for ((waited, elapsed, used, cpus, cap), expected) in table {
+            assert_eq!(super::given_back(waited, elapsed, used, cpus, cap), expected, "{waited:?} {elapsed:?} {used:?} {cpus}");
+        }
+    }
+
+    #[test]
+    fn the_run_queue_wait_of_this_process_is_read() {
+        // This test's own threads have waited for a CPU now and then, or at least the
+        // reading works and a gone process counts for nothing.
+        let me = std::process::id() as i32;
+        let _ = super::run_queue_wait([me]);
+        assert_eq!(super::run_queue_wait([i32::MAX - 7]), Duration::ZERO);
+        assert!(std::fs::read_to_string(format!("/proc/{me}/task/{me}/schedstat")).is_ok(), "schedstat is readable here");
+    }
+
+    #[test]
+    fn cpu_lists_are_counted() {
+        assert_eq!(super::count_cpus("0-1"), Some(2));
+        assert_eq!(super::count_cpus("0-3,8,10-11"), Some(7));
+        assert_eq!(super::count_cpus("5"), Some(1));
+        assert_eq!(super::count_cpus("x"), None);
+        assert!(super::machine_cpus() >= 1);
     }
 
     #[test]

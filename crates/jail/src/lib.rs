@@ -107,17 +107,33 @@ impl Default for Limits {
 }
 
 /// Until when a wait may last: a wall-clock instant and a cap on the CPU time the
-/// process group has used in all (for CPU budgets such as Connect Four's).
+/// process group has used in all (for CPU budgets such as Connect Four's), and whether
+/// the time the bot waits for a CPU moves the wall-clock instant (`credit`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Deadline {
     pub wall: Option<Instant>,
     pub cpu: Option<Duration>,
+    pub credit: Option<Credit>,
 }
 
 impl Deadline {
     pub fn wall_in(duration: Duration) -> Deadline {
-        Deadline { wall: Some(Instant::now() + duration), cpu: None }
+        Deadline { wall: Some(Instant::now() + duration), cpu: None, credit: None }
     }
+}
+
+/// A wall-clock limit that does not count the time the bot was ready to run but waited
+/// for a CPU (the kernel's run-queue wait of its tasks): the readings when its clock
+/// started, and the most it may be given back. See [`Process::credit`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Credit {
+    pub start: Instant,
+    /// [`Process::cpu_wait`] when the clock started.
+    pub wait: Duration,
+    /// [`Process::cpu_time`] when the clock started.
+    pub cpu: Duration,
+    /// The most given back: a machine that never lets the bot run still ends the turn.
+    pub cap: Duration,
 }
 
 /// Which limit ran out.
@@ -394,7 +410,7 @@ impl Process {
             stderr,
             stderr_task,
             limits: command.limits,
-            cpu: CpuSource { meter: Mutex::new(CpuMeter::new(raw)), cgroup },
+            cpu: CpuSource { meter: Mutex::new(CpuMeter::new(raw)), cgroup, leader: raw },
             _lifeline: lifeline,
             held,
             _released: None,
@@ -419,6 +435,21 @@ impl Process {
     /// have reaped).
     pub fn cpu_time(&self) -> Duration {
         self.cpu.read()
+    }
+
+    /// How long the bot's tasks have been ready to run but waiting for a CPU, summed
+    /// (the kernel's run-queue wait, `/proc/PID/task/TID/schedstat`): every task of its
+    /// cgroup in the sandbox, else every thread of the process the referee started.
+    pub fn cpu_wait(&self) -> Duration {
+        self.cpu.wait()
+    }
+
+    /// What a turn clocked from `credit` gives back: the bot's wait for a CPU since then,
+    /// but no more than the time the bot did not itself fill every CPU of the machine
+    /// (a bot whose own threads outnumber the CPUs waits behind itself, which is not
+    /// given back), nor more than the credit's cap.
+    pub fn credit(&self, credit: &Credit) -> Duration {
+        self.cpu.credit(credit)
     }
 
     /// Writes to the bot's stdin.
@@ -524,7 +555,7 @@ impl Process {
         // What the process wrote before it exited is in the pipe: kill the stragglers
         // that could keep it open, then read it to the end.
         let _ = rustix::process::kill_process_group(self.pgid, Signal::KILL);
-        let drain = Deadline { wall: Some(Instant::now() + Duration::from_secs(1)), cpu: None };
+        let drain = Deadline::wall_in(Duration::from_secs(1));
         let output = self.read_to_end(drain).await?;
         Ok((status, output))
     }
@@ -662,9 +693,24 @@ enum Step {
 struct CpuSource {
     meter: Mutex<CpuMeter>,
     cgroup: Option<Arc<cgroup::BotCgroup>>,
+    /// The process the referee started (the group's leader).
+    leader: i32,
 }
 
 impl CpuSource {
+    fn wait(&self) -> Duration {
+        match &self.cgroup {
+            Some(group) => cpu::run_queue_wait(group.pids()),
+            None => cpu::run_queue_wait([self.leader]),
+        }
+    }
+
+    fn credit(&self, credit: &Credit) -> Duration {
+        let waited = self.wait().saturating_sub(credit.wait);
+        let used = self.read().saturating_sub(credit.cpu);
+        cpu::given_back(waited, credit.start.elapsed(), used, cpu::machine_cpus(), credit.cap)
+    }
+
     fn read(&self) -> Duration {
         if let Some(time) = self.cgroup.as_ref().and_then(|group| group.cpu_time()) {
             return time;
@@ -674,12 +720,24 @@ impl CpuSource {
 }
 
 /// Runs `work` until it finishes or the deadline passes. A CPU cap is checked every
-/// 20 ms against the group's CPU time (new members are looked for every 100 ms).
+/// 20 ms against the group's CPU time (new members are looked for every 100 ms). With a
+/// credit, the wall-clock instant moves by the bot's wait for a CPU, read when it comes.
 async fn watch<T>(cpu_meter: &CpuSource, deadline: Deadline, work: impl std::future::Future<Output = T>) -> Result<T, TimeLimit> {
     let wall = async {
-        match deadline.wall {
-            Some(at) => tokio::time::sleep_until(at.into()).await,
-            None => std::future::pending().await,
+        let Some(limit) = deadline.wall else {
+            return std::future::pending().await;
+        };
+        let mut at = limit;
+        loop {
+            tokio::time::sleep_until(at.into()).await;
+            let Some(credit) = &deadline.credit else {
+                break;
+            };
+            let later = limit + cpu_meter.credit(credit);
+            if later <= at {
+                break;
+            }
+            at = later;
         }
     };
     let cpu = async {

@@ -108,7 +108,7 @@ async fn a_silent_bot_times_out_on_the_wall_clock() {
 async fn a_spinning_bot_runs_out_of_cpu_time() {
     let dir = tempfile::tempdir().unwrap();
     let mut p = Process::spawn(&sh("while :; do :; done", dir.path(), Limits::default())).unwrap();
-    let deadline = Deadline { wall: Some(Instant::now() + Duration::from_secs(20)), cpu: Some(Duration::from_millis(200)) };
+    let deadline = Deadline { wall: Some(Instant::now() + Duration::from_secs(20)), cpu: Some(Duration::from_millis(200)), credit: None };
     assert_eq!(p.read_line(deadline).await, Err(Failure::Timeout(TimeLimit::Cpu)));
     assert!(p.cpu_time() >= Duration::from_millis(200));
     p.kill().await;
@@ -119,7 +119,7 @@ async fn cpu_time_counts_children_and_stops_while_paused() {
     let dir = tempfile::tempdir().unwrap();
     // Two spinning children: the group burns CPU on both cores.
     let mut p = Process::spawn(&sh("(while :; do :; done) & (while :; do :; done) & wait", dir.path(), Limits::default())).unwrap();
-    let deadline = Deadline { wall: Some(Instant::now() + Duration::from_secs(20)), cpu: Some(Duration::from_millis(300)) };
+    let deadline = Deadline { wall: Some(Instant::now() + Duration::from_secs(20)), cpu: Some(Duration::from_millis(300)), credit: None };
     assert_eq!(p.read_line(deadline).await, Err(Failure::Timeout(TimeLimit::Cpu)));
     p.pause();
     // Once the stop has reached every member, no CPU time accrues.
@@ -129,7 +129,8 @@ async fn cpu_time_counts_children_and_stops_while_paused() {
     let after = p.cpu_time();
     assert!(after - before < Duration::from_millis(30), "paused group used {:?}", after - before);
     p.resume();
-    let deadline = Deadline { wall: Some(Instant::now() + Duration::from_secs(20)), cpu: Some(after + Duration::from_millis(100)) };
+    let deadline =
+        Deadline { wall: Some(Instant::now() + Duration::from_secs(20)), cpu: Some(after + Duration::from_millis(100)), credit: None };
     assert_eq!(p.read_line(deadline).await, Err(Failure::Timeout(TimeLimit::Cpu)));
     p.kill().await;
 }

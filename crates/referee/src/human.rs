@@ -82,6 +82,7 @@ impl Human {
                         answer: Ok(mv),
                         elapsed: began.elapsed(),
                         cpu: Duration::ZERO,
+                        waited: Duration::ZERO,
                         stderr: Default::default(),
                         input: String::new(),
                     };
@@ -145,6 +146,7 @@ impl Remote {
                 answer: read_move(req.pos, &text, FaultKind::IllegalMove),
                 elapsed: began.elapsed(),
                 cpu: Duration::ZERO,
+                waited: Duration::ZERO,
                 stderr: Default::default(),
                 input: String::new(),
             },

@@ -42,14 +42,19 @@ pub struct TurnRecord {
     #[serde(default)]
     pub bot_us: u64,
     /// The whole turn as the referee saw it, in microseconds: from the referee starting
-    /// the turn (waking the bot) to the move checked by the rules. `turn_us - bot_us` is
-    /// the referee's own time around the bot's.
+    /// the turn (waking the bot) to the move checked by the rules. `turn_us - bot_us -
+    /// wait_us` is the referee's own time around the bot's.
     #[serde(default)]
     pub turn_us: u64,
     /// CPU time the bot's process group used in this turn, in microseconds (zero where
     /// it is not measured: built-in players, people).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub cpu_us: u64,
+    /// The bot's wait for a CPU in this turn that its clock did not count, in
+    /// microseconds (already out of `bot_us` and `ms`; absent: none, or a limit that does
+    /// not give it back). See `docs/bots.md`, "Time".
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub wait_us: u64,
     /// The bot's stderr during this turn (its debug log), at most the cap.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub stderr: String,
@@ -128,7 +133,7 @@ pub struct SideTiming {
     pub turns: u64,
     /// The bot's time, summed ([`TurnRecord::bot_us`]).
     pub bot_us: u64,
-    /// The referee's own time around the bot's, summed (`turn_us - bot_us`).
+    /// The referee's own time around the bot's, summed (`turn_us - bot_us - wait_us`).
     pub referee_us: u64,
     /// The most the referee took around one turn.
     pub referee_max_us: u64,
@@ -140,7 +145,7 @@ impl SideTiming {
         let mut sides = [SideTiming::default(); 2];
         for turn in turns {
             let Some(side) = sides.get_mut(turn.side) else { continue };
-            let referee = turn.turn_us.saturating_sub(turn.bot_us);
+            let referee = turn.turn_us.saturating_sub(turn.bot_us + turn.wait_us);
             side.turns += 1;
             side.bot_us += turn.bot_us;
             side.referee_us += referee;

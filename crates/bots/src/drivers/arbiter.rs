@@ -155,14 +155,14 @@ impl<G: Registered> Bot<G> {
         let cpu_before = self.cpu_reported;
         let process = self.process.as_mut().expect("a bot has its process until its game ends");
         process.resume();
-        let (answer, elapsed, input) = ask(process, req, cpu_before).await;
+        let (answer, elapsed, waited, input) = ask(process, req, cpu_before).await;
         process.pause();
         let cpu_now = process.cpu_time();
         let stderr = process.take_stderr().await;
         let cpu = cpu_now.saturating_sub(self.cpu_reported);
         self.cpu_reported = cpu_now;
         self.faulted |= answer.is_err();
-        Reply { answer, elapsed, cpu, stderr, input }
+        Reply { answer, elapsed, cpu, waited, stderr, input }
     }
 
     async fn end(&mut self, outcome: &Outcome) {
@@ -237,34 +237,37 @@ fn text_of(lines: &[ToBot]) -> String {
 }
 
 /// Asks for the bot's move. The clock runs from the moment its turn's lines are written
-/// (the bot was woken just before) until its answer is read: the answer, that time, and
+/// (the bot was woken just before) until its answer is read, less the bot's wait for a
+/// CPU where the limit gives it back: the answer, that time, the wait given back, and
 /// the lines written.
 async fn ask<G: Registered>(
     process: &mut jail::Process,
     req: &TurnRequest<'_, G>,
     cpu_before: Duration,
-) -> (Result<G::Move, Fault>, Duration, String) {
+) -> (Result<G::Move, Fault>, Duration, Duration, String) {
     let input = turn_lines(req);
     // Writing has the turn's own limit; a bot that does not read is out of time.
     let written = process.send(input.as_bytes(), req.clock.deadline_from_now(cpu_before)).await;
     let began = Instant::now();
     if let Err(failure) = written {
-        return (Err(gone(process, failure, &req.clock).await), began.elapsed(), input);
+        return (Err(gone(process, failure, &req.clock).await), began.elapsed(), Duration::ZERO, input);
     }
-    let line = match process.read_line(req.clock.deadline_from(began, cpu_before)).await {
+    let wait_before = if req.clock.credits_waits() { process.cpu_wait() } else { Duration::ZERO };
+    let deadline = req.clock.deadline_crediting(began, cpu_before, wait_before);
+    let line = match process.read_line(deadline).await {
         Ok(line) => line,
         Err(failure) => {
-            let elapsed = began.elapsed();
-            return (Err(gone(process, failure, &req.clock).await), elapsed, input);
+            let (elapsed, waited) = TurnClock::charged(process, began, &deadline);
+            return (Err(gone(process, failure, &req.clock).await), elapsed, waited, input);
         }
     };
-    let elapsed = began.elapsed();
+    let (elapsed, waited) = TurnClock::charged(process, began, &deadline);
     let answer = match FromBot::parse(&line) {
         // Read here; checked by the rules when the referee plays it.
         FromBot::Move(text) => read_move(req.pos, &text, FaultKind::ProtocolError),
         _ => Err(Fault::new(FaultKind::ProtocolError, format!("expected \"move <move>\" after go, got {}", quote(line.as_bytes())))),
     };
-    (answer, elapsed, input)
+    (answer, elapsed, waited, input)
 }
 
 /// The lines that tell a bot its game: `game`, `side`, `start`.

@@ -235,7 +235,7 @@ async fn connect(
     wall: Duration,
     cpu: Option<Duration>,
 ) -> Result<(Connection, String), StartError> {
-    let deadline = jail::Deadline { wall: Some(Instant::now() + wall), cpu };
+    let deadline = jail::Deadline { wall: Some(Instant::now() + wall), cpu, credit: None };
     let clock = TurnClock { move_time: Some(wall), cpu_left: cpu, ..TurnClock::default() };
     let accept = async { Ok::<_, LinkError>(listener.accept().await) };
     let stream = match guarded(process, deadline, accept).await {
@@ -353,7 +353,7 @@ impl Bot {
         let stderr = self.process.take_stderr().await;
         // What the referee wrote on the connection for this turn.
         let input = format!("{}\n", message.to_line());
-        Reply { answer, elapsed, cpu, stderr, input }
+        Reply { answer, elapsed, cpu, waited: Duration::ZERO, stderr, input }
     }
 
     /// Sends `over` and `bye`, gives the bot a moment to close its end, and kills

@@ -219,12 +219,13 @@ impl Bot {
     async fn play_turn(&mut self, req: &TurnRequest<'_, gomoku::Position>) -> Reply<gomoku::Move> {
         self.process().resume();
         let began = Instant::now();
-        let deadline = req.clock.deadline_from_now(self.cpu_reported);
+        let wait_before = if req.clock.credits_waits() { self.process().cpu_wait() } else { Duration::ZERO };
+        let deadline = req.clock.deadline_crediting(began, self.cpu_reported, wait_before);
         let answer = self.ask(req, deadline).await;
-        let elapsed = began.elapsed();
         self.told = true;
         self.faulted |= answer.is_err();
         let process = self.process();
+        let (elapsed, waited) = TurnClock::charged(process, began, &deadline);
         process.pause();
         let cpu_now = process.cpu_time();
         let mut stderr = process.take_stderr().await;
@@ -232,7 +233,7 @@ impl Bot {
         self.cpu_reported = cpu_now;
         self.log.append_to(&mut stderr);
         let input = std::mem::take(&mut self.opening) + &std::mem::take(&mut self.written);
-        Reply { answer, elapsed, cpu, stderr, input }
+        Reply { answer, elapsed, cpu, waited, stderr, input }
     }
 
     async fn ask(&mut self, req: &TurnRequest<'_, gomoku::Position>, deadline: jail::Deadline) -> Result<gomoku::Move, Fault> {

@@ -59,7 +59,14 @@ impl Bot {
                 Ok(process) => self.process.insert(Box::new(process)),
                 Err(StartError::Referee(err)) => return Err(err),
                 Err(StartError::Bot { fault, stderr }) => {
-                    return Ok(Reply { answer: Err(fault), elapsed: began.elapsed(), cpu: Duration::ZERO, stderr, input: String::new() });
+                    return Ok(Reply {
+                        answer: Err(fault),
+                        elapsed: began.elapsed(),
+                        cpu: Duration::ZERO,
+                        waited: Duration::ZERO,
+                        stderr,
+                        input: String::new(),
+                    });
                 }
             },
         };
@@ -114,7 +121,7 @@ impl Bot {
             process.finish_stderr(Duration::from_millis(100)).await;
         }
         let stderr = process.take_stderr().await;
-        Ok(Reply { answer, elapsed, cpu, stderr, input: written })
+        Ok(Reply { answer, elapsed, cpu, waited: Duration::ZERO, stderr, input: written })
     }
 }
 

@@ -217,6 +217,8 @@ pub struct Once {
     pub output: Result<Vec<u8>, Fault>,
     pub elapsed: Duration,
     pub cpu: Duration,
+    /// The bot's wait for a CPU, not counted in `elapsed` (see `Reply::waited`).
+    pub waited: Duration,
     pub stderr: jail::Log,
     /// What was written to its stdin (lossy UTF-8).
     pub input: String,
@@ -225,7 +227,7 @@ pub struct Once {
 impl Once {
     /// A reply with `answer` and this run's time, log and input.
     pub fn reply<M>(self, answer: Result<M, Fault>) -> Reply<M> {
-        Reply { answer, elapsed: self.elapsed, cpu: self.cpu, stderr: self.stderr, input: self.input }
+        Reply { answer, elapsed: self.elapsed, cpu: self.cpu, waited: self.waited, stderr: self.stderr, input: self.input }
     }
 
     /// What the process wrote on stdout, or its fault with its stderr (for
@@ -302,13 +304,15 @@ async fn run_process(cmd: &jail::Command, prepared: Option<jail::Process>, input
                     output: Err(fault),
                     elapsed: began.elapsed(),
                     cpu: Duration::ZERO,
+                    waited: Duration::ZERO,
                     stderr,
                     input: String::from_utf8_lossy(input).into_owned(),
                 });
             }
         },
     };
-    let deadline = clock.deadline_from(began, cpu_before);
+    let wait_before = if clock.credits_waits() { process.cpu_wait() } else { Duration::ZERO };
+    let deadline = clock.deadline_crediting(began, cpu_before, wait_before);
     let result = async {
         // A bot may exit without reading its input: a broken pipe here is not a fault.
         let _ = process.send(input, deadline).await;
@@ -317,7 +321,7 @@ async fn run_process(cmd: &jail::Command, prepared: Option<jail::Process>, input
         Ok::<_, jail::Failure>((output, status))
     }
     .await;
-    let elapsed = began.elapsed();
+    let (elapsed, waited) = TurnClock::charged(&process, began, &deadline);
     let cpu = process.cpu_time().saturating_sub(cpu_before);
     let over_memory = process.memory_exceeded();
     // A sandboxed bot that ended on its own is all gone but for its helper, which is
@@ -340,7 +344,7 @@ async fn run_process(cmd: &jail::Command, prepared: Option<jail::Process>, input
         },
         Err(failure) => Err(failure_fault(failure, clock)),
     };
-    Ok(Once { output, elapsed, cpu, stderr, input: String::from_utf8_lossy(input).into_owned() })
+    Ok(Once { output, elapsed, cpu, waited, stderr, input: String::from_utf8_lossy(input).into_owned() })
 }
 
 /// The fault of a bot killed for going over its memory cap of `cap` bytes.
