@@ -9,8 +9,10 @@
 //! Game `g` (from 0) starts from the game's random start drawn with seed `g / 2`, `A`
 //! moving first in even games, and draws the players' randomness from seed `g`: the
 //! seeding of `crates/players/tests/greedy.rs`, so a test's games are this example's
-//! first games. `KEY=VALUE` are game options (`size=13`). Prints each game's result to
-//! stderr and `A`'s record and share of the points to stdout.
+//! first games. `KEY=VALUE` are game options (`size=13`), except `opening=N`: the first
+//! `N` plies of each game are random moves (drawn with seed `g / 2`, so a pair of games
+//! shares them), for games whose start is always the same (Gomoku). Prints each game's
+//! result to stderr and `A`'s record and share of the points to stdout.
 
 use std::process::ExitCode;
 use std::time::Instant;
@@ -39,8 +41,16 @@ fn run(args: Vec<String>) -> Result<(), String> {
     let player = |name: &str| Builtin::parse(name).map_err(|err| err.to_string());
     let (a, b) = (player(a_name)?, player(b_name)?);
     let games: u64 = games.parse().map_err(|_| format!("{games} is not a number of games"))?;
+    let mut opening = 0;
     let options: Options = options
         .iter()
+        .filter(|kv| match kv.strip_prefix("opening=") {
+            Some(n) => {
+                opening = n.parse().unwrap_or(0);
+                false
+            }
+            None => true,
+        })
         .map(|kv| kv.split_once('=').map(|(k, v)| (k.to_string(), v.to_string())).ok_or_else(|| format!("{kv} is not KEY=VALUE")))
         .collect::<Result<_, _>>()?;
     let (mut wins, mut draws, mut losses) = (0u64, 0u64, 0u64);
@@ -49,6 +59,10 @@ fn run(args: Vec<String>) -> Result<(), String> {
         let mut rng = ChaCha8Rng::seed_from_u64(g / 2);
         let start = kind.random_start(&options, &mut rng).map_err(|err| err.to_string())?;
         let mut pos = kind.new_position(&options, start.as_deref()).map_err(|err| err.to_string())?;
+        for _ in 0..opening {
+            let mv = Builtin::RANDOM.choose_text(&pos, &mut rng, &|| false).ok_or("no move in the opening")?;
+            pos.play_text(&mv).map_err(|err| format!("{mv}: {err}"))?;
+        }
         let a_first = g % 2 == 0;
         let mut rng = ChaCha8Rng::seed_from_u64(g);
         while let Some(side) = pos.to_move() {

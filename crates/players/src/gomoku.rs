@@ -4,13 +4,18 @@
 //! won or lost. A move that makes five, else the one that stops the opponent's, is the
 //! only move searched; otherwise moves are ranked by the windows they join or spoil, and
 //! only the best [`BEAM`] are searched.
+//!
+//! `strong` adds a threat search before the alpha-beta ([`search`]): a win by fours
+//! alone (each move makes a five the opponent must block, until two fives at once) is
+//! played at once, and a move after which the opponent has such a win is not searched.
 
 use std::sync::OnceLock;
 
 use rules::gomoku::{Move, N_CELLS, Position, SIZE, WIN_LENGTH};
 use rules::{Game, Side};
 
-use crate::search::Heuristic;
+use crate::search::{self, Heuristic};
+use crate::{Budget, Evaluation, Found, Rung};
 
 /// How many moves the search tries in a position.
 const BEAM: usize = 12;
@@ -157,4 +162,126 @@ impl Heuristic for Position {
             self.legal_moves(out);
         }
     }
+}
+
+/// The most positions one threat search visits (fixed, so that node-limited games stay
+/// the same on any machine).
+const THREAT_NODES: u64 = 3_000;
+/// The most fours in a row a threat search plays.
+const THREAT_DEPTH: u32 = 10;
+
+/// The empty cells where a mark of `side` makes a four (a window of three of its marks
+/// and none of the other's), as a bit set of cells.
+fn four_moves(board: &[Option<Side>; N_CELLS], side: Side) -> u128 {
+    let mut moves = 0;
+    for window in &windows().cells {
+        let counts = counts(board, window);
+        if counts[side.index()] == WIN_LENGTH - 2 && counts[side.other().index()] == 0 {
+            for &cell in window {
+                if board[cell].is_none() {
+                    moves |= 1 << cell;
+                }
+            }
+        }
+    }
+    moves
+}
+
+/// A search for a win by fours alone (victory by continuous fours): the attacker makes a
+/// four, the defender blocks it (its only move), and so on until the attacker has two
+/// fives at once. Sound but not complete: a line where the defender's block makes a
+/// four of its own is given up.
+struct Threats<'a> {
+    stop: &'a dyn Fn() -> bool,
+    nodes: u64,
+    limit: u64,
+}
+
+impl Threats<'_> {
+    /// The first move and length in plies of a win by fours for `me`, to move on
+    /// `board`; `None` when none is found within the node limit.
+    fn win(&mut self, board: &mut [Option<Side>; N_CELLS], me: Side) -> Option<(usize, i32)> {
+        let fives = survey(board).fives;
+        if fives[me.index()] != 0 {
+            return Some((fives[me.index()].trailing_zeros() as usize, 1));
+        }
+        if fives[me.other().index()] != 0 {
+            return None;
+        }
+        self.limit = self.nodes + THREAT_NODES;
+        self.attack(board, me, THREAT_DEPTH)
+    }
+
+    /// [`Threats::win`] where neither side has a five to make.
+    fn attack(&mut self, board: &mut [Option<Side>; N_CELLS], me: Side, depth: u32) -> Option<(usize, i32)> {
+        let mut moves = four_moves(board, me);
+        while moves != 0 {
+            let cell = moves.trailing_zeros() as usize;
+            moves &= moves - 1;
+            self.nodes += 1;
+            if self.nodes >= self.limit || (self.nodes.is_multiple_of(Budget::CHECK_EVERY) && (self.stop)()) {
+                return None;
+            }
+            board[cell] = Some(me);
+            let threats = survey(board).fives[me.index()];
+            let found = if threats.count_ones() >= 2 {
+                // The defender, without a five of its own, can stop only one.
+                Some(3)
+            } else if depth > 1 {
+                let block = threats.trailing_zeros() as usize;
+                board[block] = Some(me.other());
+                let found = if survey(board).fives[me.other().index()] == 0 {
+                    self.attack(board, me, depth - 1).map(|(_, plies)| plies + 2)
+                } else {
+                    None
+                };
+                board[block] = None;
+                found
+            } else {
+                None
+            };
+            board[cell] = None;
+            if let Some(plies) = found {
+                return Some((cell, plies));
+            }
+        }
+        None
+    }
+}
+
+/// The move of `rung` (`medium` or `strong`) in `pos`: the alpha-beta search, which
+/// `strong` precedes with the threat search (above). `None` when the game is over.
+pub fn search(pos: &Position, rung: Rung, budget: &Budget) -> Option<Found<Move>> {
+    if rung == Rung::Medium {
+        return search::best_move(pos, budget, search::MEDIUM_DEPTH);
+    }
+    let me = pos.to_move()?;
+    let mut board = board(pos);
+    let mut threats = Threats { stop: budget.stop, nodes: 0, limit: 0 };
+    if let Some((cell, plies)) = threats.win(&mut board, me) {
+        let mv = Move::from_index(cell).expect("a cell of the board");
+        // The line's length stands for the depth searched.
+        return Some(Found { mv, eval: Evaluation::Mate(plies), depth: plies as u32, nodes: threats.nodes });
+    }
+    let mut moves = Vec::new();
+    pos.search_moves(&mut moves);
+    if moves.len() > 1 {
+        // Leave out the moves that let the opponent win by fours (unless all do).
+        let safe: Vec<Move> = moves
+            .iter()
+            .copied()
+            .filter(|mv| {
+                board[mv.index()] = Some(me);
+                let lost = threats.win(&mut board, me.other()).is_some();
+                board[mv.index()] = None;
+                !lost
+            })
+            .collect();
+        if !safe.is_empty() {
+            moves = safe;
+        }
+    }
+    let mut found = search::best_move_among(pos, moves, budget, search::MAX_DEPTH)?;
+    found.nodes += threats.nodes;
+    Some(found)
 }

@@ -288,7 +288,7 @@ pub fn search_move<G: Game, R: Rng + ?Sized>(pos: &G, rung: Rung, rng: &mut R, b
         return legions::search(legions, rung, rng, budget).map(cast_found);
     }
     if let Some(gomoku) = any.downcast_ref::<rules::gomoku::Position>() {
-        return search::best_move(gomoku, budget, search::depth_of(rung)).map(cast_found);
+        return gomoku::search(gomoku, rung, budget).map(cast_found);
     }
     // Reversi's random playouts are slow and tell little: its rungs search with the
     // squares' evaluation instead (`medium` to a fixed depth).

@@ -122,6 +122,15 @@ fn played(kind: GameKind, options: &[(&str, &str)], moves: &[&str]) -> AnyPositi
 }
 
 #[test]
+fn strong_gomoku_finds_a_win_by_fours() {
+    // X: C2 C3 C4 (C1 is 0's) and E5 F5; 0: an open three F8 G8 H8, and A9. X wins by
+    // fours: C5 (0 must take C6), then D5 makes two fives at once. A search of one node
+    // would play its best-looking move, a block of 0's three (E8 or I8).
+    let pos = played(GameKind::Gomoku, &[], &["C2", "C1", "C3", "F8", "C4", "G8", "E5", "H8", "F5", "A9"]);
+    assert_eq!(choices(&pos, "strong:1"), ["C5"; 4]);
+}
+
+#[test]
 fn the_searches_see_the_tactics() {
     // Gomoku: X to move with an open three D0 E0 F0... (X: D4 E4 F4; 0: A0 B0 C0 and J9):
     // 0 threatens nothing, X makes an open four with C4 or G4 and wins next.
