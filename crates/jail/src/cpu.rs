@@ -121,15 +121,13 @@ fn reaped_in_group(pid: i32, pgid: i32) -> Option<Duration> {
 
 /// The run-queue wait of every thread of the processes `pids` (the second field of
 /// `/proc/PID/task/TID/schedstat`: nanoseconds ready to run but not running). Threads
-/// and processes that are gone count for nothing.
+/// and processes that are gone count for nothing. The kernel adds a wait when the
+/// thread runs again: a wait under way is not in it yet (see [`stalled`]).
 pub fn run_queue_wait(pids: impl IntoIterator<Item = i32>) -> Duration {
     let mut total = Duration::ZERO;
     for pid in pids {
-        let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
-            continue;
-        };
-        for task in tasks.flatten() {
-            let Ok(stat) = std::fs::read_to_string(task.path().join("schedstat")) else {
+        for task in tasks(pid) {
+            let Ok(stat) = std::fs::read_to_string(task.join("schedstat")) else {
                 continue;
             };
             if let Some(nanos) = stat.split_ascii_whitespace().nth(1).and_then(|f| f.parse::<u64>().ok()) {
@@ -138,6 +136,30 @@ pub fn run_queue_wait(pids: impl IntoIterator<Item = i32>) -> Duration {
         }
     }
     total
+}
+
+/// Whether one of the threads of `pids` is ready to run (state `R`, running or waiting
+/// for a CPU), and the processes' CPU time now (their CPU clocks, exact even while
+/// they run): two looks a moment apart with a thread ready and the same CPU time mean
+/// the bot is kept from every CPU right now.
+pub fn stalled(pids: impl IntoIterator<Item = i32>) -> (bool, Duration) {
+    let (mut ready, mut ran) = (false, Duration::ZERO);
+    for pid in pids {
+        ran += Member::new(pid, Duration::ZERO).live().unwrap_or_default();
+        for task in tasks(pid) {
+            let Ok(stat) = std::fs::read_to_string(task.join("stat")) else {
+                continue;
+            };
+            // The state follows the command name, which may hold spaces and parentheses.
+            ready |= stat.rfind(')').is_some_and(|end| stat[end + 1..].trim_start().starts_with('R'));
+        }
+    }
+    (ready, ran)
+}
+
+/// The folders of the threads of process `pid` (none once it is gone).
+fn tasks(pid: i32) -> impl Iterator<Item = std::path::PathBuf> {
+    std::fs::read_dir(format!("/proc/{pid}/task")).into_iter().flatten().flatten().map(|entry| entry.path())
 }
 
 /// What a turn gives back of the bot's wait for a CPU (`waited`, summed over its
@@ -233,6 +255,40 @@ mod tests {
         let _ = super::run_queue_wait([me]);
         assert_eq!(super::run_queue_wait([i32::MAX - 7]), Duration::ZERO);
         assert!(std::fs::read_to_string(format!("/proc/{me}/task/{me}/schedstat")).is_ok(), "schedstat is readable here");
+    }
+
+    #[test]
+    fn a_busy_process_is_ready_and_runs_and_a_sleeping_one_is_not_ready() {
+        let mut busy = std::process::Command::new("sh").args(["-c", "while :; do :; done"]).spawn().unwrap();
+        let mut sleeping = std::process::Command::new("sleep").arg("30").spawn().unwrap();
+        let (busy_pid, sleeping_pid) = (busy.id() as i32, sleeping.id() as i32);
+        // Until the busy loop has run a little and the sleep has gone to sleep.
+        let deadline = std::time::Instant::now() + Duration::from_secs(30);
+        let (ready, first) = loop {
+            let (ready, ran) = super::stalled([busy_pid]);
+            let (sleeper_ready, _) = super::stalled([sleeping_pid]);
+            if ready && !sleeper_ready && ran > Duration::ZERO {
+                break (ready, ran);
+            }
+            assert!(std::time::Instant::now() < deadline, "the busy loop never showed as ready and running");
+            std::thread::sleep(Duration::from_millis(10));
+        };
+        assert!(ready);
+        // A process that runs shows more CPU time at a later look.
+        let later = loop {
+            let (_, ran) = super::stalled([busy_pid]);
+            if ran > first {
+                break ran;
+            }
+            assert!(std::time::Instant::now() < deadline, "the busy loop's CPU time never grew");
+            std::thread::sleep(Duration::from_millis(10));
+        };
+        assert!(later > first);
+        assert_eq!(super::stalled([i32::MAX - 7]), (false, Duration::ZERO));
+        let _ = busy.kill();
+        let _ = sleeping.kill();
+        let _ = busy.wait();
+        let _ = sleeping.wait();
     }
 
     #[test]

@@ -705,6 +705,14 @@ impl CpuSource {
         }
     }
 
+    /// [`cpu::stalled`] of the bot's processes (its cgroup's, or the one started).
+    fn stalled(&self) -> (bool, Duration) {
+        match &self.cgroup {
+            Some(group) => cpu::stalled(group.pids()),
+            None => cpu::stalled([self.leader]),
+        }
+    }
+
     fn credit(&self, credit: &Credit) -> Duration {
         let waited = self.wait().saturating_sub(credit.wait);
         let used = self.read().saturating_sub(credit.cpu);
@@ -719,6 +727,9 @@ impl CpuSource {
     }
 }
 
+/// How soon a bot found kept from every CPU at its deadline is looked at again.
+const LOOK_AGAIN: Duration = Duration::from_millis(1);
+
 /// Runs `work` until it finishes or the deadline passes. A CPU cap is checked every
 /// 20 ms against the group's CPU time (new members are looked for every 100 ms). With a
 /// credit, the wall-clock instant moves by the bot's wait for a CPU, read when it comes.
@@ -728,16 +739,28 @@ async fn watch<T>(cpu_meter: &CpuSource, deadline: Deadline, work: impl std::fut
             return std::future::pending().await;
         };
         let mut at = limit;
+        let mut ran_before = None;
         loop {
             tokio::time::sleep_until(at.into()).await;
             let Some(credit) = &deadline.credit else {
                 break;
             };
             let later = limit + cpu_meter.credit(credit);
-            if later <= at {
+            if later > at {
+                at = later;
+                ran_before = None;
+                continue;
+            }
+            // A wait under way is counted only once the thread runs again: while a thread
+            // of the bot is ready to run and the bot has not run since the last look, it is
+            // kept from every CPU now, and is looked at again a moment later.
+            let (ready, ran) = cpu_meter.stalled();
+            let stalled = ready && ran_before.is_none_or(|before| ran == before);
+            if !stalled || at + LOOK_AGAIN > limit + credit.cap {
                 break;
             }
-            at = later;
+            ran_before = Some(ran);
+            at += LOOK_AGAIN;
         }
     };
     let cpu = async {
