@@ -246,13 +246,14 @@ async fn ask<G: Registered>(
     cpu_before: Duration,
 ) -> (Result<G::Move, Fault>, Duration, Duration, String) {
     let input = turn_lines(req);
+    // Read before the clock starts: the referee's own reading is not the bot's time.
+    let wait_before = if req.clock.credits_waits() { process.cpu_wait() } else { Duration::ZERO };
     // Writing has the turn's own limit; a bot that does not read is out of time.
     let written = process.send(input.as_bytes(), req.clock.deadline_from_now(cpu_before)).await;
     let began = Instant::now();
     if let Err(failure) = written {
         return (Err(gone(process, failure, &req.clock).await), began.elapsed(), Duration::ZERO, input);
     }
-    let wait_before = if req.clock.credits_waits() { process.cpu_wait() } else { Duration::ZERO };
     let deadline = req.clock.deadline_crediting(began, cpu_before, wait_before);
     let line = match process.read_line(deadline).await {
         Ok(line) => line,
