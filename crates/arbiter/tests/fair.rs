@@ -15,6 +15,14 @@ const ARBITER: &str = env!("CARGO_BIN_EXE_arbiter");
 const MOVE_MS: u64 = 200;
 const SHARE_PERCENT: u64 = 50;
 
+/// The tests here fill the machine's CPUs on purpose: one at a time, so that neither
+/// takes the other's CPU.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+    ONE_AT_A_TIME.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
 fn arbiter(args: &[&str]) -> Output {
     Command::new(ARBITER).args(args).output().expect("arbiter runs")
 }
@@ -43,6 +51,7 @@ fn config(dir: &Path) -> String {
 
 #[test]
 fn busy_bots_on_every_core_twice_over_lose_no_game_on_time() {
+    let _one = one_at_a_time();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("fair.toml");
     std::fs::write(&path, config(dir.path())).unwrap();
@@ -127,6 +136,9 @@ fn a_bot_kept_from_its_cpu_is_not_charged_for_the_wait() {
     // CPU counted. Through the sandbox and without.
     const SPEND_MS: u64 = 150;
     const LIMIT_MS: u64 = 200;
+    // The most a move may last in wall-clock time: the limit and four times it given back.
+    const CAP_MS: u64 = 5 * LIMIT_MS;
+    let _one = one_at_a_time();
     let dir = tempfile::tempdir().unwrap();
     let bot = dir.path().join("cpu");
     std::fs::create_dir_all(&bot).unwrap();
@@ -138,15 +150,20 @@ fn a_bot_kept_from_its_cpu_is_not_charged_for_the_wait() {
         .args(["-c", &cpu, "nice", "-n", "10", "sh", "-c", "while :; do :; done"])
         .spawn()
         .expect("taskset runs"));
-    for sandbox in [true, false] {
+    // A machine loaded from outside may leave the bot less than a fifth of its CPU: a
+    // move then outlasts even the wait given back and is lost on time by the rules. Such
+    // a game shows nothing either way and is played again, three times at most; a move
+    // lost on time before that bound fails the test at once.
+    let mut runs = [(true, 0), (false, 0)].into_iter().collect::<std::collections::VecDeque<_>>();
+    while let Some((sandbox, attempt)) = runs.pop_front() {
         let config = format!(
             "name = \"starved\"\ngame = \"connect4\"\nseed = 3\n[limits]\nmove-ms = {LIMIT_MS}\n\
              [[entrant]]\nname = \"cpu\"\nbot = \"cpu\"\n[[entrant]]\nname = \"first\"\nbot = \"random\"\n\
              [[stage]]\nformat = \"round-robin\"\ndeals = 1\nswap = false\n"
         );
-        let path = dir.path().join(format!("starved-{sandbox}.toml"));
+        let path = dir.path().join(format!("starved-{sandbox}-{attempt}.toml"));
         std::fs::write(&path, config).unwrap();
-        let db = dir.path().join(format!("starved-{sandbox}.db"));
+        let db = dir.path().join(format!("starved-{sandbox}-{attempt}.db"));
         let mut args = vec!["-c", &cpu, ARBITER, "tournament", path.to_str().unwrap(), "--db", db.to_str().unwrap(), "-j", "1"];
         if !sandbox {
             args.push("--no-sandbox");
@@ -155,8 +172,16 @@ fn a_bot_kept_from_its_cpu_is_not_charged_for_the_wait() {
         let listing = ok(&arbiter(&["replay", db.to_str().unwrap()]));
         let key = listing.lines().filter_map(|line| line.split_whitespace().next()).find(|w| w.contains('/')).expect("a game");
         let record: Value = serde_json::from_str(&ok(&arbiter(&["replay", db.to_str().unwrap(), "--game", key, "--json"]))).unwrap();
-        assert!(record["result"]["termination"]["kind"] != "timeout", "sandbox {sandbox}: lost on time: {}", record["result"]);
         let turns: Vec<&Value> = record["turns"].as_array().unwrap().iter().filter(|t| t["side"].as_u64() == Some(0)).collect();
+        if record["result"]["termination"]["kind"] == "timeout" {
+            let last = turns.last().expect("the bot lost on time in a turn of its own");
+            let wall = last["bot_us"].as_u64().unwrap() + last["wait_us"].as_u64().unwrap_or(0);
+            assert!(wall >= CAP_MS * 1000 * 95 / 100, "sandbox {sandbox}: lost on time within the bound: {last}");
+            assert!(attempt < 2, "sandbox {sandbox}: three games in a row starved past the bound (machine too loaded): {last}");
+            eprintln!("sandbox {sandbox}: starved past the bound by other load ({wall} us), played again");
+            runs.push_back((sandbox, attempt + 1));
+            continue;
+        }
         assert!(!turns.is_empty(), "sandbox {sandbox}: {}", record["result"]);
         let mut over = 0;
         for turn in &turns {
