@@ -1,5 +1,6 @@
-//! Generated start positions: reproducible, valid by the rules, balanced; the openings
-//! file format round trip; the committed Gomoku 2004 file is what its command makes.
+//! Generated start positions: reproducible, valid by the rules, balanced, not decided at
+//! once; the openings file format round trip; the committed Gomoku 2004 file is what its
+//! command makes.
 
 use std::path::Path;
 
@@ -142,6 +143,7 @@ proptest! {
     fn generated_gomoku_openings_are_valid_and_balanced(seed in any::<u64>()) {
         for text in openings::generate(GameKind::Gomoku, &Options::new(), 3, seed).expect("generate") {
             check_gomoku_opening(&text);
+            prop_assert!(!openings::decided_early(GameKind::Gomoku, &Options::new(), &text), "decided at once:\n{}", text);
         }
     }
 
@@ -207,4 +209,20 @@ fn stage_openings_put_the_file_before_the_generated() {
     assert_eq!(list[0], file);
     assert_eq!(list[1..], openings::generate(GameKind::Gomoku, &Options::new(), 2, seed).expect("generate")[..]);
     assert_ne!(openings::stage_seed(2004, 1), seed);
+}
+
+/// A start from the tournament's own generator (before the probe) that passes the
+/// one-move check but is a win for `X` by threes: `E4` makes an open three, and the
+/// threes that follow end in five on row 4 (`medium`, moving first, won both games of
+/// its deal against `strong` so, in 7 plies). It is refused as decided; the empty board
+/// and a Pah-tum board (scored on a full board, never decided early) are not.
+#[test]
+fn a_start_won_by_a_few_threats_is_refused() {
+    let won = "..........\n..........\n....X0....\n....X.....\n..0....X..\n.......0..\n..0....X..\n..........\n..........\n..........\n";
+    assert!(gomoku::is_balanced_opening(&field(won)), "the one-move check lets it through");
+    assert!(openings::decided_early(GameKind::Gomoku, &Options::new(), won));
+    let empty = "..........\n".repeat(10);
+    assert!(!openings::decided_early(GameKind::Gomoku, &Options::new(), &empty));
+    let board = &openings::generate(GameKind::Pahtum, &Options::new(), 1, 3).expect("generate")[0];
+    assert!(!openings::decided_early(GameKind::Pahtum, &Options::new(), board));
 }
