@@ -31,10 +31,12 @@ pub const QUIET_PLIES: usize = 20;
 
 /// Whether the game from `start` ends with a win within [`QUIET_PLIES`] when `medium`
 /// (a fixed-size search, the same answer on every machine) plays both sides: such a
-/// start decides the deal before the entrants play it. Gomoku only: Pah-tum, the other
-/// game with generated starts, is scored on a full board and never ends early.
+/// start decides the deal before the entrants play it. Games that end with scores are
+/// not probed: Pah-tum, the other game with generated starts, is scored on a full board
+/// and never ends early (and its `medium`, a tree search, would be slow to ask 20 times
+/// for every candidate).
 pub fn decided_early(kind: GameKind, options: &Options, start: &str) -> bool {
-    if kind != GameKind::Gomoku {
+    if kind.info().has_scores {
         return false;
     }
     let Ok(mut pos) = kind.new_position(options, Some(start)) else {
