@@ -113,11 +113,44 @@ fn paths_to_city(board: &Board, side: Side, limit: i64) -> (Vec<i64>, Vec<usize>
     (dist, parent)
 }
 
-/// The legions `side` needs to take the enemy city, counted up to `limit` (more: `None`).
+/// The legions `side` needs to take the enemy city, counted up to `limit` (more: `None`):
+/// the cost of [`paths_to_city`]'s way, searched back from the city (a search that
+/// stays near it, where the forward one starts from every connected province).
 fn strike_cost(board: &Board, side: Side, limit: i64) -> Option<i64> {
-    let (dist, _) = paths_to_city(board, side, limit);
+    let n = board.size();
     let (tx, ty) = board.city_of(side.other());
-    Some(dist[ty * board.size() + tx]).filter(|&d| d <= limit)
+    // dist[i]: the legions to take province i and every province from it to the city.
+    let mut dist = [i64::MAX; rules::legions::MAX_SIZE * rules::legions::MAX_SIZE];
+    let mut heap = BinaryHeap::new();
+    let start = board.cost(side, tx, ty);
+    if start == 0 {
+        return Some(0).filter(|_| limit >= 0);
+    }
+    dist[ty * n + tx] = start;
+    heap.push(Reverse((start, ty * n + tx)));
+    while let Some(Reverse((d, i))) = heap.pop() {
+        if d > limit {
+            return None;
+        }
+        if d > dist[i] {
+            continue;
+        }
+        let (x, y) = (i % n, i / n);
+        let neighbours = [(x.wrapping_sub(1), y), (x + 1, y), (x, y.wrapping_sub(1)), (x, y + 1)];
+        let neighbours = neighbours.into_iter().filter(|&(nx, ny)| nx < n && ny < n);
+        if neighbours.clone().any(|(nx, ny)| board.is_connected_to(side, nx, ny)) {
+            return Some(d);
+        }
+        for (nx, ny) in neighbours {
+            let j = ny * n + nx;
+            let nd = d + board.cost(side, nx, ny);
+            if nd < dist[j] {
+                dist[j] = nd;
+                heap.push(Reverse((nd, j)));
+            }
+        }
+    }
+    None
 }
 
 /// How far a search looks for a way to a city, in legions: a threat that needs more
@@ -204,9 +237,13 @@ pub fn greedy(pos: &Position, side: Side) -> Move {
 /// [`greedy`], ties broken by the nearest to `side`'s city when `compact` (the turn that
 /// keeps its provinces together), else by row order.
 fn greedy_turn(pos: &Position, side: Side, compact: bool) -> Move {
-    let scoring = pos.score_disconnected();
-    let (cx, cy) = pos.board().city_of(side);
-    let mut board = *pos.board();
+    greedy_finish(pos.board(), side, pos.score_disconnected(), compact)
+}
+
+/// [`greedy_turn`] on `board`.
+fn greedy_finish(board: &Board, side: Side, scoring: bool, compact: bool) -> Move {
+    let (cx, cy) = board.city_of(side);
+    let mut board = *board;
     let mut left = LEGIONS_PER_TURN;
     let mut orders = Vec::new();
     while left > 0 {
@@ -219,9 +256,16 @@ fn greedy_turn(pos: &Position, side: Side, compact: bool) -> Move {
             if need > left {
                 continue;
             }
-            let mut next = board;
-            next.send(side, x, y, need);
-            let gain = lead(&next, side, scoring).saturating_sub(base);
+            // An empty province that joins no cut-off province of ours to the city gains
+            // exactly its novice's point: no need to play it unless it is the best.
+            let quiet = need == 1 && (scoring || !joins_cut_off(&board, side, x, y));
+            let (gain, next) = if quiet {
+                (1, None)
+            } else {
+                let mut next = board;
+                next.send(side, x, y, need);
+                (lead(&next, side, scoring).saturating_sub(base), Some(next))
+            };
             // gain / need against the best's, as fractions: gain * best_need > best_gain * need.
             let better = match &best {
                 None => true,
@@ -231,6 +275,11 @@ fn greedy_turn(pos: &Position, side: Side, compact: bool) -> Move {
                 }
             };
             if better {
+                let next = next.unwrap_or_else(|| {
+                    let mut next = board;
+                    next.send(side, x, y, need);
+                    next
+                });
                 best = Some(((gain, need), (x, y, need), next));
             }
         }
@@ -243,6 +292,16 @@ fn greedy_turn(pos: &Position, side: Side, compact: bool) -> Move {
         }
     }
     Move::sends(&orders)
+}
+
+/// Whether (x, y) borders a province of `side` cut off from its city (taking it may
+/// join them again).
+fn joins_cut_off(board: &Board, side: Side, x: usize, y: usize) -> bool {
+    let n = board.size();
+    let neighbours = [(x.wrapping_sub(1), y), (x + 1, y), (x, y.wrapping_sub(1)), (x, y + 1)];
+    neighbours.into_iter().any(|(nx, ny)| {
+        nx < n && ny < n && board.holder(nx, ny).is_some_and(|legion| legion.owner == side) && !board.is_connected_to(side, nx, ny)
+    })
 }
 
 /// Orders chosen at random among the affordable targets, each with the legions it needs;
@@ -320,7 +379,9 @@ fn weigh(pos: &Position, turn: &Move, me: Side) -> Option<i64> {
     let mut next = pos.clone();
     next.play(turn).ok()?;
     let Some(them) = next.to_move() else { return Some(outcome_value(&next, me)) };
-    let reply = city_strike(next.board(), them).unwrap_or_else(|| greedy(&next, them));
+    // The strike's path only when it exists (its price is quicker to find).
+    let strike = strike_cost(next.board(), them, LEGIONS_PER_TURN).and_then(|_| city_strike(next.board(), them));
+    let reply = strike.unwrap_or_else(|| greedy(&next, them));
     let mut after = next.clone();
     if after.play(&reply).is_err() {
         after = next;
