@@ -90,6 +90,30 @@ fn the_greedy_player_beats_the_baseline() {
     assert!(wins >= 9, "the greedy player won only {wins} of 10");
 }
 
+/// The provinces a turn sends legions to.
+fn targets_of(turn: &Move) -> Vec<(i64, i64)> {
+    turn.orders.iter().filter_map(|o| if let rules::legions::Order::Send { x, y, .. } = o { Some((*x, *y)) } else { None }).collect()
+}
+
+#[test]
+fn the_search_rungs_spread_along_their_own_edge_as_player_1() {
+    // Every first turn of expansion gains 5 points whatever it takes; the greedy turn,
+    // taking targets row by row, sends player 1 up its column towards player 0's side of
+    // the board, a thin line that player 0 cuts off (the lost games of docs/players.md).
+    // The search rungs' sample puts first, for player 1, the mirror of player 0's greedy
+    // turn: along the bottom row, away from the enemy, as player 0 spreads along the top.
+    let mut pos = Position::with_size(17);
+    pos.play(&greedy(&pos, Side::First)).unwrap();
+    let row_0 = |turn: &Move| targets_of(turn).iter().all(|&(_, y)| y == 0);
+    assert!(row_0(pos.last_move().as_ref().unwrap()), "{:?}", pos.last_move());
+    assert!(targets_of(&greedy(&pos, Side::Second)).iter().all(|&(x, _)| x == 16), "the greedy turn goes up column 16");
+    for rung in [Builtin::MEDIUM, Builtin::parse("strong:300").unwrap()] {
+        let turn = rung.choose(&pos, &mut ChaCha8Rng::seed_from_u64(3), &|| false).expect("a turn");
+        let along = targets_of(&turn);
+        assert!(along.len() == 5 && along.iter().all(|&(_, y)| y == 16), "{rung}: {turn:?}");
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
 
