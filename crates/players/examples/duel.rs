@@ -87,7 +87,7 @@ fn run(args: Vec<String>) -> Result<(), String> {
     let (mut thought, mut moves) = (0.0f64, 0u64);
     for g in from..from + games {
         let mut rng = match match_seed {
-            Some(seed) => ChaCha8Rng::seed_from_u64(derive(seed, g / 2 | 1 << 63)),
+            Some(seed) => ChaCha8Rng::seed_from_u64(derive(seed, (g / 2) | (1 << 63))),
             None => ChaCha8Rng::seed_from_u64(g / 2),
         };
         let start = kind.random_start(&options, &mut rng).map_err(|err| err.to_string())?;
