@@ -33,6 +33,7 @@ const STRONG_REACH: i64 = 20;
 /// `medium` (`strong:3000`, games 0 to 15 of `arbiter match --seed 14`), 3 and 1 won 15
 /// of 16, 2 and 0 (its own way not counted; reach 16) won 8, none won 4 of the first 8.
 const STRONG_GUARD: i64 = 3;
+/// See [`STRONG_GUARD`].
 const STRONG_PRESS: i64 = 1;
 
 /// How many random turns the sample holds (half of them preferring attacks).
