@@ -31,7 +31,8 @@ const STRONG_REACH: i64 = 20;
 /// What `strong`'s leaf counts each legion the enemy's way to its city costs, and each
 /// legion its own way to the enemy city costs (taken off): in node-limited games against
 /// `medium` (`strong:3000`, games 0 to 15 of `arbiter match --seed 14`), 3 and 1 won 15
-/// of 16, 2 and 0 (its own way not counted; reach 16) won 8, none won 4 of the first 8.
+/// of 16 (27 of games 0 to 31), 2 and 0 (its own way not counted; reach 16) won 8, none
+/// won 4 of the first 8.
 const STRONG_GUARD: i64 = 3;
 /// See [`STRONG_GUARD`].
 const STRONG_PRESS: i64 = 1;
