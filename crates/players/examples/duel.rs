@@ -11,8 +11,14 @@
 //! seeding of `crates/players/tests/greedy.rs`, so a test's games are this example's
 //! first games. `KEY=VALUE` are game options (`size=13`), except `opening=N`: the first
 //! `N` plies of each game are random moves (drawn with seed `g / 2`, so a pair of games
-//! shares them), for games whose start is always the same (Gomoku). Prints each game's
-//! result to stderr and `A`'s record and share of the points to stdout.
+//! shares them), for games whose start is always the same (Gomoku). `seed=S` seeds the
+//! games as `arbiter match --seed S` does instead (game `g` from `derive(S, g)`, each
+//! side's built-in from that seed as the referee draws it), so with node-limited players
+//! (or ones that read no clock, `medium`) they are that match's games; `from=N` starts at
+//! game `N`; `show=1` prints the last position of each game `A` loses, `at=P` the
+//! position before ply `P` (from 1) of each game, with the move chosen there. Prints each
+//! game's result (its length in plies, final scores and `A`'s running lead every 50
+//! plies, `A`'s first) to stderr and `A`'s record and share of the points to stdout.
 
 use std::process::ExitCode;
 use std::time::Instant;
@@ -33,6 +39,14 @@ fn main() -> ExitCode {
     }
 }
 
+/// The seed of part `part` of a run seeded `seed`, as `arbiter` derives it (splitmix64).
+fn derive(seed: u64, part: u64) -> u64 {
+    let mut z = seed ^ part.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
 fn run(args: Vec<String>) -> Result<(), String> {
     let [game, a_name, b_name, games, options @ ..] = args.as_slice() else {
         return Err("expected at least four arguments".into());
@@ -41,22 +55,41 @@ fn run(args: Vec<String>) -> Result<(), String> {
     let player = |name: &str| Builtin::parse(name).map_err(|err| err.to_string());
     let (a, b) = (player(a_name)?, player(b_name)?);
     let games: u64 = games.parse().map_err(|_| format!("{games} is not a number of games"))?;
-    let mut opening = 0;
+    let (mut opening, mut match_seed, mut from, mut show, mut at) = (0, None, 0u64, false, 0usize);
     let options: Options = options
         .iter()
-        .filter(|kv| match kv.strip_prefix("opening=") {
-            Some(n) => {
+        .filter(|kv| match kv.split_once('=') {
+            Some(("opening", n)) => {
                 opening = n.parse().unwrap_or(0);
                 false
             }
-            None => true,
+            Some(("seed", n)) => {
+                match_seed = n.parse::<u64>().ok();
+                false
+            }
+            Some(("from", n)) => {
+                from = n.parse().unwrap_or(0);
+                false
+            }
+            Some(("at", n)) => {
+                at = n.parse().unwrap_or(0);
+                false
+            }
+            Some(("show", n)) => {
+                show = n == "1";
+                false
+            }
+            _ => true,
         })
         .map(|kv| kv.split_once('=').map(|(k, v)| (k.to_string(), v.to_string())).ok_or_else(|| format!("{kv} is not KEY=VALUE")))
         .collect::<Result<_, _>>()?;
     let (mut wins, mut draws, mut losses) = (0u64, 0u64, 0u64);
     let (mut thought, mut moves) = (0.0f64, 0u64);
-    for g in 0..games {
-        let mut rng = ChaCha8Rng::seed_from_u64(g / 2);
+    for g in from..from + games {
+        let mut rng = match match_seed {
+            Some(seed) => ChaCha8Rng::seed_from_u64(derive(seed, (g / 2) | (1 << 63))),
+            None => ChaCha8Rng::seed_from_u64(g / 2),
+        };
         let start = kind.random_start(&options, &mut rng).map_err(|err| err.to_string())?;
         let mut pos = kind.new_position(&options, start.as_deref()).map_err(|err| err.to_string())?;
         for _ in 0..opening {
@@ -64,11 +97,31 @@ fn run(args: Vec<String>) -> Result<(), String> {
             pos.play_text(&mv).map_err(|err| format!("{mv}: {err}"))?;
         }
         let a_first = g % 2 == 0;
-        let mut rng = ChaCha8Rng::seed_from_u64(g);
+        // One RNG for both players, or (`seed=`) one per side as the referee seeds them.
+        let mut rngs = match match_seed {
+            Some(seed) => {
+                let game_seed = derive(seed, g);
+                [0u64, 1].map(|side| ChaCha8Rng::seed_from_u64(game_seed ^ 0x9e37_79b9_7f4a_7c15u64.wrapping_mul(side + 1)))
+            }
+            None => [ChaCha8Rng::seed_from_u64(g), ChaCha8Rng::seed_from_u64(0)],
+        };
+        let mut plies = 0;
+        // A's running lead every 50 plies (before the move of that ply).
+        let mut leads = Vec::new();
         while let Some(side) = pos.to_move() {
             let a_moves = (side.index() == 0) == a_first;
+            let rng = &mut rngs[if match_seed.is_some() { side.index() } else { 0 }];
             let clock = Instant::now();
-            let mv = if a_moves { a } else { b }.choose_text(&pos, &mut rng, &|| false).ok_or("a player found no move")?;
+            let mv = if a_moves { a } else { b }.choose_text(&pos, rng, &|| false).ok_or("a player found no move")?;
+            plies += 1;
+            if plies == at {
+                eprintln!("game {g}, ply {plies} ({} to move, {mv}):\n{}", if a_moves { "A" } else { "B" }, pos.picture());
+            }
+            if plies % 50 == 0
+                && let Some([s0, s1]) = pos.running_scores()
+            {
+                leads.push(format!("{plies}:{:+}", if a_first { s0 - s1 } else { s1 - s0 }));
+            }
             if a_moves {
                 thought += clock.elapsed().as_secs_f64();
                 moves += 1;
@@ -86,10 +139,19 @@ fn run(args: Vec<String>) -> Result<(), String> {
             }
             Some(_) => {
                 losses += 1;
+                if show {
+                    eprintln!("game {g}, lost by A ({}):\n{}", if a_first { "player 0" } else { "player 1" }, pos.picture());
+                }
                 "B wins"
             }
         };
-        eprintln!("game {g}: A {}, {result}", if a_first { "first" } else { "second" });
+        let scores = pos.outcome().and_then(|o| o.scores).map(|s| if a_first { s } else { [s[1], s[0]] });
+        let scores = scores.map(|[a, b]| format!(", {a}:{b}")).unwrap_or_default();
+        eprintln!(
+            "game {g}: A {}, {result} after {plies} plies{scores} (A's lead {})",
+            if a_first { "first" } else { "second" },
+            leads.join(" ")
+        );
     }
     let share = (wins as f64 + draws as f64 / 2.0) / games.max(1) as f64;
     let ms = 1000.0 * thought / moves.max(1) as f64;

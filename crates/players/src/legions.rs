@@ -25,6 +25,18 @@ const STRONG_SCREEN: usize = 4;
 /// won 15 of the first 16 node-limited games against `medium`; with 3, 13 of 15.
 const STRONG_REPLIES: usize = 1;
 
+/// How far `strong`'s leaf counts each side's way to the enemy city, in legions.
+const STRONG_REACH: i64 = 20;
+
+/// What `strong`'s leaf counts each legion the enemy's way to its city costs, and each
+/// legion its own way to the enemy city costs (taken off): in node-limited games against
+/// `medium` (`strong:3000`, games 0 to 15 of `arbiter match --seed 14`), 3 and 1 won 15
+/// of 16 (27 of games 0 to 31), 2 and 0 (its own way not counted; reach 16) won 8, none
+/// won 4 of the first 8.
+const STRONG_GUARD: i64 = 3;
+/// See [`STRONG_GUARD`].
+const STRONG_PRESS: i64 = 1;
+
 /// How many random turns the sample holds (half of them preferring attacks).
 const RANDOM_TURNS: usize = 40;
 
@@ -113,11 +125,44 @@ fn paths_to_city(board: &Board, side: Side, limit: i64) -> (Vec<i64>, Vec<usize>
     (dist, parent)
 }
 
-/// The legions `side` needs to take the enemy city, counted up to `limit` (more: `None`).
-fn strike_cost(board: &Board, side: Side, limit: i64) -> Option<i64> {
-    let (dist, _) = paths_to_city(board, side, limit);
+/// The legions `side` needs to take the enemy city, counted up to `limit` (more: `None`):
+/// the cost of [`paths_to_city`]'s way, searched back from the city (a search that
+/// stays near it, where the forward one starts from every connected province).
+pub fn strike_cost(board: &Board, side: Side, limit: i64) -> Option<i64> {
+    let n = board.size();
     let (tx, ty) = board.city_of(side.other());
-    Some(dist[ty * board.size() + tx]).filter(|&d| d <= limit)
+    // dist[i]: the legions to take province i and every province from it to the city.
+    let mut dist = [i64::MAX; rules::legions::MAX_SIZE * rules::legions::MAX_SIZE];
+    let mut heap = BinaryHeap::new();
+    let start = board.cost(side, tx, ty);
+    if start == 0 {
+        return Some(0).filter(|_| limit >= 0);
+    }
+    dist[ty * n + tx] = start;
+    heap.push(Reverse((start, ty * n + tx)));
+    while let Some(Reverse((d, i))) = heap.pop() {
+        if d > limit {
+            return None;
+        }
+        if d > dist[i] {
+            continue;
+        }
+        let (x, y) = (i % n, i / n);
+        let neighbours = [(x.wrapping_sub(1), y), (x + 1, y), (x, y.wrapping_sub(1)), (x, y + 1)];
+        let neighbours = neighbours.into_iter().filter(|&(nx, ny)| nx < n && ny < n);
+        if neighbours.clone().any(|(nx, ny)| board.is_connected_to(side, nx, ny)) {
+            return Some(d);
+        }
+        for (nx, ny) in neighbours {
+            let j = ny * n + nx;
+            let nd = d + board.cost(side, nx, ny);
+            if nd < dist[j] {
+                dist[j] = nd;
+                heap.push(Reverse((nd, j)));
+            }
+        }
+    }
+    None
 }
 
 /// How far a search looks for a way to a city, in legions: a threat that needs more
@@ -204,9 +249,14 @@ pub fn greedy(pos: &Position, side: Side) -> Move {
 /// [`greedy`], ties broken by the nearest to `side`'s city when `compact` (the turn that
 /// keeps its provinces together), else by row order.
 fn greedy_turn(pos: &Position, side: Side, compact: bool) -> Move {
-    let scoring = pos.score_disconnected();
-    let (cx, cy) = pos.board().city_of(side);
-    let mut board = *pos.board();
+    greedy_finish(pos.board(), side, pos.score_disconnected(), compact, false)
+}
+
+/// [`greedy_turn`] on `board`, the targets looked at last row first when `mirrored` (ties
+/// then go to the last in row order).
+fn greedy_finish(board: &Board, side: Side, scoring: bool, compact: bool, mirrored: bool) -> Move {
+    let (cx, cy) = board.city_of(side);
+    let mut board = *board;
     let mut left = LEGIONS_PER_TURN;
     let mut orders = Vec::new();
     while left > 0 {
@@ -214,14 +264,25 @@ fn greedy_turn(pos: &Position, side: Side, compact: bool) -> Move {
         // (gain, legions), the order, the board after it.
         type Best = ((i64, i64), (usize, usize, i64), Board);
         let mut best: Option<Best> = None;
-        for (x, y) in board.targets(side) {
+        let mut targets = board.targets(side);
+        if mirrored {
+            targets.reverse();
+        }
+        for (x, y) in targets {
             let need = board.cost(side, x, y);
             if need > left {
                 continue;
             }
-            let mut next = board;
-            next.send(side, x, y, need);
-            let gain = lead(&next, side, scoring).saturating_sub(base);
+            // An empty province that joins no cut-off province of ours to the city gains
+            // exactly its novice's point: no need to play it unless it is the best.
+            let quiet = need == 1 && (scoring || !joins_cut_off(&board, side, x, y));
+            let (gain, next) = if quiet {
+                (1, None)
+            } else {
+                let mut next = board;
+                next.send(side, x, y, need);
+                (lead(&next, side, scoring).saturating_sub(base), Some(next))
+            };
             // gain / need against the best's, as fractions: gain * best_need > best_gain * need.
             let better = match &best {
                 None => true,
@@ -231,6 +292,11 @@ fn greedy_turn(pos: &Position, side: Side, compact: bool) -> Move {
                 }
             };
             if better {
+                let next = next.unwrap_or_else(|| {
+                    let mut next = board;
+                    next.send(side, x, y, need);
+                    next
+                });
                 best = Some(((gain, need), (x, y, need), next));
             }
         }
@@ -243,6 +309,16 @@ fn greedy_turn(pos: &Position, side: Side, compact: bool) -> Move {
         }
     }
     Move::sends(&orders)
+}
+
+/// Whether (x, y) borders a province of `side` cut off from its city (taking it may
+/// join them again).
+fn joins_cut_off(board: &Board, side: Side, x: usize, y: usize) -> bool {
+    let n = board.size();
+    let neighbours = [(x.wrapping_sub(1), y), (x + 1, y), (x, y.wrapping_sub(1)), (x, y + 1)];
+    neighbours.into_iter().any(|(nx, ny)| {
+        nx < n && ny < n && board.holder(nx, ny).is_some_and(|legion| legion.owner == side) && !board.is_connected_to(side, nx, ny)
+    })
 }
 
 /// Orders chosen at random among the affordable targets, each with the legions it needs;
@@ -303,10 +379,26 @@ fn found(mv: Move, value: i64, depth: u32, nodes: u64) -> Found<Move> {
 
 /// One sample of the turns worth weighing for `side`: [`candidates`], the turn that
 /// guards its city best ([`city_guard`]) and the best-gain turn that keeps its provinces
-/// together.
+/// together; for player 1, first of all (the first of equals is played) the best-gain
+/// turn with targets taken last row first ([`greedy_finish`] mirrored).
+///
+/// Why the mirror: the greedy turn takes targets row by row, so the first turns, all
+/// alike in gain, spread player 0 along its own top edge but send player 1 up its
+/// column, a thin line into player 0's half that player 0 cuts off: in the games of
+/// `arbiter match legions medium greedy --seed 14`, `medium` as player 1 was 20 to 40
+/// points behind after 50 plies in most games it lost. Mirrored, player 1 spreads along
+/// its bottom edge as player 0 does along its top one: games 0 to 99 of that match went
+/// from 86 won to 92 (`docs/players.md`).
 fn sample<R: Rng + ?Sized>(pos: &Position, side: Side, rng: &mut R, out: &mut Vec<Move>) {
     let start = out.len();
     candidates(pos, rng, out);
+    if side == Side::Second {
+        let mirrored = greedy_finish(pos.board(), side, pos.score_disconnected(), false, true);
+        if let Some(i) = out[start..].iter().position(|turn| *turn == mirrored) {
+            out.remove(start + i);
+        }
+        out.insert(start, mirrored);
+    }
     if let Some(guard) = city_guard(pos.board(), side) {
         out.insert(start, guard);
     }
@@ -320,7 +412,9 @@ fn weigh(pos: &Position, turn: &Move, me: Side) -> Option<i64> {
     let mut next = pos.clone();
     next.play(turn).ok()?;
     let Some(them) = next.to_move() else { return Some(outcome_value(&next, me)) };
-    let reply = city_strike(next.board(), them).unwrap_or_else(|| greedy(&next, them));
+    // The strike's path only when it exists (its price is quicker to find).
+    let strike = strike_cost(next.board(), them, LEGIONS_PER_TURN).and_then(|_| city_strike(next.board(), them));
+    let reply = strike.unwrap_or_else(|| greedy(&next, them));
     let mut after = next.clone();
     if after.play(&reply).is_err() {
         after = next;
@@ -404,7 +498,7 @@ fn deep_value<R: Rng + ?Sized>(pos: &Position, turn: &Move, me: Side, replies: u
             if after.play(answer).is_err() {
                 return leaf_value(&next, me, scoring);
             }
-            if after.outcome().is_some() { outcome_value(&after, me) } else { leaf_value(&after, me, scoring) }
+            if after.outcome().is_some() { outcome_value(&after, me) } else { strong_leaf_value(&after, me, scoring) }
         })
         .min()
         .unwrap_or(i64::MIN)
@@ -433,6 +527,22 @@ fn leaf_value(pos: &Position, me: Side, scoring: bool) -> i64 {
         }
     }
     base
+}
+
+/// [`leaf_value`] as `strong` counts it at the end of its line: short of a city falling,
+/// [`STRONG_GUARD`] points for each legion the enemy needs to take `me`'s city, less
+/// [`STRONG_PRESS`] for each legion `me` needs to take the enemy's (up to
+/// [`STRONG_REACH`]). The games lost show why: a line of the enemy's that reaches the
+/// city's corner cuts every province from it, long before the city is within 5 legions.
+fn strong_leaf_value(pos: &Position, me: Side, scoring: bool) -> i64 {
+    let value = leaf_value(pos, me, scoring);
+    if value.abs() >= i64::MAX / 8 {
+        return value;
+    }
+    let board = pos.board();
+    let theirs = strike_cost(board, me.other(), STRONG_REACH).unwrap_or(STRONG_REACH + 1);
+    let mine = strike_cost(board, me, STRONG_REACH).unwrap_or(STRONG_REACH + 1);
+    value + STRONG_GUARD * theirs - STRONG_PRESS * mine
 }
 
 /// A finished game for `me`: far above any lead when won, below when lost.

@@ -8,7 +8,7 @@ use rules::legions::{Effect, Move, Position};
 use rules::{Game, Options, Side};
 
 use players::Builtin;
-use players::legions::{candidates, city_strike, greedy};
+use players::legions::{candidates, city_strike, greedy, strike_cost};
 
 /// A position from map rows written like the native input (cells separated by spaces).
 fn board(player: Side, rows: &[&str]) -> Position {
@@ -88,6 +88,52 @@ fn the_greedy_player_beats_the_baseline() {
         }
     }
     assert!(wins >= 9, "the greedy player won only {wins} of 10");
+}
+
+/// The provinces a turn sends legions to.
+fn targets_of(turn: &Move) -> Vec<(i64, i64)> {
+    turn.orders.iter().filter_map(|o| if let rules::legions::Order::Send { x, y, .. } = o { Some((*x, *y)) } else { None }).collect()
+}
+
+#[test]
+fn the_search_rungs_spread_along_their_own_edge_as_player_1() {
+    // Every first turn of expansion gains 5 points whatever it takes; the greedy turn,
+    // taking targets row by row, sends player 1 up its column towards player 0's side of
+    // the board, a thin line that player 0 cuts off (the lost games of docs/players.md).
+    // The search rungs' sample puts first, for player 1, the mirror of player 0's greedy
+    // turn: along the bottom row, away from the enemy, as player 0 spreads along the top.
+    let mut pos = Position::with_size(17);
+    pos.play(&greedy(&pos, Side::First)).unwrap();
+    let row_0 = |turn: &Move| targets_of(turn).iter().all(|&(_, y)| y == 0);
+    assert!(row_0(pos.last_move().as_ref().unwrap()), "{:?}", pos.last_move());
+    assert!(targets_of(&greedy(&pos, Side::Second)).iter().all(|&(x, _)| x == 16), "the greedy turn goes up column 16");
+    for rung in [Builtin::MEDIUM, Builtin::parse("strong:300").unwrap()] {
+        let turn = rung.choose(&pos, &mut ChaCha8Rng::seed_from_u64(3), &|| false).expect("a turn");
+        let along = targets_of(&turn);
+        assert!(along.len() == 5 && along.iter().all(|&(_, y)| y == 16), "{rung}: {turn:?}");
+    }
+}
+
+#[test]
+fn strong_bars_the_way_to_its_city_before_it_is_within_a_turn() {
+    // Player 1's line up column 0 is 7 legions from player 0's city (5 empty provinces
+    // and the city), out of reach this turn, so `medium`'s leaf sees no threat; every
+    // turn of player 0 gains 5 provinces. `strong` counts the legions of the enemy's way
+    // at the end of its line and spends its turn on that way, as in the games it lost
+    // without it (docs/players.md), where such a line cut the city from its provinces.
+    let mut rows = vec!["N0 N0 N0 N0 N0 N0 N0 N0 N0"];
+    rows.extend([". . . . . . . . ."; 5]);
+    rows.extend(["N1 . . . . . . . .", "N1 . . . . . . . .", "N1 N1 N1 N1 N1 N1 N1 N1 N1"]);
+    let pos = board(Side::First, &rows);
+    let way = |pos: &Position| strike_cost(pos.board(), Side::Second, 30).expect("a way");
+    assert_eq!(way(&pos), 7);
+    let strong = Builtin::parse("strong:2000").expect("a rung");
+    for seed in 0..3 {
+        let turn = strong.choose(&pos, &mut ChaCha8Rng::seed_from_u64(seed), &|| false).expect("a turn");
+        let mut next = pos.clone();
+        next.play(&turn).unwrap();
+        assert!(way(&next) >= 9, "{turn:?}: the way costs {}", way(&next));
+    }
 }
 
 proptest! {

@@ -302,8 +302,53 @@ impl Board {
             *slot = self.own[p][row] & !self.conn[p][row];
         }
         if self.touches(&loose, x, y) {
-            self.conn[p] = flood(&self.conn[p], &self.own[p], self.n);
+            // The cut-off provinces joined are those of the new one's group among them.
+            let mut mask = [0u32; MAX_SIZE];
+            for (row, slot) in mask.iter_mut().enumerate().take(self.n) {
+                *slot = self.own[p][row] & !self.conn[p][row];
+            }
+            mask[y] |= 1 << x;
+            let mut seed = [0u32; MAX_SIZE];
+            seed[y] = 1 << x;
+            let joined = flood(&seed, &mask, self.n);
+            for (row, slot) in self.conn[p].iter_mut().enumerate().take(self.n) {
+                *slot |= joined[row];
+            }
         }
+    }
+
+    /// Whether `p`'s provinces next to (x, y), which `p` has just lost, are all joined
+    /// through `p`'s provinces among its 8 neighbours: then every path through (x, y)
+    /// goes round it, and losing it cuts nothing off.
+    fn loss_cuts_nothing(&self, p: usize, x: usize, y: usize) -> bool {
+        // The 8 neighbours in order round (x, y), the 4 orthogonal ones at even places.
+        const RING: [(i64, i64); 8] = [(0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1)];
+        let n = self.n as i64;
+        let held = RING.map(|(dx, dy)| {
+            let (nx, ny) = (x as i64 + dx, y as i64 + dy);
+            nx >= 0 && ny >= 0 && nx < n && ny < n && bit(&self.own[p], nx as usize, ny as usize)
+        });
+        let Some(gap) = held.iter().position(|&h| !h) else { return true };
+        // Runs of held neighbours round the ring that hold an orthogonal one.
+        let mut runs = 0;
+        let mut in_run = false;
+        let mut counted = false;
+        for step in 1..=8 {
+            let k = (gap + step) % 8;
+            if !held[k] {
+                in_run = false;
+                continue;
+            }
+            if !in_run {
+                in_run = true;
+                counted = false;
+            }
+            if k % 2 == 0 && !counted {
+                counted = true;
+                runs += 1;
+            }
+        }
+        runs <= 1
     }
 
     /// Plays one order of `c >= 1` legions (already taken from the budget) for `side`.
@@ -334,7 +379,7 @@ impl Board {
             self.conn[q][y] &= !(1 << x);
             self.vet[y] |= 1 << x;
             self.gain(p, x, y);
-            if was_connected {
+            if was_connected && (city || !self.loss_cuts_nothing(q, x, y)) {
                 // A lost city leaves nothing connected.
                 self.recompute(side.other());
             }
@@ -409,11 +454,6 @@ impl Board {
         }
         score
     }
-
-    fn cells(&self) -> impl Iterator<Item = (usize, usize)> + use<> {
-        let n = self.n;
-        (0..n).flat_map(move |y| (0..n).map(move |x| (x, y)))
-    }
 }
 
 /// What a player that looks ahead reads and does on a copy of the board.
@@ -441,7 +481,15 @@ impl Board {
     /// The provinces an order of `side` reaches now that are not its own, row by row.
     pub fn targets(&self, side: Side) -> Vec<(usize, usize)> {
         let frontier = self.frontier(side.index());
-        self.cells().filter(|&(x, y)| bit(&frontier, x, y)).collect()
+        let mut out = Vec::new();
+        for (y, &row) in frontier.iter().enumerate().take(self.n) {
+            let mut row = row;
+            while row != 0 {
+                out.push((row.trailing_zeros() as usize, y));
+                row &= row - 1;
+            }
+        }
+        out
     }
 
     /// Legions an order of `side` needs to take (x, y): 1 empty, 2 novice, 3 veteran, 0 own.
