@@ -229,6 +229,13 @@ impl TurnClock {
         self.move_time.is_some() || self.game_time_left.is_some()
     }
 
+    /// The bot's wait for a CPU so far ([`jail::Process::cpu_wait`]) where this turn
+    /// gives waits back, else zero (not read): what [`TurnClock::deadline_crediting`]
+    /// takes as `wait_before`, read before the clock starts.
+    pub fn wait_before(&self, process: &jail::Process) -> Duration {
+        if self.credits_waits() { process.cpu_wait() } else { Duration::ZERO }
+    }
+
     /// The deadline of a turn whose clock started at `start`, `wait_before` being the
     /// bot's wait for a CPU then ([`jail::Process::cpu_wait`]): with a wall-clock limit
     /// of the organiser's, the time the bot waits for a CPU during the turn is given

@@ -698,19 +698,22 @@ struct CpuSource {
 }
 
 impl CpuSource {
-    fn wait(&self) -> Duration {
+    /// The bot's processes whose threads are read for waits: its cgroup's in the
+    /// sandbox, else the one the referee started.
+    fn pids(&self) -> Vec<i32> {
         match &self.cgroup {
-            Some(group) => cpu::run_queue_wait(group.pids()),
-            None => cpu::run_queue_wait([self.leader]),
+            Some(group) => group.pids(),
+            None => vec![self.leader],
         }
     }
 
-    /// [`cpu::stalled`] of the bot's processes (its cgroup's, or the one started).
+    fn wait(&self) -> Duration {
+        cpu::run_queue_wait(self.pids())
+    }
+
+    /// [`cpu::stalled`] of the bot's processes.
     fn stalled(&self) -> (bool, Duration) {
-        match &self.cgroup {
-            Some(group) => cpu::stalled(group.pids()),
-            None => cpu::stalled([self.leader]),
-        }
+        cpu::stalled(self.pids())
     }
 
     fn credit(&self, credit: &Credit) -> Duration {

@@ -247,7 +247,7 @@ async fn ask<G: Registered>(
 ) -> (Result<G::Move, Fault>, Duration, Duration, String) {
     let input = turn_lines(req);
     // Read before the clock starts: the referee's own reading is not the bot's time.
-    let wait_before = if req.clock.credits_waits() { process.cpu_wait() } else { Duration::ZERO };
+    let wait_before = req.clock.wait_before(process);
     // Writing has the turn's own limit; a bot that does not read is out of time.
     let written = process.send(input.as_bytes(), req.clock.deadline_from_now(cpu_before)).await;
     let began = Instant::now();

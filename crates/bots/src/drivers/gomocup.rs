@@ -218,7 +218,7 @@ impl Bot {
 
     async fn play_turn(&mut self, req: &TurnRequest<'_, gomoku::Position>) -> Reply<gomoku::Move> {
         // Read before the clock starts: the referee's own reading is not the bot's time.
-        let wait_before = if req.clock.credits_waits() { self.process().cpu_wait() } else { Duration::ZERO };
+        let wait_before = req.clock.wait_before(self.process());
         self.process().resume();
         let began = Instant::now();
         let deadline = req.clock.deadline_crediting(began, self.cpu_reported, wait_before);

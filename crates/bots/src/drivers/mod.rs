@@ -311,7 +311,7 @@ async fn run_process(cmd: &jail::Command, prepared: Option<jail::Process>, input
             }
         },
     };
-    let wait_before = if clock.credits_waits() { process.cpu_wait() } else { Duration::ZERO };
+    let wait_before = clock.wait_before(&process);
     let deadline = clock.deadline_crediting(began, cpu_before, wait_before);
     let result = async {
         // A bot may exit without reading its input: a broken pipe here is not a fault.
