@@ -12,6 +12,10 @@
 //! Only the project's own cgroups are touched: a folder `arbiter` at the top of each
 //! hierarchy used (left in place, since other referees may be using it), and in it
 //! one child `<referee-pid>-<n>` per bot run, removed when the [`BotCgroup`] is dropped.
+//! The referee holds an `flock` on each child while it lives, so a referee that died
+//! without cleaning up (SIGKILL) is told from a living one whatever PID namespace it ran
+//! in: the next referee to start ([`sweep`]) kills what is left in the dead one's
+//! cgroups (a bot it had stopped included) and removes them.
 
 use std::fs;
 use std::io::{self, Write};
@@ -166,8 +170,8 @@ fn probe_v2(mountpoint: &Path) -> Option<V2> {
     Some(V2 { memory: has(&enabled, "memory"), pids: has(&enabled, "pids"), kill: base.join("cgroup.kill").exists(), base })
 }
 
-/// Makes (or finds) `<mountpoint>/arbiter`, removing empty children left by referees
-/// that died before cleaning up. `None` if the hierarchy is not writable.
+/// Makes (or finds) `<mountpoint>/arbiter` and [`sweep`]s it. `None` if the hierarchy is
+/// not writable.
 fn make_base(mountpoint: &Path) -> Option<PathBuf> {
     let base = mountpoint.join(FOLDER);
     match fs::create_dir(&base) {
@@ -179,20 +183,61 @@ fn make_base(mountpoint: &Path) -> Option<PathBuf> {
     let probe = base.join(format!("probe-{}", std::process::id()));
     fs::create_dir(&probe).ok()?;
     let _ = fs::remove_dir(&probe);
-    if let Ok(entries) = fs::read_dir(&base) {
-        for entry in entries.flatten() {
-            let name = entry.file_name();
-            let referee = name.to_str().and_then(|n| n.split_once('-')).and_then(|(pid, _)| pid.parse::<u32>().ok());
-            // rmdir fails on a cgroup that still has members, which are then left alone.
-            if let Some(pid) = referee
-                && pid != std::process::id()
-                && !Path::new(&format!("/proc/{pid}")).exists()
-            {
-                let _ = fs::remove_dir(entry.path());
+    sweep(&base);
+    Some(base)
+}
+
+/// Removes the cgroups in `base` (an `arbiter` folder) left by referees that died
+/// without cleaning up, killing what is still in them (a stopped bot too: SIGKILL
+/// reaches a stopped process), and returns how many it found. A child is left alone
+/// while the process its name gives (`<referee-pid>-<n>`) is alive here, or while its
+/// `flock` is held (a living referee whose process id is not seen from here, in another
+/// PID namespace). Runs once per process when the hierarchy is first used; it does not
+/// wait for the killed to leave: a child not yet empty is removed by a thread of its
+/// own.
+pub fn sweep(base: &Path) -> usize {
+    let Ok(entries) = fs::read_dir(base) else { return 0 };
+    let mut found = 0;
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(referee) = name.to_str().and_then(|n| n.split_once('-')).and_then(|(pid, _)| pid.parse::<u32>().ok()) else {
+            continue;
+        };
+        if referee == std::process::id() || Path::new(&format!("/proc/{referee}")).exists() {
+            continue;
+        }
+        let dir = entry.path();
+        // Not ours to touch while some referee holds it (or it is gone already).
+        let Ok(lock) = lock(&dir) else { continue };
+        found += 1;
+        if !read_pids(&dir).is_empty() {
+            let kill = dir.join("cgroup.kill");
+            if !(kill.exists() && write(&kill, "1").is_ok()) {
+                // cgroup v1: no cgroup.kill. A frozen member takes the signal when thawed.
+                signal_members(&dir);
+                let _ = write(&dir.join("freezer.state"), "THAWED");
             }
         }
+        if fs::remove_dir(&dir).is_err() {
+            // Members still leaving: wait for them off this thread (a referee may sweep
+            // from async code), holding the lock until the directory is gone.
+            let _ = std::thread::Builder::new().name("cgroup-sweep".into()).spawn(move || {
+                wait_until(KILL_WAIT + RMDIR_WAIT, || {
+                    signal_members(&dir);
+                    fs::remove_dir(&dir).is_ok()
+                });
+                drop(lock);
+            });
+        }
     }
-    Some(base)
+    found
+}
+
+/// Opens `dir` and takes its `flock` without waiting; fails when another holder has it.
+fn lock(dir: &Path) -> io::Result<fs::File> {
+    let file = fs::File::open(dir).map_err(|e| context(dir, e))?;
+    rustix::fs::flock(&file, rustix::fs::FlockOperation::NonBlockingLockExclusive).map_err(|e| context(dir, e.into()))?;
+    Ok(file)
 }
 
 /// Undoes the octal escapes (`\040` for a space) of a mountinfo path.
@@ -228,6 +273,8 @@ pub struct BotCgroup {
     pids: Option<(PathBuf, bool)>,
     cpu: Option<(PathBuf, bool)>,
     kill: Option<Kill>,
+    /// The `flock` of each directory, held while it exists (see [`sweep`]).
+    locks: Vec<fs::File>,
 }
 
 #[derive(Debug)]
@@ -244,7 +291,7 @@ impl BotCgroup {
     /// is needed. On a machine without writable cgroups this holds nothing and every
     /// method does nothing.
     fn empty() -> BotCgroup {
-        BotCgroup { dirs: Vec::new(), memory: None, pids: None, cpu: None, kill: None }
+        BotCgroup { dirs: Vec::new(), memory: None, pids: None, cpu: None, kill: None, locks: Vec::new() }
     }
 
     pub fn create(memory: Option<u64>, pids: Option<u64>) -> io::Result<BotCgroup> {
@@ -317,6 +364,8 @@ impl BotCgroup {
             Err(e) => return Err(context(&dir, e)),
         }
         self.dirs.push(dir.clone());
+        // Nobody else can hold it: a sweep skips the cgroups of a live process id.
+        self.locks.push(lock(&dir)?);
         Ok(dir)
     }
 
@@ -447,7 +496,14 @@ impl Drop for BotCgroup {
         if self.dirs.is_empty() {
             return;
         }
-        let group = BotCgroup { dirs: std::mem::take(&mut self.dirs), memory: None, pids: None, cpu: None, kill: self.kill.take() };
+        let group = BotCgroup {
+            dirs: std::mem::take(&mut self.dirs),
+            memory: None,
+            pids: None,
+            cpu: None,
+            kill: self.kill.take(),
+            locks: std::mem::take(&mut self.locks),
+        };
         let mut cleanup = Cleanup { group };
         if cleanup.try_now() {
             return;
@@ -607,7 +663,7 @@ mod tests {
 
     #[test]
     fn nothing_to_use_means_nothing_done() {
-        let cg = BotCgroup { dirs: Vec::new(), memory: None, pids: None, cpu: None, kill: None };
+        let cg = BotCgroup { dirs: Vec::new(), memory: None, pids: None, cpu: None, kill: None, locks: Vec::new() };
         assert!(cg.add(std::process::id() as i32).is_ok());
         assert_eq!(cg.cpu_time(), None);
         assert_eq!(cg.memory_peak(), None);
