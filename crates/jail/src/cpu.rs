@@ -197,16 +197,39 @@ fn count_cpus(list: &str) -> Option<u32> {
 mod tests {
     use std::time::Duration;
 
+    /// A child in a process group of its own, killed on drop: `script` under `/bin/sh`.
+    /// (Not the tests' own group, whose leader may be gone: a CI runner that started the
+    /// suite in the background and exited leaves a group without its leader.)
+    struct Group(std::process::Child);
+
+    impl Group {
+        fn start(script: &str) -> Group {
+            use std::os::unix::process::CommandExt;
+            let child = std::process::Command::new("/bin/sh").args(["-c", script]).process_group(0).spawn().expect("start /bin/sh");
+            Group(child)
+        }
+
+        fn pgid(&self) -> i32 {
+            self.0.id() as i32
+        }
+    }
+
+    impl Drop for Group {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+
     #[test]
     fn own_group_has_cpu_time() {
-        let pgid = rustix::process::getpgrp().as_raw_nonzero().get();
-        let mut x = 0u64;
-        for i in 0..20_000_000u64 {
-            x = x.wrapping_add(i * i);
+        let group = Group::start("while :; do :; done");
+        let mut meter = super::CpuMeter::new(group.pgid());
+        let until = std::time::Instant::now() + Duration::from_secs(30);
+        while super::group_cpu_time(group.pgid()) < Duration::from_millis(20) {
+            assert!(std::time::Instant::now() < until, "a busy loop used no CPU in 30 s");
+            std::thread::sleep(Duration::from_millis(5));
         }
-        assert!(x > 0);
-        assert!(super::group_cpu_time(pgid) > Duration::ZERO);
-        let mut meter = super::CpuMeter::new(pgid);
         assert!(meter.read() > Duration::ZERO);
         assert_eq!(super::group_cpu_time(i32::MAX - 7), Duration::ZERO);
     }
@@ -215,8 +238,8 @@ mod tests {
     fn a_new_group_is_not_scanned_at_once() {
         // A process just started is its group's only member: reading it must not cost a
         // scan of every process on the machine (which once took most of a short game).
-        let pgid = rustix::process::getpgrp().as_raw_nonzero().get();
-        let mut meter = super::CpuMeter::new(pgid);
+        let group = Group::start("exec sleep 60");
+        let mut meter = super::CpuMeter::new(group.pgid());
         let made = meter.scanned;
         meter.read();
         assert_eq!(meter.scanned, made);
@@ -302,9 +325,15 @@ mod tests {
 
     #[test]
     fn a_reading_never_goes_back() {
-        let pgid = rustix::process::getpgrp().as_raw_nonzero().get();
-        let mut meter = super::CpuMeter::new(pgid);
-        let first = meter.read();
+        let group = Group::start("while :; do :; done");
+        let mut meter = super::CpuMeter::new(group.pgid());
+        let until = std::time::Instant::now() + Duration::from_secs(30);
+        let mut first = meter.read();
+        while first == Duration::ZERO {
+            assert!(std::time::Instant::now() < until, "a busy loop used no CPU in 30 s");
+            std::thread::sleep(Duration::from_millis(5));
+            first = meter.read();
+        }
         meter.members.clear();
         assert_eq!(meter.read(), first);
     }
