@@ -228,4 +228,3 @@ impl Searcher<'_, '_> {
         best
     }
 }
-

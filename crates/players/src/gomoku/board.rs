@@ -263,20 +263,18 @@ impl Board {
         // The best BEAM (value, cell) pairs, best first.
         let mut top: [(i32, u8); super::BEAM] = [(i32::MIN, 0); super::BEAM];
         let mut n = 0;
-        for cell in 0..N_CELLS {
+        for (cell, &value) in order.iter().enumerate() {
             if self.cells[cell].is_some() {
                 continue;
             }
-            let entry = (order[cell], cell as u8);
+            let entry = (value, cell as u8);
             if n == super::BEAM && entry <= top[n - 1] {
                 continue;
             }
-            let mut i = if n < super::BEAM {
-                n += 1;
-                n - 1
-            } else {
-                n - 1
-            };
+            // The new entry goes in at the end (the last one dropped when full), then
+            // moves up past the smaller ones.
+            n = (n + 1).min(super::BEAM);
+            let mut i = n - 1;
             while i > 0 && top[i - 1] < entry {
                 top[i] = top[i - 1];
                 i -= 1;
