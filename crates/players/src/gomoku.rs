@@ -8,6 +8,10 @@
 //! `strong` adds a threat search before the alpha-beta ([`search`]): a win by fours
 //! alone (each move makes a five the opponent must block, until two fives at once) is
 //! played at once, and a move after which the opponent has such a win is not searched.
+//! Its alpha-beta is its own ([`alphabeta`]: a transposition table, null windows) on a
+//! board played in place that keeps the evaluation's and the ordering's figures up to
+//! date per move ([`board::Board`]), some six times as many nodes a second as
+//! `crate::search` on the rules' position, which `medium` still searches.
 
 use std::sync::OnceLock;
 
@@ -17,19 +21,24 @@ use rules::{Game, Side};
 use crate::search::{self, Heuristic};
 use crate::{Budget, Evaluation, Found, Rung};
 
+pub mod alphabeta;
+pub mod board;
+
+use board::Board;
+
 /// How many moves the search tries in a position.
-const BEAM: usize = 12;
+pub(crate) const BEAM: usize = 12;
 
 /// What a window with `n` marks of one side (and none of the other) is worth.
-const WINDOW_VALUE: [i32; WIN_LENGTH + 1] = [0, 1, 12, 150, 2_500, 100_000];
+pub(crate) const WINDOW_VALUE: [i32; WIN_LENGTH + 1] = [0, 1, 12, 150, 2_500, 100_000];
 
 /// The windows (cell indices), and for each cell the windows through it.
-struct Windows {
-    cells: Vec<[usize; WIN_LENGTH]>,
-    through: Vec<Vec<usize>>,
+pub(crate) struct Windows {
+    pub(crate) cells: Vec<[usize; WIN_LENGTH]>,
+    pub(crate) through: Vec<Vec<usize>>,
 }
 
-fn windows() -> &'static Windows {
+pub(crate) fn windows() -> &'static Windows {
     static WINDOWS: OnceLock<Windows> = OnceLock::new();
     WINDOWS.get_or_init(|| {
         let mut cells = Vec::new();
@@ -98,7 +107,7 @@ fn survey(board: &[Option<Side>; N_CELLS]) -> Survey {
 
 /// A position the side to move wins by force within two of its moves, as this module
 /// scores it (well inside the search's mate scores).
-const THREAT_WIN: i32 = 400_000;
+pub(crate) const THREAT_WIN: i32 = 400_000;
 
 impl Heuristic for Position {
     fn evaluate(&self, side: Side) -> i32 {
@@ -170,23 +179,6 @@ const THREAT_NODES: u64 = 3_000;
 /// The most fours in a row a threat search plays.
 const THREAT_DEPTH: u32 = 10;
 
-/// The empty cells where a mark of `side` makes a four (a window of three of its marks
-/// and none of the other's), as a bit set of cells.
-fn four_moves(board: &[Option<Side>; N_CELLS], side: Side) -> u128 {
-    let mut moves = 0;
-    for window in &windows().cells {
-        let counts = counts(board, window);
-        if counts[side.index()] == WIN_LENGTH - 2 && counts[side.other().index()] == 0 {
-            for &cell in window {
-                if board[cell].is_none() {
-                    moves |= 1 << cell;
-                }
-            }
-        }
-    }
-    moves
-}
-
 /// A search for a win by fours alone (victory by continuous fours): the attacker makes a
 /// four, the defender blocks it (its only move), and so on until the attacker has two
 /// fives at once. Sound but not complete: a line where the defender's block makes a
@@ -198,23 +190,24 @@ struct Threats<'a> {
 }
 
 impl Threats<'_> {
-    /// The first move and length in plies of a win by fours for `me`, to move on
+    /// The first move and length in plies of a win by fours for the side to move on
     /// `board`; `None` when none is found within the node limit.
-    fn win(&mut self, board: &mut [Option<Side>; N_CELLS], me: Side) -> Option<(usize, i32)> {
-        let fives = survey(board).fives;
-        if fives[me.index()] != 0 {
-            return Some((fives[me.index()].trailing_zeros() as usize, 1));
+    fn win(&mut self, board: &mut Board) -> Option<(usize, i32)> {
+        let me = board.to_move();
+        if board.fives(me) != 0 {
+            return Some((board.fives(me).trailing_zeros() as usize, 1));
         }
-        if fives[me.other().index()] != 0 {
+        if board.fives(me.other()) != 0 {
             return None;
         }
         self.limit = self.nodes + THREAT_NODES;
-        self.attack(board, me, THREAT_DEPTH)
+        self.attack(board, THREAT_DEPTH)
     }
 
     /// [`Threats::win`] where neither side has a five to make.
-    fn attack(&mut self, board: &mut [Option<Side>; N_CELLS], me: Side, depth: u32) -> Option<(usize, i32)> {
-        let mut moves = four_moves(board, me);
+    fn attack(&mut self, board: &mut Board, depth: u32) -> Option<(usize, i32)> {
+        let me = board.to_move();
+        let mut moves = board.four_moves(me);
         while moves != 0 {
             let cell = moves.trailing_zeros() as usize;
             moves &= moves - 1;
@@ -222,25 +215,21 @@ impl Threats<'_> {
             if self.nodes >= self.limit || (self.nodes.is_multiple_of(Budget::CHECK_EVERY) && (self.stop)()) {
                 return None;
             }
-            board[cell] = Some(me);
-            let threats = survey(board).fives[me.index()];
+            board.make(cell);
+            let threats = board.fives(me);
             let found = if threats.count_ones() >= 2 {
                 // The defender, without a five of its own, can stop only one.
                 Some(3)
             } else if depth > 1 {
                 let block = threats.trailing_zeros() as usize;
-                board[block] = Some(me.other());
-                let found = if survey(board).fives[me.other().index()] == 0 {
-                    self.attack(board, me, depth - 1).map(|(_, plies)| plies + 2)
-                } else {
-                    None
-                };
-                board[block] = None;
+                board.make(block);
+                let found = if board.fives(me.other()) == 0 { self.attack(board, depth - 1).map(|(_, plies)| plies + 2) } else { None };
+                board.unmake(block);
                 found
             } else {
                 None
             };
-            board[cell] = None;
+            board.unmake(cell);
             if let Some(plies) = found {
                 return Some((cell, plies));
             }
@@ -249,31 +238,32 @@ impl Threats<'_> {
     }
 }
 
-/// The move of `rung` (`medium` or `strong`) in `pos`: the alpha-beta search, which
-/// `strong` precedes with the threat search (above). `None` when the game is over.
+/// The move of `rung` (`medium` or `strong`) in `pos`: `medium` runs `crate::search`'s
+/// alpha-beta on the position, `strong` the threat search (above), then its own
+/// alpha-beta on the in-place board ([`alphabeta`]). `None` when the game is over.
 pub fn search(pos: &Position, rung: Rung, budget: &Budget) -> Option<Found<Move>> {
     if rung == Rung::Medium {
         return search::best_move(pos, budget, search::MEDIUM_DEPTH);
     }
-    let me = pos.to_move()?;
-    let mut board = board(pos);
+    pos.to_move()?;
+    let mut board = Board::new(pos);
     let mut threats = Threats { stop: budget.stop, nodes: 0, limit: 0 };
-    if let Some((cell, plies)) = threats.win(&mut board, me) {
+    if let Some((cell, plies)) = threats.win(&mut board) {
         let mv = Move::from_index(cell).expect("a cell of the board");
         // The line's length stands for the depth searched.
         return Some(Found { mv, eval: Evaluation::Mate(plies), depth: plies as u32, nodes: threats.nodes });
     }
     let mut moves = Vec::new();
-    pos.search_moves(&mut moves);
+    board.search_moves(&mut moves);
     if moves.len() > 1 {
         // Leave out the moves that let the opponent win by fours (unless all do).
-        let safe: Vec<Move> = moves
+        let safe: Vec<u8> = moves
             .iter()
             .copied()
-            .filter(|mv| {
-                board[mv.index()] = Some(me);
-                let lost = threats.win(&mut board, me.other()).is_some();
-                board[mv.index()] = None;
+            .filter(|&cell| {
+                board.make(cell as usize);
+                let lost = threats.win(&mut board).is_some();
+                board.unmake(cell as usize);
                 !lost
             })
             .collect();
@@ -281,7 +271,7 @@ pub fn search(pos: &Position, rung: Rung, budget: &Budget) -> Option<Found<Move>
             moves = safe;
         }
     }
-    let mut found = search::best_move_among(pos, moves, budget, search::MAX_DEPTH)?;
+    let mut found = alphabeta::best_move_among(&mut board, moves, budget, search::MAX_DEPTH)?;
     found.nodes += threats.nodes;
     Some(found)
 }

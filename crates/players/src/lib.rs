@@ -503,8 +503,8 @@ pub fn measured_elo(kind: GameKind, rung: Rung) -> Option<Strength> {
 const MEASURED: &[(&str, Rung, Strength)] = &[
     ("gomoku", Rung::Random, Strength { elo: 0, error: 346 }),
     ("gomoku", Rung::Greedy, Strength { elo: 594, error: 186 }),
-    ("gomoku", Rung::Medium, Strength { elo: 834, error: 186 }),
-    ("gomoku", Rung::Strong, Strength { elo: 1428, error: 346 }),
+    ("gomoku", Rung::Medium, Strength { elo: 848, error: 183 }),
+    ("gomoku", Rung::Strong, Strength { elo: 1422, error: 335 }),
     ("connect4", Rung::Random, Strength { elo: 0, error: 349 }),
     ("connect4", Rung::Greedy, Strength { elo: 507, error: 241 }),
     ("connect4", Rung::Medium, Strength { elo: 747, error: 241 }),
