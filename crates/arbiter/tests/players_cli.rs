@@ -68,6 +68,11 @@ fn players_lists_the_rungs_of_every_game() {
     let elos: Vec<i64> = connect4["players"].as_array().expect("players").iter().filter_map(|p| p["elo"].as_i64()).collect();
     assert_eq!(elos.len(), 5, "{connect4}");
     assert!(elos.windows(2).take(3).all(|pair| pair[0] < pair[1]), "{elos:?}");
+    // So is Legions' (its round robin at the seed's limits): random < greedy < medium < strong.
+    let legions = games.iter().find(|g| g["game"] == "legions").expect("legions");
+    let elos: Vec<i64> = legions["players"].as_array().expect("players").iter().filter_map(|p| p["elo"].as_i64()).collect();
+    assert_eq!(elos.len(), 4, "{legions}");
+    assert!(elos.windows(2).all(|pair| pair[0] < pair[1]), "{elos:?}");
     assert!(stdout(&arbiter(&["players"])).contains("perfect"));
 }
 
