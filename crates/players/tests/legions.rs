@@ -160,3 +160,40 @@ proptest! {
         }
     }
 }
+
+/// The seed of part `part` of a run seeded `seed`, as `arbiter` derives it (splitmix64;
+/// the duel example's `derive`).
+fn derive(seed: u64, part: u64) -> u64 {
+    let mut z = seed ^ part.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+#[test]
+fn strong_weighs_the_greedy_players_cut_too() {
+    // Game 6 of `arbiter match legions strong greedy --seed 14` with `strong:3000`
+    // (`duel -- legions strong:3000 greedy 32 seed=14`): `strong` (player 0) spread
+    // through thin corridors and a line of `greedy`'s cut its city off (lost at ply 236)
+    // while its deeper line answered each turn only with `medium`'s reply; weighing
+    // `greedy`'s turn too, it takes the city at ply 41.
+    let kind = rules::GameKind::Legions;
+    let options = Options::new();
+    let (seed, game) = (14u64, 6u64);
+    let mut rng = ChaCha8Rng::seed_from_u64(derive(seed, (game / 2) | (1 << 63)));
+    let start = kind.random_start(&options, &mut rng).expect("a start");
+    let mut pos = kind.new_position(&options, start.as_deref()).expect("the start");
+    let game_seed = derive(seed, game);
+    let mut rngs = [0u64, 1].map(|side| ChaCha8Rng::seed_from_u64(game_seed ^ 0x9e37_79b9_7f4a_7c15u64.wrapping_mul(side + 1)));
+    let strong = Builtin::parse("strong:3000").expect("a rung");
+    let mut plies = 0;
+    while let Some(side) = pos.to_move() {
+        let player = if side == Side::First { strong } else { Builtin::GREEDY };
+        let mv = player.choose_text(&pos, &mut rngs[side.index()], &|| false).expect("a move");
+        pos.play_text(&mv).expect("legal");
+        plies += 1;
+    }
+    let winner = pos.outcome().expect("over").winner;
+    assert_eq!(winner, Some(Side::First), "strong lost game 6 after {plies} plies");
+    assert!(plies <= 60, "strong won only after {plies} plies");
+}
