@@ -424,8 +424,8 @@ fn weigh(pos: &Position, turn: &Move, me: Side) -> Option<i64> {
 
 /// `strong`'s turn: [`STRONG_SCREEN`] samples weighed as `medium` weighs them, then the
 /// best of them, best first, weighed again by [`deep_value`] (the opponent answering as
-/// `medium` would, its [`STRONG_REPLIES`] best replies, the worst for `me` counted, and
-/// as `greedy` would, its cut weighed in when worse) until the budget is spent; the best by that deeper value is played. Weighing more samples
+/// `medium` would, its [`STRONG_REPLIES`] best replies, the worst for `me` counted) until
+/// the budget is spent; the best by that deeper value is played. Weighing more samples
 /// as `medium` does only fits the turn closer to a reply the opponent does not play (40
 /// samples did not beat 20, and 3,000 turns weighed lost 6 games of 6 to `medium`).
 fn strong<R: Rng + ?Sized>(pos: &Position, me: Side, rng: &mut R, budget: &Budget) -> Option<Found<Move>> {
@@ -471,12 +471,7 @@ fn strong<R: Rng + ?Sized>(pos: &Position, me: Side, rng: &mut R, budget: &Budge
 /// How good `turn` is for `me`, `me` to move in `pos`, when the opponent answers with
 /// the worst for `me` of its `replies` best replies as `medium` weighs them (one sample
 /// of its turns, [`sample`], each weighed by [`weigh`]); the lead then, as
-/// [`strong_leaf_value`] counts it. When the greedy player's turn ([`greedy`]) leaves
-/// `me` worse off, the mean of the two values: `greedy` cuts thin corridors that
-/// `medium` would not, and against it `strong:3000` won 46 of games 0 to 63 of
-/// `arbiter match --seed 14` answering `medium`'s reply alone, 54 with this (against
-/// `medium` 49 and 54 of 64; the worse of the two instead of the mean: 47 of 64 against
-/// `medium`, `docs/players.md`). Adds the turns it plays to `weighed`.
+/// [`leaf_value`] counts it. Adds the turns it plays to `weighed`.
 fn deep_value<R: Rng + ?Sized>(pos: &Position, turn: &Move, me: Side, replies: usize, rng: &mut R, weighed: &mut u64) -> i64 {
     let mut next = pos.clone();
     *weighed += 1;
@@ -495,25 +490,18 @@ fn deep_value<R: Rng + ?Sized>(pos: &Position, turn: &Move, me: Side, replies: u
         .collect();
     ranked.sort_by_key(|(value, _)| Reverse(*value));
     let scoring = pos.score_disconnected();
-    let value_after = |answer: &Move| {
-        let mut after = next.clone();
-        if after.play(answer).is_err() {
-            return leaf_value(&next, me, scoring);
-        }
-        if after.outcome().is_some() { outcome_value(&after, me) } else { strong_leaf_value(&after, me, scoring) }
-    };
-    let Some(medium_value) = ranked.iter().take(replies.max(1)).map(|(_, answer)| value_after(answer)).min() else {
-        return i64::MIN;
-    };
-    // The greedy player's turn too (a cut it makes that `medium` would not): when it is
-    // worse for `me`, the mean of the two is counted (the worse when a city falls).
-    let cut = greedy(&next, them);
-    let greedy_value = value_after(&cut).min(medium_value);
-    if medium_value.abs() >= i64::MAX / 8 || greedy_value.abs() >= i64::MAX / 8 {
-        greedy_value
-    } else {
-        (medium_value + greedy_value) / 2
-    }
+    ranked
+        .iter()
+        .take(replies.max(1))
+        .map(|(_, answer)| {
+            let mut after = next.clone();
+            if after.play(answer).is_err() {
+                return leaf_value(&next, me, scoring);
+            }
+            if after.outcome().is_some() { outcome_value(&after, me) } else { strong_leaf_value(&after, me, scoring) }
+        })
+        .min()
+        .unwrap_or(i64::MIN)
 }
 
 /// How good `pos`, `me` to move, is for `me`: its score lead, far above any lead when it
