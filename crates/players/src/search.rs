@@ -22,7 +22,7 @@ pub trait Heuristic: Game {
 /// The score of a won position, less one per ply to the win (so nearer wins score more).
 pub const WIN: i32 = 1_000_000;
 /// Scores beyond this are forced wins or losses.
-const WIN_BOUND: i32 = WIN - 10_000;
+pub(crate) const WIN_BOUND: i32 = WIN - 10_000;
 /// The deepest iteration tried.
 pub const MAX_DEPTH: u32 = 64;
 
@@ -90,7 +90,8 @@ pub fn best_move_among<G: Heuristic>(pos: &G, mut moves: Vec<G::Move>, budget: &
     Some(best)
 }
 
-fn evaluation(score: i32) -> Evaluation {
+/// A search score as an [`Evaluation`]: a win or loss in so many plies, else the score.
+pub(crate) fn evaluation(score: i32) -> Evaluation {
     if score > WIN_BOUND {
         Evaluation::Mate(WIN - score)
     } else if score < -WIN_BOUND {

@@ -11,11 +11,8 @@
 use rules::gomoku::Move;
 
 use super::board::{Board, to_move};
-use crate::search::WIN;
+use crate::search::{WIN, WIN_BOUND, evaluation};
 use crate::{Budget, Evaluation, Found};
-
-/// Scores beyond this are forced wins or losses.
-const WIN_BOUND: i32 = WIN - 10_000;
 
 /// The most entries of the transposition table (16 bytes each).
 const MAX_TABLE: usize = 1 << 20;
@@ -139,16 +136,6 @@ pub fn best_move_among(board: &mut Board, mut moves: Vec<u8>, budget: &Budget, m
     }
     best.nodes = searcher.nodes;
     Some(best)
-}
-
-fn evaluation(score: i32) -> Evaluation {
-    if score > WIN_BOUND {
-        Evaluation::Mate(WIN - score)
-    } else if score < -WIN_BOUND {
-        Evaluation::Mate(-(WIN + score))
-    } else {
-        Evaluation::Score(score)
-    }
 }
 
 impl Searcher<'_, '_> {
