@@ -57,13 +57,8 @@ proptest! {
         let mut played = Vec::new();
         check_agrees(&board, &pos);
         while pos.outcome().is_none() {
-            let mv = if rand::RngExt::random_ratio(&mut rng, greedy, 4) {
-                let mut moves = Vec::new();
-                pos.search_moves(&mut moves);
-                moves[0]
-            } else {
-                pos.random_move(&mut rng).expect("game on")
-            };
+            let ordered = rand::RngExt::random_ratio(&mut rng, greedy, 4);
+            let mv = next_move(&pos, ordered, &mut rng);
             pos.play(&mv).expect("legal");
             board.make(mv.index());
             played.push(mv.index());
@@ -76,6 +71,17 @@ proptest! {
     }
 }
 
+/// The search's first-ordered move in `pos` when `ordered`, else a random one.
+fn next_move(pos: &Position, ordered: bool, rng: &mut ChaCha8Rng) -> Move {
+    if ordered {
+        let mut moves = Vec::new();
+        pos.search_moves(&mut moves);
+        moves[0]
+    } else {
+        pos.random_move(rng).expect("game on")
+    }
+}
+
 /// Positions of 4 to 29 marks from games between random and ordered moves.
 fn sample_positions() -> Vec<Position> {
     let mut positions = Vec::new();
@@ -84,13 +90,7 @@ fn sample_positions() -> Vec<Position> {
         let mut pos = Position::empty();
         let plies = 4 + (seed as usize * 7) % 26;
         for ply in 0..plies {
-            let mv = if ply % 3 == 2 {
-                let mut moves = Vec::new();
-                pos.search_moves(&mut moves);
-                moves[0]
-            } else {
-                pos.random_move(&mut rng).expect("game on")
-            };
+            let mv = next_move(&pos, ply % 3 == 2, &mut rng);
             pos.play(&mv).expect("legal");
             if pos.outcome().is_some() {
                 break;
