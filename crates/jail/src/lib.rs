@@ -21,6 +21,7 @@ use tokio::process::{Child, ChildStdin, ChildStdout};
 
 pub mod cgroup;
 mod cpu;
+mod orphans;
 
 pub use cpu::{CpuMeter, group_cpu_time};
 
@@ -352,7 +353,8 @@ impl Process {
             .process_group(0)
             .kill_on_drop(true);
         let started = Instant::now();
-        let mut child = cmd.spawn()?;
+        // A plain process has no lifeline: it dies with the referee by a parent-death signal.
+        let mut child = if command.sandbox.is_none() { orphans::spawn(cmd)? } else { cmd.spawn()? };
         let raw = child.id().and_then(|id| i32::try_from(id).ok()).expect("a just-started child has an id");
         let pgid = Pid::from_raw(raw).expect("child ids are positive");
         // Below the referee's CPU priority: on a busy machine the referee still reads an

@@ -1,0 +1,120 @@
+//! Plain (unsandboxed) bots die with their referee: a referee killed outright (SIGKILL)
+//! leaves no bot behind, even one whose group is stopped just after the referee's death
+//! (the race that left a stopped bot of a killed worker behind after a CI run); and a bot
+//! started from a thread that then ends lives on (the parent-death signal follows the
+//! starting thread, so the starts must come from one that lasts).
+//!
+//! A "referee" here is this test binary run again (the ignored test `fake_referee`), so
+//! that it can be killed like a real one.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Stdio};
+use std::time::{Duration, Instant};
+
+use rustix::process::{Pid, Signal};
+
+/// Set when this binary is run as the fake referee.
+const ROLE: &str = "JAIL_TEST_ORPHANS_ROLE";
+
+/// A plain bot that sleeps for ten minutes.
+fn sleeper() -> jail::Command {
+    jail::Command {
+        program: "sleep".into(),
+        args: vec!["600".into()],
+        cwd: std::env::temp_dir(),
+        env: Vec::new(),
+        limits: jail::Limits::default(),
+        sandbox: None,
+    }
+}
+
+/// The role of a fake referee (does nothing in a normal test run): starts a plain bot as
+/// the arbiter binary does (a multi-threaded runtime), names it, and waits to be killed.
+#[test]
+#[ignore = "run by the other tests as a referee of its own"]
+fn fake_referee() {
+    if std::env::var(ROLE).is_err() {
+        return;
+    }
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let bot = runtime.block_on(async { jail::Process::spawn(&sleeper()).expect("start the bot") });
+    // On a line of its own: the test harness's "test fake_referee ... " has none.
+    println!("\nbot {}", bot.id());
+    std::thread::sleep(Duration::from_secs(600));
+    drop(bot);
+}
+
+/// The state letter of `pid` (`None` once it is gone or a zombie).
+fn state(pid: i32) -> Option<char> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    stat[stat.rfind(')')? + 2..].chars().next().filter(|c| !matches!(c, 'Z' | 'X'))
+}
+
+fn eventually(limit: Duration, mut done: impl FnMut() -> bool) -> bool {
+    let until = Instant::now() + limit;
+    while Instant::now() < until {
+        if done() {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    done()
+}
+
+/// Kills a process left behind when a test fails (forgotten once the process is gone).
+struct KillOnDrop(i32);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        if state(self.0).is_some() {
+            let _ = rustix::process::kill_process(Pid::from_raw(self.0).expect("a process id"), Signal::KILL);
+        }
+    }
+}
+
+#[test]
+fn a_killed_referees_plain_bot_dies_even_when_stopped_after_the_referee() {
+    let mut referee: Child = std::process::Command::new(std::env::current_exe().expect("the test binary"))
+        .args(["--exact", "fake_referee", "--ignored", "--nocapture", "--test-threads=1"])
+        .env(ROLE, "plain")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("start the fake referee");
+    let referee_guard = KillOnDrop(referee.id() as i32);
+    let line = BufReader::new(referee.stdout.take().unwrap())
+        .lines()
+        .map_while(Result::ok)
+        .find(|l| l.starts_with("bot "))
+        .expect("the fake referee names its bot");
+    let bot: i32 = line["bot ".len()..].parse().unwrap();
+    let bot_guard = KillOnDrop(bot);
+    assert!(eventually(Duration::from_secs(10), || state(bot) == Some('S')), "the bot is not asleep: {:?}", state(bot));
+
+    referee.kill().unwrap();
+    referee.wait().unwrap();
+    drop(referee_guard);
+    // The race: the stop of the bot's group lands after the referee's death. Without the
+    // parent-death signal the bot stays stopped for good; with it the bot is already dying.
+    let _ = rustix::process::kill_process_group(Pid::from_raw(bot).unwrap(), Signal::STOP);
+    assert!(eventually(Duration::from_secs(10), || state(bot).is_none()), "the dead referee's bot is still there: {:?}", state(bot));
+    std::mem::forget(bot_guard);
+}
+
+#[test]
+fn a_plain_bot_outlives_the_thread_that_started_it() {
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let handle = runtime.handle().clone();
+    let mut bot = std::thread::spawn(move || {
+        let _entered = handle.enter();
+        jail::Process::spawn(&sleeper()).expect("start the bot")
+    })
+    .join()
+    .expect("the starting thread");
+    let pid = bot.id();
+    // The parent-death signal is sent when the starting thread ends; give it time to land.
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(state(pid).is_some(), "the bot died with the thread that started it");
+    runtime.block_on(bot.kill());
+    assert!(eventually(Duration::from_secs(10), || state(pid).is_none()));
+}
