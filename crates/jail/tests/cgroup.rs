@@ -11,6 +11,9 @@ use std::time::{Duration, Instant};
 
 use jail::cgroup::{self, BotCgroup};
 
+mod common;
+use common::eventually;
+
 const MB: u64 = 1024 * 1024;
 
 /// Fails with a clear message where the machine offers no usable cgroups.
@@ -53,18 +56,6 @@ fn is_alive(pid: i32) -> bool {
 fn session(pid: i32) -> i32 {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
     stat[stat.rfind(')').unwrap() + 2..].split(' ').nth(3).unwrap().parse().unwrap()
-}
-
-/// Polls `done` every millisecond until it holds; false after `limit`.
-fn eventually(limit: Duration, mut done: impl FnMut() -> bool) -> bool {
-    let until = Instant::now() + limit;
-    while Instant::now() < until {
-        if done() {
-            return true;
-        }
-        std::thread::sleep(Duration::from_millis(1));
-    }
-    done()
 }
 
 /// Holds a string of 256 MB in the shell's memory.

@@ -9,9 +9,12 @@
 
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use rustix::process::{Pid, Signal};
+
+mod common;
+use common::{KillOnDrop, eventually, state};
 
 /// Set when this binary is run as the fake referee.
 const ROLE: &str = "JAIL_TEST_ORPHANS_ROLE";
@@ -42,34 +45,6 @@ fn fake_referee() {
     println!("\nbot {}", bot.id());
     std::thread::sleep(Duration::from_secs(600));
     drop(bot);
-}
-
-/// The state letter of `pid` (`None` once it is gone or a zombie).
-fn state(pid: i32) -> Option<char> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    stat[stat.rfind(')')? + 2..].chars().next().filter(|c| !matches!(c, 'Z' | 'X'))
-}
-
-fn eventually(limit: Duration, mut done: impl FnMut() -> bool) -> bool {
-    let until = Instant::now() + limit;
-    while Instant::now() < until {
-        if done() {
-            return true;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    done()
-}
-
-/// Kills a process left behind when a test fails (forgotten once the process is gone).
-struct KillOnDrop(i32);
-
-impl Drop for KillOnDrop {
-    fn drop(&mut self) {
-        if state(self.0).is_some() {
-            let _ = rustix::process::kill_process(Pid::from_raw(self.0).expect("a process id"), Signal::KILL);
-        }
-    }
 }
 
 #[test]

@@ -11,10 +11,13 @@ use std::io::{BufRead, BufReader};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use jail::cgroup::{self, BotCgroup};
 use rustix::process::{Pid, Signal};
+
+mod common;
+use common::{KillOnDrop, eventually, state};
 
 /// What the fake referee does, when this binary is run as one: `bot` (start a bot in a
 /// cgroup, print it, wait to be killed) or `start` (start up, as a referee does, and exit).
@@ -72,35 +75,6 @@ fn sleeper() -> Command {
     let mut command = Command::new("sleep");
     command.arg("600").process_group(0).stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::null());
     command
-}
-
-/// Kills a process left behind when a test fails (forgotten once the process is gone,
-/// so that a process id used again is never signalled).
-struct KillOnDrop(i32);
-
-impl Drop for KillOnDrop {
-    fn drop(&mut self) {
-        if state(self.0).is_some() {
-            let _ = rustix::process::kill_process(Pid::from_raw(self.0).expect("a process id"), Signal::KILL);
-        }
-    }
-}
-
-/// The state letter of `pid` (`None` once it is gone or a zombie).
-fn state(pid: i32) -> Option<char> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    stat[stat.rfind(')')? + 2..].chars().next().filter(|c| !matches!(c, 'Z' | 'X'))
-}
-
-fn eventually(limit: Duration, mut done: impl FnMut() -> bool) -> bool {
-    let until = Instant::now() + limit;
-    while Instant::now() < until {
-        if done() {
-            return true;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    done()
 }
 
 fn signal(pid: i32, signal: Signal) {
