@@ -22,8 +22,8 @@ type Job = Box<dyn FnOnce() + Send>;
 static STARTER: OnceLock<Option<mpsc::Sender<Job>>> = OnceLock::new();
 
 /// Starts `cmd` (a plain process) so that it is killed when the referee ends, however it
-/// ends. Blocks for the start itself, as [`tokio::process::Command::spawn`] does; the
-/// child is registered with the caller's runtime, if there is one.
+/// ends. Blocks for the start itself, as [`tokio::process::Command::spawn`] does; like
+/// it, needs the caller to be inside a Tokio runtime.
 pub(crate) fn spawn(mut cmd: tokio::process::Command) -> io::Result<tokio::process::Child> {
     let parent = rustix::process::getpid();
     // SAFETY: the closure runs in the child between fork and exec, where only
@@ -46,7 +46,9 @@ pub(crate) fn spawn(mut cmd: tokio::process::Command) -> io::Result<tokio::proce
                 .name("arbiter-starter".into())
                 .spawn(move || {
                     for job in queue {
-                        job();
+                        // A panic in one start must not end the thread (and every later
+                        // start with it): the caller sees its reply dropped.
+                        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job));
                     }
                 })
                 .ok()
@@ -54,13 +56,15 @@ pub(crate) fn spawn(mut cmd: tokio::process::Command) -> io::Result<tokio::proce
         })
         .as_ref()
         .ok_or_else(|| io::Error::other("cannot start the thread that starts plain processes"))?;
-    let runtime = tokio::runtime::Handle::try_current().ok();
+    // The child is registered with the caller's runtime (which reaps it and drives its pipes).
+    let runtime = tokio::runtime::Handle::try_current()
+        .map_err(|_| io::Error::other("a bot process can only be started inside a Tokio runtime"))?;
     let (reply, answer) = mpsc::sync_channel(1);
     starter
         .send(Box::new(move || {
-            let _runtime = runtime.as_ref().map(tokio::runtime::Handle::enter);
+            let _runtime = runtime.enter();
             let _ = reply.send(cmd.spawn());
         }))
         .map_err(|_| io::Error::other("the thread that starts plain processes has ended"))?;
-    answer.recv().map_err(|_| io::Error::other("the thread that starts plain processes has ended"))?
+    answer.recv().map_err(|_| io::Error::other("starting a plain process failed in the thread that starts them"))?
 }

@@ -93,3 +93,13 @@ fn a_plain_bot_outlives_the_thread_that_started_it() {
     runtime.block_on(bot.kill());
     assert!(eventually(Duration::from_secs(10), || state(pid).is_none()));
 }
+
+#[test]
+fn a_plain_start_outside_a_runtime_is_an_error_and_later_starts_still_work() {
+    let err = jail::Process::spawn(&sleeper()).err().expect("no runtime, no start");
+    assert!(err.to_string().contains("Tokio runtime"), "{err}");
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let mut bot = runtime.block_on(async { jail::Process::spawn(&sleeper()).expect("start the bot") });
+    assert!(eventually(Duration::from_secs(10), || state(bot.id()) == Some('S')));
+    runtime.block_on(bot.kill());
+}
