@@ -17,6 +17,9 @@ for (rec,) in db.execute("select record from game_records"):
             if t["side"] == side:
                 times.append(t["bot_us"] / 1000)
                 over += lim is not None and t["bot_us"] > lim * 1000
+if not times:
+    names = sorted({p["name"] for (rec,) in db.execute("select record from game_records") for p in json.loads(rec)["players"]})
+    sys.exit(f"clock.py: no moves by {name!r} in {sys.argv[1]}; its players are named {', '.join(names) or '(no games)'}")
 times.sort()
 q = lambda f: times[min(len(times) - 1, int(f * len(times)))]
 lost = db.execute("select count(*) from games where fault_kind is not null").fetchone()[0]
