@@ -91,6 +91,7 @@ pub async fn run(build: &Build<'_>) -> Result<BuildRun, BuildError> {
             ..jail::Limits::default()
         },
         sandbox,
+        per_move: false,
     };
     let mut log = format!("$ {}\n", argv.join(" "));
     let mut process = match jail::Process::spawn(&command) {

@@ -37,6 +37,12 @@ pub struct Command {
     pub limits: Limits,
     /// Confinement by the sandbox helper, or `None` for a trusted bot.
     pub sandbox: Option<Sandbox>,
+    /// A process for one move: never paused, it ends with its move. Without the sandbox
+    /// such a process is started the cheap way (`posix_spawn`), without the parent-death
+    /// signal every other plain process gets (`orphans.rs`): that signal needs a fork,
+    /// which costs the referee about a millisecond of CPU a start, on every move; and
+    /// a process never stopped cannot be left stopped by its referee's death.
+    pub per_move: bool,
 }
 
 impl Command {
@@ -353,8 +359,9 @@ impl Process {
             .process_group(0)
             .kill_on_drop(true);
         let started = Instant::now();
-        // A plain process has no lifeline: it dies with the referee by a parent-death signal.
-        let mut child = if command.sandbox.is_none() { orphans::spawn(cmd)? } else { cmd.spawn()? };
+        // A plain process has no lifeline: it dies with the referee by a parent-death signal
+        // (but for a per-move one: see `Command::per_move`).
+        let mut child = if command.sandbox.is_none() && !command.per_move { orphans::spawn(cmd)? } else { cmd.spawn()? };
         let raw = child.id().and_then(|id| i32::try_from(id).ok()).expect("a just-started child has an id");
         let pgid = Pid::from_raw(raw).expect("child ids are positive");
         // Below the referee's CPU priority: on a busy machine the referee still reads an

@@ -28,6 +28,7 @@ fn sleeper() -> jail::Command {
         env: Vec::new(),
         limits: jail::Limits::default(),
         sandbox: None,
+        per_move: false,
     }
 }
 

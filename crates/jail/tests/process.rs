@@ -14,6 +14,7 @@ fn sh(script: &str, dir: &Path, limits: Limits) -> Command {
         env: Vec::new(),
         limits,
         sandbox: None,
+        per_move: false,
     }
 }
 
@@ -200,6 +201,7 @@ async fn the_memory_cap_stops_a_big_allocation() {
         env: Vec::new(),
         limits,
         sandbox: None,
+        per_move: false,
     };
     let mut p = Process::spawn(&cmd).unwrap();
     let answer = p.read_line(Deadline::wall_in(Duration::from_secs(20))).await;

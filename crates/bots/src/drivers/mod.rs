@@ -171,6 +171,7 @@ pub fn command(bot: &ProgramBot, workdir: &Path, limits: &crate::Limits, extra_a
         env: Vec::new(),
         limits: jail::Limits { memory: limits.memory, stderr_cap: limits.stderr_per_move, ..jail::Limits::default() },
         sandbox,
+        per_move: false,
     }
 }
 
@@ -262,7 +263,8 @@ pub struct Launcher {
 }
 
 impl Launcher {
-    pub fn new(command: jail::Command) -> Launcher {
+    pub fn new(mut command: jail::Command) -> Launcher {
+        command.per_move = true;
         Launcher { command, next: std::collections::VecDeque::new() }
     }
 
