@@ -160,3 +160,30 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn strong_thickens_its_own_edge_before_sending_a_thin_line_at_the_enemy_city() {
+    // Game 1 of `arbiter match legions strong greedy --seed 14` (node-limited,
+    // `strong:3000` as player 1), its first 7 turns: `greedy` spreads round its city,
+    // `strong` along the bottom row. The `strong` that counted its own way to the enemy
+    // city at the end of its line sent a line up column 1 next (1 15 ... 1 11), which
+    // `greedy`'s veterans cut off; it lost the game by its city (docs/players.md).
+    let turns = [
+        "0 1 1; 0 2 1; 0 3 1; 1 1 1; 1 0 1",
+        "15 16 1; 14 16 1; 13 16 1; 12 16 1; 11 16 1",
+        "2 0 1; 0 4 1; 1 3 1; 0 5 1; 2 1 1",
+        "10 16 1; 9 16 1; 8 16 1; 7 16 1; 6 16 1",
+        "3 1 1; 1 4 1; 2 3 1; 3 3 1; 1 2 1",
+        "5 16 1; 4 16 1; 3 16 1; 2 16 1; 1 16 1",
+        "3 0 1; 4 0 1; 4 3 1; 4 1 1; 5 0 1",
+    ];
+    let mut pos = Position::with_size(17);
+    for turn in turns {
+        pos.play(&rules::legions::parse_orders(turn)).unwrap();
+    }
+    let strong = Builtin::parse("strong:3000").expect("a rung");
+    for seed in 0..4 {
+        let turn = strong.choose(&pos, &mut ChaCha8Rng::seed_from_u64(seed), &|| false).expect("a turn");
+        assert!(targets_of(&turn).iter().all(|&(_, y)| y >= 15), "seed {seed}: {turn:?}");
+    }
+}
