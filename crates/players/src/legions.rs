@@ -40,6 +40,14 @@ const STRONG_REACH: i64 = 20;
 /// against `medium` it made no clear difference (`docs/players.md`).
 const STRONG_GUARD: i64 = 3;
 
+/// How much of the way from the value after `medium`'s reply to the value after the
+/// greedy player's reply `strong` goes when the greedy reply leaves it worse off (all
+/// the way when its city falls): `medium` picks a reply knowing `strong` answers it, so
+/// it passes over captures `strong` takes back; the greedy player makes them, and its
+/// veterans cut `strong`'s lines. Half the way (tried first) broke the guard of the city
+/// (`strong_bars_the_way_to_its_city_before_it_is_within_a_turn`).
+const STRONG_GREEDY_WEIGHT: (i64, i64) = (3, 8);
+
 /// How many random turns the sample holds (half of them preferring attacks).
 const RANDOM_TURNS: usize = 40;
 
@@ -493,7 +501,7 @@ fn deep_value<R: Rng + ?Sized>(pos: &Position, turn: &Move, me: Side, replies: u
         .collect();
     ranked.sort_by_key(|(value, _)| Reverse(*value));
     let scoring = pos.score_disconnected();
-    ranked
+    let value = ranked
         .iter()
         .take(replies.max(1))
         .map(|(_, answer)| {
@@ -504,7 +512,28 @@ fn deep_value<R: Rng + ?Sized>(pos: &Position, turn: &Move, me: Side, replies: u
             if after.outcome().is_some() { outcome_value(&after, me) } else { strong_leaf_value(&after, me, scoring) }
         })
         .min()
-        .unwrap_or(i64::MIN)
+        .unwrap_or(i64::MIN);
+    if value.abs() >= i64::MAX / 8 {
+        return value;
+    }
+    // The greedy player's reply too (the city strike, else the best-gain turn), weighed
+    // [`STRONG_GREEDY_WEIGHT`] when it leaves `me` worse off.
+    let strike = strike_cost(next.board(), them, LEGIONS_PER_TURN).and_then(|_| city_strike(next.board(), them));
+    let reply = strike.unwrap_or_else(|| greedy(&next, them));
+    *weighed += 1;
+    let mut after = next;
+    if after.play(&reply).is_err() {
+        return value;
+    }
+    let greedy_value = if after.outcome().is_some() { outcome_value(&after, me) } else { strong_leaf_value(&after, me, scoring) };
+    if greedy_value >= value {
+        value
+    } else if greedy_value <= i64::MIN / 8 {
+        greedy_value
+    } else {
+        let (weight, of) = STRONG_GREEDY_WEIGHT;
+        value - weight * (value - greedy_value) / of
+    }
 }
 
 /// How good `pos`, `me` to move, is for `me`: its score lead, far above any lead when it
