@@ -482,7 +482,9 @@ fn strong<R: Rng + ?Sized>(pos: &Position, me: Side, rng: &mut R, budget: &Budge
 /// How good `turn` is for `me`, `me` to move in `pos`, when the opponent answers with
 /// the worst for `me` of its `replies` best replies as `medium` weighs them (one sample
 /// of its turns, [`sample`], each weighed by [`weigh`]); the lead then, as
-/// [`leaf_value`] counts it. Adds the turns it plays to `weighed`.
+/// [`strong_leaf_value`] counts it, taken [`STRONG_GREEDY_WEIGHT`] of the way down to
+/// the lead after the greedy player's reply when that is lower. Adds the turns it plays
+/// to `weighed`.
 fn deep_value<R: Rng + ?Sized>(pos: &Position, turn: &Move, me: Side, replies: usize, rng: &mut R, weighed: &mut u64) -> i64 {
     let mut next = pos.clone();
     *weighed += 1;
