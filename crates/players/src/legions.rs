@@ -25,17 +25,28 @@ const STRONG_SCREEN: usize = 4;
 /// won 15 of the first 16 node-limited games against `medium`; with 3, 13 of 15.
 const STRONG_REPLIES: usize = 1;
 
-/// How far `strong`'s leaf counts each side's way to the enemy city, in legions.
+/// How far `strong`'s leaf counts the enemy's way to its city, in legions.
 const STRONG_REACH: i64 = 20;
 
-/// What `strong`'s leaf counts each legion the enemy's way to its city costs, and each
-/// legion its own way to the enemy city costs (taken off): in node-limited games against
-/// `medium` (`strong:3000`, games 0 to 15 of `arbiter match --seed 14`), 3 and 1 won 15
-/// of 16 (27 of games 0 to 31), 2 and 0 (its own way not counted; reach 16) won 8, none
-/// won 4 of the first 8.
+/// What `strong`'s leaf counts each legion the enemy's way to its city costs: in
+/// node-limited games against `medium` (`strong:3000`, games 0 to 15 of `arbiter match
+/// --seed 14`), 3 a legion (with 1 off for each legion of its own way to the enemy city)
+/// won 15 of 16, 2 a legion (reach 16) won 8, none won 4 of the first 8.
+///
+/// Its own way to the enemy city is no longer counted (it was, 1 off a legion): that
+/// term sent `strong` up the board edge towards the enemy city in a line one province
+/// wide, which `greedy`'s veterans cut from its city. Without it, `strong:3000` won 59
+/// of games 0 to 63 of `arbiter match legions strong greedy --seed 14` (46 with it);
+/// against `medium` it made no clear difference (`docs/players.md`).
 const STRONG_GUARD: i64 = 3;
-/// See [`STRONG_GUARD`].
-const STRONG_PRESS: i64 = 1;
+
+/// How much of the way from the value after `medium`'s reply to the value after the
+/// greedy player's reply `strong` goes when the greedy reply leaves it worse off (all
+/// the way when its city falls): `medium` picks a reply knowing `strong` answers it, so
+/// it passes over captures `strong` takes back; the greedy player makes them, and its
+/// veterans cut `strong`'s lines. Half the way (tried first) broke the guard of the city
+/// (`strong_bars_the_way_to_its_city_before_it_is_within_a_turn`).
+const STRONG_GREEDY_WEIGHT: (i64, i64) = (3, 8);
 
 /// How many random turns the sample holds (half of them preferring attacks).
 const RANDOM_TURNS: usize = 40;
@@ -471,7 +482,9 @@ fn strong<R: Rng + ?Sized>(pos: &Position, me: Side, rng: &mut R, budget: &Budge
 /// How good `turn` is for `me`, `me` to move in `pos`, when the opponent answers with
 /// the worst for `me` of its `replies` best replies as `medium` weighs them (one sample
 /// of its turns, [`sample`], each weighed by [`weigh`]); the lead then, as
-/// [`leaf_value`] counts it. Adds the turns it plays to `weighed`.
+/// [`strong_leaf_value`] counts it, taken [`STRONG_GREEDY_WEIGHT`] of the way down to
+/// the lead after the greedy player's reply when that is lower. Adds the turns it plays
+/// to `weighed`.
 fn deep_value<R: Rng + ?Sized>(pos: &Position, turn: &Move, me: Side, replies: usize, rng: &mut R, weighed: &mut u64) -> i64 {
     let mut next = pos.clone();
     *weighed += 1;
@@ -490,7 +503,7 @@ fn deep_value<R: Rng + ?Sized>(pos: &Position, turn: &Move, me: Side, replies: u
         .collect();
     ranked.sort_by_key(|(value, _)| Reverse(*value));
     let scoring = pos.score_disconnected();
-    ranked
+    let value = ranked
         .iter()
         .take(replies.max(1))
         .map(|(_, answer)| {
@@ -501,7 +514,28 @@ fn deep_value<R: Rng + ?Sized>(pos: &Position, turn: &Move, me: Side, replies: u
             if after.outcome().is_some() { outcome_value(&after, me) } else { strong_leaf_value(&after, me, scoring) }
         })
         .min()
-        .unwrap_or(i64::MIN)
+        .unwrap_or(i64::MIN);
+    if value.abs() >= i64::MAX / 8 {
+        return value;
+    }
+    // The greedy player's reply too (the city strike, else the best-gain turn), weighed
+    // [`STRONG_GREEDY_WEIGHT`] when it leaves `me` worse off.
+    let strike = strike_cost(next.board(), them, LEGIONS_PER_TURN).and_then(|_| city_strike(next.board(), them));
+    let reply = strike.unwrap_or_else(|| greedy(&next, them));
+    *weighed += 1;
+    let mut after = next;
+    if after.play(&reply).is_err() {
+        return value;
+    }
+    let greedy_value = if after.outcome().is_some() { outcome_value(&after, me) } else { strong_leaf_value(&after, me, scoring) };
+    if greedy_value >= value {
+        value
+    } else if greedy_value <= i64::MIN / 8 {
+        greedy_value
+    } else {
+        let (weight, of) = STRONG_GREEDY_WEIGHT;
+        value - weight * (value - greedy_value) / of
+    }
 }
 
 /// How good `pos`, `me` to move, is for `me`: its score lead, far above any lead when it
@@ -530,8 +564,7 @@ fn leaf_value(pos: &Position, me: Side, scoring: bool) -> i64 {
 }
 
 /// [`leaf_value`] as `strong` counts it at the end of its line: short of a city falling,
-/// [`STRONG_GUARD`] points for each legion the enemy needs to take `me`'s city, less
-/// [`STRONG_PRESS`] for each legion `me` needs to take the enemy's (up to
+/// [`STRONG_GUARD`] points for each legion the enemy needs to take `me`'s city (up to
 /// [`STRONG_REACH`]). The games lost show why: a line of the enemy's that reaches the
 /// city's corner cuts every province from it, long before the city is within 5 legions.
 fn strong_leaf_value(pos: &Position, me: Side, scoring: bool) -> i64 {
@@ -539,10 +572,8 @@ fn strong_leaf_value(pos: &Position, me: Side, scoring: bool) -> i64 {
     if value.abs() >= i64::MAX / 8 {
         return value;
     }
-    let board = pos.board();
-    let theirs = strike_cost(board, me.other(), STRONG_REACH).unwrap_or(STRONG_REACH + 1);
-    let mine = strike_cost(board, me, STRONG_REACH).unwrap_or(STRONG_REACH + 1);
-    value + STRONG_GUARD * theirs - STRONG_PRESS * mine
+    let theirs = strike_cost(pos.board(), me.other(), STRONG_REACH).unwrap_or(STRONG_REACH + 1);
+    value + STRONG_GUARD * theirs
 }
 
 /// A finished game for `me`: far above any lead when won, below when lost.

@@ -523,7 +523,7 @@ const MEASURED: &[(&str, Rung, Strength)] = &[
     ("pahtum", Rung::Medium, Strength { elo: 1468, error: 286 }),
     ("pahtum", Rung::Strong, Strength { elo: 2195, error: 346 }),
     ("legions", Rung::Random, Strength { elo: 0, error: 343 }),
-    ("legions", Rung::Greedy, Strength { elo: 821, error: 114 }),
-    ("legions", Rung::Medium, Strength { elo: 994, error: 116 }),
-    ("legions", Rung::Strong, Strength { elo: 1074, error: 119 }),
+    ("legions", Rung::Greedy, Strength { elo: 750, error: 121 }),
+    ("legions", Rung::Medium, Strength { elo: 980, error: 118 }),
+    ("legions", Rung::Strong, Strength { elo: 1250, error: 152 }),
 ];

@@ -160,3 +160,59 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn strong_thickens_its_own_edge_before_sending_a_thin_line_at_the_enemy_city() {
+    // Game 1 of `arbiter match legions strong greedy --seed 14` (node-limited,
+    // `strong:3000` as player 1), its first 7 turns: `greedy` spreads round its city,
+    // `strong` along the bottom row. The `strong` that counted its own way to the enemy
+    // city at the end of its line sent a line up column 1 next (1 15 ... 1 11), which
+    // `greedy`'s veterans cut off; it lost the game by its city (docs/players.md).
+    let turns = [
+        "0 1 1; 0 2 1; 0 3 1; 1 1 1; 1 0 1",
+        "15 16 1; 14 16 1; 13 16 1; 12 16 1; 11 16 1",
+        "2 0 1; 0 4 1; 1 3 1; 0 5 1; 2 1 1",
+        "10 16 1; 9 16 1; 8 16 1; 7 16 1; 6 16 1",
+        "3 1 1; 1 4 1; 2 3 1; 3 3 1; 1 2 1",
+        "5 16 1; 4 16 1; 3 16 1; 2 16 1; 1 16 1",
+        "3 0 1; 4 0 1; 4 3 1; 4 1 1; 5 0 1",
+    ];
+    let mut pos = Position::with_size(17);
+    for turn in turns {
+        pos.play(&rules::legions::parse_orders(turn)).unwrap();
+    }
+    let strong = Builtin::parse("strong:3000").expect("a rung");
+    for seed in 0..4 {
+        let turn = strong.choose(&pos, &mut ChaCha8Rng::seed_from_u64(seed), &|| false).expect("a turn");
+        assert!(targets_of(&turn).iter().all(|&(_, y)| y >= 15), "seed {seed}: {turn:?}");
+    }
+}
+
+/// The seed of part `part` of a run seeded `seed`, as `arbiter` derives it (splitmix64;
+/// `crates/players/examples/duel.rs` has the same).
+fn derive(seed: u64, part: u64) -> u64 {
+    let mut z = seed ^ part.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+#[test]
+fn strong_weighing_greedys_reply_wins_a_game_it_lost_to_greedy() {
+    // Game 49 of `arbiter match legions strong greedy --seed 14` with `strong:3000`
+    // (player 1 there), each side's randomness seeded as the referee seeds it. The
+    // `strong` that answered its turns with `medium`'s reply alone lost it by its city
+    // after 187 plies, its lines cut by `greedy`'s veterans; weighing the greedy
+    // player's reply too, it takes `greedy`'s city after 184 (docs/players.md).
+    let game = 49u64;
+    let game_seed = derive(14, game);
+    let mut rngs = [0u64, 1].map(|side| ChaCha8Rng::seed_from_u64(game_seed ^ 0x9e37_79b9_7f4a_7c15u64.wrapping_mul(side + 1)));
+    let strong = Builtin::parse("strong:3000").expect("a rung");
+    let mut pos = Position::with_size(17);
+    while let Some(side) = pos.to_move() {
+        let player = if side == Side::Second { strong } else { Builtin::GREEDY };
+        let mv = player.choose(&pos, &mut rngs[side.index()], &|| false).expect("a turn");
+        pos.play(&mv).unwrap();
+    }
+    assert_eq!(pos.outcome().expect("over").winner, Some(Side::Second), "after {} turns", pos.turn());
+}
