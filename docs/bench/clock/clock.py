@@ -6,7 +6,8 @@ import json, sqlite3, sys
 db = sqlite3.connect(sys.argv[1]); name = sys.argv[2]
 times, limit, over, games, most_game, budget = [], None, 0, 0, 0.0, None
 for (rec,) in db.execute("select record from game_records"):
-    r = json.loads(rec); games += 1
+    r = json.loads(rec)
+    games += any(p["name"] == name for p in r["players"])
     for side, p in enumerate(r["players"]):
         if p["name"] != name: continue
         lim = p["limits"]["move-ms"]; limit = lim
