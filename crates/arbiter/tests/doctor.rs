@@ -70,14 +70,14 @@ fn fit_bots_pass() {
     // The per-move Python bot starts an interpreter each move (through pyenv's shims on
     // this machine kind, a handful of processes): on a loaded machine that went past
     // Pah-tum's 1 s a move in a CI run, so it is given 10 s; being fit is what is checked.
-    for (sample, game, limit, expected) in [
-        ("arbiter/python", "gomoku", "memory-mb=256", "fit to enter: 6 moves played without a problem"),
-        ("arbiter/c", "pahtum", "memory-mb=256", "fit to enter: 6 moves played without a problem"),
-        ("arbiter/c", "nupud", "memory-mb=256", "fit to enter: 6 moves played without a problem"),
-        ("gomocup/c", "gomoku", "memory-mb=256", "fit to enter: 6 moves played without a problem"),
-        ("pahtum/python", "pahtum", "move-ms=10000", "fit to enter: "),
+    for (sample, game, extra, expected) in [
+        ("arbiter/python", "gomoku", &[][..], "fit to enter: 6 moves played without a problem"),
+        ("arbiter/c", "pahtum", &[], "fit to enter: 6 moves played without a problem"),
+        ("arbiter/c", "nupud", &[], "fit to enter: 6 moves played without a problem"),
+        ("gomocup/c", "gomoku", &[], "fit to enter: 6 moves played without a problem"),
+        ("pahtum/python", "pahtum", &["--limit", "move-ms=10000"], "fit to enter: "),
     ] {
-        let args = ["--limit", "memory-mb=256", "--limit", limit, "--game", game];
+        let args = [&["--limit", "memory-mb=256", "--game", game][..], extra].concat();
         let out = doctor(repo().join("bots").join(sample).to_str().unwrap(), &args);
         let report = text(&out.stdout);
         assert!(out.status.success(), "{sample}: {report}{}", text(&out.stderr));

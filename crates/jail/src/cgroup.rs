@@ -189,15 +189,14 @@ fn make_base(mountpoint: &Path) -> Option<PathBuf> {
 
 /// Removes the cgroups in `base` (an `arbiter` folder) left by referees that died
 /// without cleaning up, killing what is still in them (a stopped bot too: SIGKILL
-/// reaches a stopped process), and returns how many it found. A child is left alone
+/// reaches a stopped process). A child is left alone
 /// while the process its name gives (`<referee-pid>-<n>`) is alive here, or while its
 /// `flock` is held (a living referee whose process id is not seen from here, in another
 /// PID namespace). Runs once per process when the hierarchy is first used; it does not
 /// wait for the killed to leave: a child not yet empty is removed by a thread of its
 /// own.
-pub fn sweep(base: &Path) -> usize {
-    let Ok(entries) = fs::read_dir(base) else { return 0 };
-    let mut found = 0;
+pub fn sweep(base: &Path) {
+    let Ok(entries) = fs::read_dir(base) else { return };
     for entry in entries.flatten() {
         let name = entry.file_name();
         let Some(referee) = name.to_str().and_then(|n| n.split_once('-')).and_then(|(pid, _)| pid.parse::<u32>().ok()) else {
@@ -209,7 +208,6 @@ pub fn sweep(base: &Path) -> usize {
         let dir = entry.path();
         // Not ours to touch while some referee holds it (or it is gone already).
         let Ok(lock) = lock(&dir) else { continue };
-        found += 1;
         if !read_pids(&dir).is_empty() {
             let kill = dir.join("cgroup.kill");
             if !(kill.exists() && write(&kill, "1").is_ok()) {
@@ -230,7 +228,6 @@ pub fn sweep(base: &Path) -> usize {
             });
         }
     }
-    found
 }
 
 /// Opens `dir` and takes its `flock` without waiting; fails when another holder has it.

@@ -25,6 +25,9 @@ static STARTER: OnceLock<Option<mpsc::Sender<Job>>> = OnceLock::new();
 /// ends. Blocks for the start itself, as [`tokio::process::Command::spawn`] does; like
 /// it, needs the caller to be inside a Tokio runtime.
 pub(crate) fn spawn(mut cmd: tokio::process::Command) -> io::Result<tokio::process::Child> {
+    // The child is registered with the caller's runtime (which reaps it and drives its pipes).
+    let runtime =
+        tokio::runtime::Handle::try_current().map_err(|_| io::Error::other("a bot process can only be started inside a Tokio runtime"))?;
     let parent = rustix::process::getpid();
     // SAFETY: the closure runs in the child between fork and exec, where only
     // async-signal-safe calls are allowed: it makes two system calls and allocates nothing
@@ -56,9 +59,6 @@ pub(crate) fn spawn(mut cmd: tokio::process::Command) -> io::Result<tokio::proce
         })
         .as_ref()
         .ok_or_else(|| io::Error::other("cannot start the thread that starts plain processes"))?;
-    // The child is registered with the caller's runtime (which reaps it and drives its pipes).
-    let runtime = tokio::runtime::Handle::try_current()
-        .map_err(|_| io::Error::other("a bot process can only be started inside a Tokio runtime"))?;
     let (reply, answer) = mpsc::sync_channel(1);
     starter
         .send(Box::new(move || {
