@@ -91,6 +91,35 @@ fn play(bot: &str, extra: &[&str]) -> std::process::Output {
     Command::new(ARBITER).args(["play", "pahtum", bot, "random", "--seed", "1", "--json"]).args(extra).output().unwrap()
 }
 
+/// In the sandbox the moves of a process-per-move bot run in one sandbox kept for the
+/// game (its zygote): every move of the seat sees the same PID namespace, and no move
+/// sees a process that an earlier move left running.
+#[test]
+fn a_per_move_bots_moves_share_one_sandbox_but_nothing_they_leave() {
+    let dir = tempfile::tempdir().unwrap();
+    let attack = r#"n=0; for p in /proc/[0-9]*; do [ "$(cat $p/comm 2>/dev/null)" = sleep ] && n=$((n+1)); done
+echo "$(readlink /proc/self/ns/pid) sleeping $n" >&2
+sleep 1000 &"#;
+    let bot = pahtum_bot(&dir.path().join("leaver"), "leaver", attack);
+    let records = dir.path().join("records");
+    let out = play(&bot, &["--record", records.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let file = std::fs::read_dir(&records).unwrap().next().expect("a record").unwrap().path();
+    let record: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
+    let said: Vec<String> = record["turns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|turn| turn["stderr"].as_str())
+        .filter(|text| text.starts_with("pid:["))
+        .map(|text| text.trim_end().to_string())
+        .collect();
+    assert!(said.len() >= 10, "the bot's moves: {said:?}");
+    let first = said[0].clone();
+    assert!(first.ends_with(" sleeping 0"), "{first}");
+    assert!(said.iter().all(|line| *line == first), "every move in one namespace, with nothing left running: {said:?}");
+}
+
 #[test]
 fn play_sandboxes_program_bots_by_default() {
     let dir = tempfile::tempdir().unwrap();

@@ -17,7 +17,7 @@ use rustix::process::{Pid, Resource, Rlimit, Signal};
 /// with a busy bot.
 pub const BOT_NICE: i32 = 10;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::process::{Child, ChildStdin, ChildStdout};
+use tokio::process::{Child, ChildStdin};
 
 pub mod cgroup;
 mod cpu;
@@ -236,7 +236,7 @@ pub struct Process {
     child: Child,
     pgid: Pid,
     stdin: Option<ChildStdin>,
-    stdout: ChildStdout,
+    stdout: tokio::net::unix::pipe::Receiver,
     pending: Vec<u8>,
     stdout_closed: bool,
     stderr: Arc<StderrPipe>,
@@ -245,15 +245,12 @@ pub struct Process {
     cpu: CpuSource,
     /// The sandbox's lifeline: the helper kills the bot when this closes.
     _lifeline: Option<std::fs::File>,
-    /// The go FIFO of a start prepared ahead ([`Process::spawn_held`]), until
-    /// [`Process::release`] writes its byte.
-    held: Option<std::fs::File>,
-    /// The go FIFO after the release, kept open: the byte stays in it until the helper,
-    /// perhaps still getting ready, reads it (a FIFO that nobody holds loses its data).
-    _released: Option<std::fs::File>,
     /// The sandbox helper's status FIFO (held open read-write, so it never ends): the
-    /// bot's wait status arrives there before the helper tears its namespaces down.
+    /// bot's wait status arrives there before the helper tears its namespaces down, or
+    /// a zygote's after each move.
     status: Option<tokio::net::unix::pipe::Receiver>,
+    /// Whether this is a zygote ([`Process::spawn_zygote`]).
+    zygote: bool,
     _lifeline_dir: Option<tempfile::TempDir>,
     started: Instant,
     exit: Option<ExitStatus>,
@@ -267,27 +264,15 @@ impl Process {
         Process::start(command, false)
     }
 
-    /// Prepares a sandboxed start ahead of need: the helper starts, enters the bot's
-    /// cgroups, namespaces and confinement, and waits; the bot itself starts only at
-    /// [`Process::release`], from which its time counts. A command without a sandbox
-    /// cannot be held (there is no helper to wait in): an `InvalidInput` error.
-    pub fn spawn_held(command: &Command) -> io::Result<Process> {
+    /// Starts a zygote for a per-move interface: the sandbox helper with its cgroups,
+    /// namespaces and confinement, kept for a series of moves, each of which starts one
+    /// process of the command inside it ([`Process::run_move`]). A command without a
+    /// sandbox has no helper to keep: an `InvalidInput` error.
+    pub fn spawn_zygote(command: &Command) -> io::Result<Process> {
         if command.sandbox.is_none() {
-            return Err(io::Error::new(io::ErrorKind::InvalidInput, "only a sandboxed start can be prepared ahead"));
+            return Err(io::Error::new(io::ErrorKind::InvalidInput, "only a sandboxed command has a zygote"));
         }
         Process::start(command, true)
-    }
-
-    /// Lets a held start go: the helper becomes the bot now. A process that was not
-    /// held is left as it is.
-    pub fn release(&mut self) -> io::Result<()> {
-        use std::io::Write;
-        if let Some(mut go) = self.held.take() {
-            go.write_all(b"g")?;
-            self.started = Instant::now();
-            self._released = Some(go);
-        }
-        Ok(())
     }
 
     /// Whether the process's end is known from the sandbox helper's report, before the
@@ -297,15 +282,9 @@ impl Process {
         self.status.is_some()
     }
 
-    /// Whether the process is a held start not yet released.
-    pub fn is_held(&self) -> bool {
-        self.held.is_some()
-    }
-
-    fn start(command: &Command, hold: bool) -> io::Result<Process> {
+    fn start(command: &Command, zygote: bool) -> io::Result<Process> {
         let mut lifeline_dir = None;
         let mut lifeline = None;
-        let mut held = None;
         let mut status = None;
         let mut cmd = match &command.sandbox {
             None => {
@@ -321,14 +300,7 @@ impl Process {
                 nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRUSR | nix::sys::stat::Mode::S_IWUSR).map_err(io::Error::from)?;
                 lifeline = Some(std::fs::OpenOptions::new().read(true).write(true).open(&fifo)?);
                 let mut policy = sandbox::Policy::new(&command.cwd, &fifo);
-                if hold {
-                    // Held open read-write by the referee like the lifeline: the helper's
-                    // open never waits, and its read waits for the byte.
-                    let go = dir.path().join("go");
-                    nix::unistd::mkfifo(&go, nix::sys::stat::Mode::S_IRUSR | nix::sys::stat::Mode::S_IWUSR).map_err(io::Error::from)?;
-                    held = Some(std::fs::OpenOptions::new().read(true).write(true).open(&go)?);
-                    policy.go = Some(go);
-                }
+                policy.zygote = zygote;
                 let status_fifo = dir.path().join("status");
                 nix::unistd::mkfifo(&status_fifo, nix::sys::stat::Mode::S_IRUSR | nix::sys::stat::Mode::S_IWUSR)
                     .map_err(io::Error::from)?;
@@ -393,7 +365,7 @@ impl Process {
             }
         }
         let stdin = child.stdin.take();
-        let stdout = child.stdout.take().expect("stdout is piped");
+        let stdout = tokio::net::unix::pipe::Receiver::from_owned_fd(child.stdout.take().expect("stdout is piped").into_owned_fd()?)?;
         let stderr_fd = child.stderr.take().expect("stderr is piped").into_owned_fd()?;
         let stderr = Arc::new(StderrPipe {
             pipe: tokio::net::unix::pipe::Receiver::from_owned_fd(stderr_fd)?,
@@ -421,9 +393,8 @@ impl Process {
             limits: command.limits,
             cpu: CpuSource { meter: Mutex::new(CpuMeter::new(raw)), cgroup, leader: raw },
             _lifeline: lifeline,
-            held,
-            _released: None,
             status,
+            zygote,
             _lifeline_dir: lifeline_dir,
             started,
             exit: None,
@@ -551,11 +522,11 @@ impl Process {
             };
             match watch(&self.cpu, deadline, step).await {
                 Err(limit) => return Err(Failure::Timeout(limit)),
-                Ok(Step::Exited(Ok(status))) => {
+                Ok(Step::Exited(Ok(status)) | Step::Gone(Ok(status))) => {
                     self.exit = Some(status);
                     break status;
                 }
-                Ok(Step::Exited(Err(err))) => return Err(Failure::Io(err.to_string())),
+                Ok(Step::Exited(Err(err)) | Step::Gone(Err(err))) => return Err(Failure::Io(err.to_string())),
                 Ok(Step::Read(Ok(0))) => self.stdout_closed = true,
                 Ok(Step::Read(Ok(n))) => self.pending.extend_from_slice(&chunk[..n]),
                 Ok(Step::Read(Err(err))) => return Err(Failure::Io(format!("cannot read from the bot: {err}"))),
@@ -567,6 +538,73 @@ impl Process {
         let drain = Deadline::wall_in(Duration::from_secs(1));
         let output = self.read_to_end(drain).await?;
         Ok((status, output))
+    }
+
+    /// One move of a zygote ([`Process::spawn_zygote`]): sends `input` (framed) for the
+    /// move's process, buffers stdout (at most `output_cap` bytes) until that process has
+    /// ended and the zygote has killed whatever it left, then takes what is left in the
+    /// pipe. Its stderr is read as any process's ([`Process::take_stderr`]). When the
+    /// zygote itself ends instead, its status comes back and [`Process::try_exit`] has it.
+    pub async fn run_move(&mut self, input: &[u8], deadline: Deadline) -> Result<(ExitStatus, Vec<u8>), Failure> {
+        use std::os::unix::process::ExitStatusExt;
+        if !self.zygote {
+            return Err(Failure::Io("not a zygote".to_string()));
+        }
+        let length = u32::try_from(input.len()).map_err(|_| Failure::Io(format!("an input of {} bytes", input.len())))?;
+        let mut frame = Vec::with_capacity(4 + input.len());
+        frame.extend_from_slice(&length.to_le_bytes());
+        frame.extend_from_slice(input);
+        self.send(&frame, deadline).await?;
+        let cap = self.limits.output_cap;
+        let status = loop {
+            if self.pending.len() > cap {
+                return Err(Failure::TooLong(cap));
+            }
+            let mut chunk = [0u8; 8192];
+            let mut raw = [0u8; 4];
+            let closed = self.stdout_closed;
+            let (child, stdout, fifo) = (&mut self.child, &mut self.stdout, self.status.as_mut().expect("a zygote has a status FIFO"));
+            let step = async {
+                tokio::select! {
+                    // The zygote writes the four bytes at once (less than a pipe's atomic write).
+                    read = fifo.read_exact(&mut raw) => Step::Exited(read.map(|_| ExitStatus::from_raw(i32::from_ne_bytes(raw)))),
+                    gone = child.wait() => Step::Gone(gone),
+                    read = stdout.read(&mut chunk), if !closed => Step::Read(read),
+                }
+            };
+            match watch(&self.cpu, deadline, step).await {
+                Err(limit) => return Err(Failure::Timeout(limit)),
+                Ok(Step::Exited(Ok(status))) => break status,
+                Ok(Step::Exited(Err(err)) | Step::Gone(Err(err))) => return Err(Failure::Io(err.to_string())),
+                Ok(Step::Gone(Ok(status))) => {
+                    self.exit = Some(status);
+                    break status;
+                }
+                Ok(Step::Read(Ok(0))) => self.stdout_closed = true,
+                Ok(Step::Read(Ok(n))) => self.pending.extend_from_slice(&chunk[..n]),
+                Ok(Step::Read(Err(err))) => return Err(Failure::Io(format!("cannot read from the bot: {err}"))),
+            }
+        };
+        // Everything the move's processes wrote is in the pipe by now: they have all ended.
+        let mut chunk = [0u8; 8192];
+        loop {
+            match self.stdout.try_read(&mut chunk) {
+                Ok(0) => {
+                    self.stdout_closed = true;
+                    break;
+                }
+                Ok(n) => {
+                    self.pending.extend_from_slice(&chunk[..n]);
+                    if self.pending.len() > cap {
+                        return Err(Failure::TooLong(cap));
+                    }
+                }
+                Err(err) if err.kind() == io::ErrorKind::WouldBlock => break,
+                Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+                Err(err) => return Err(Failure::Io(format!("cannot read from the bot: {err}"))),
+            }
+        }
+        Ok((status, std::mem::take(&mut self.pending)))
     }
 
     /// Waits for the process to exit.
@@ -694,6 +732,8 @@ async fn exited(child: &mut Child, status: &mut Option<tokio::net::unix::pipe::R
 
 enum Step {
     Exited(io::Result<ExitStatus>),
+    /// A zygote ended (not a move's process).
+    Gone(io::Result<ExitStatus>),
     Read(io::Result<usize>),
 }
 

@@ -4,18 +4,22 @@
 //! namespace's own `/proc`, confines itself layer by layer and becomes the bot with a
 //! clean environment (`exec`). The first stage stays the bot's parent so that it can
 //! kill the whole group when the lifeline breaks (the referee died, even by SIGKILL), and
-//! ends the way the bot ended. Given `--go FIFO`, the second stage, fully confined, waits
-//! for one more byte there before it becomes the bot: the referee prepares a bot's start
-//! ahead of its move and lets it go when the move begins.
+//! ends the way the bot ended. Given `--zygote`, the second stage, fully confined, stays
+//! instead: it starts one process of the program per move the referee sends it, kills
+//! whatever that process left behind once it has ended, and reports its status, so that
+//! a per-move interface pays for the namespaces, the cgroups and the confinement once a
+//! game rather than once a move.
 
 use std::ffi::OsString;
 use std::fs::File;
 use std::io::{self, Read, Write};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitStatus};
+use std::process::{Command, ExitStatus, Stdio};
 
-use nix::sys::signal::{SigSet, Signal, killpg, raise};
+use nix::errno::Errno;
+use nix::sys::signal::{SigSet, Signal, kill, killpg, raise};
+use nix::sys::wait::waitpid;
 use nix::unistd::{Pid, getpgrp, getpid, setpgid};
 
 use crate::options::{Options, ProcView};
@@ -56,6 +60,10 @@ pub enum HelperError {
     Spawn(String, io::Error),
     #[error("cannot wait for the bot: {0}")]
     Wait(io::Error),
+    #[error("cannot read the next move from the referee: {0}")]
+    Frame(io::Error),
+    #[error("cannot report the end of a move: {0}")]
+    Reported(io::Error),
 }
 
 impl HelperError {
@@ -83,10 +91,11 @@ pub fn run(options: &Options) -> Result<ExitStatus, HelperError> {
     hup.add(Signal::SIGHUP);
     let _ = hup.thread_block();
 
-    // Opened now, before the namespaces: close-on-exec, so the bot never holds it.
+    // Opened now, before the namespaces: close-on-exec, so the bot never holds it. A
+    // zygote reports each move's end itself.
     let mut status_fifo = match &options.status {
-        Some(path) => Some(open_status(path).map_err(|err| HelperError::Status(path.clone(), err))?),
-        None => None,
+        Some(path) if !options.zygote => Some(open_status(path).map_err(|err| HelperError::Status(path.clone(), err))?),
+        _ => None,
     };
     let mut layers = Vec::new();
     match &options.lifeline {
@@ -154,13 +163,13 @@ pub fn run_inner(options: &Options, proc_view: ProcView) -> HelperError {
         ProcView::Host => (ProcView::Host, Err("no mount namespace of its own; landlock hides the host's processes instead".to_string())),
     };
     layers.push(Layer { name: "proc", outcome: proc });
-    // Opened before the confinement shuts the referee's folders away; read after it.
-    let mut go = match &options.go {
-        Some(path) => match open_lifeline(path) {
+    // Opened before the confinement shuts the referee's folders away.
+    let status = match (&options.status, options.zygote) {
+        (Some(path), true) => match open_status(path) {
             Ok(fifo) => Some(fifo),
-            Err(err) => return HelperError::Lifeline(path.clone(), err),
+            Err(err) => return HelperError::Status(path.clone(), err),
         },
-        None => None,
+        _ => None,
     };
     let report = match &options.report {
         Some(path) => match File::options().append(true).open(path) {
@@ -188,15 +197,107 @@ pub fn run_inner(options: &Options, proc_view: ProcView) -> HelperError {
     if let Some(workdir) = &options.workdir {
         command.current_dir(workdir);
     }
-    if let Some(fifo) = go.as_mut()
-        && let Err(err) = await_go(fifo)
-    {
-        return err;
+    if options.zygote {
+        return match status {
+            Some(status) => serve_moves(command, status),
+            None => HelperError::Status(PathBuf::from("(none)"), io::Error::other("a zygote needs --status")),
+        };
     }
-    // The go FIFO was opened close-on-exec: the bot does not inherit it.
-    drop(go);
     let err = command.exec();
     HelperError::Spawn(program.to_string_lossy().into_owned(), err)
+}
+
+/// The zygote: for each input framed on stdin, one process of `command` with the input on
+/// its stdin (then closed) and the helper's stdout and stderr; once it has ended, every
+/// other process of the sandbox is killed and reaped, and its wait status is written to
+/// `status`. Returns at the end of stdin (a clean exit) or on a failure of its own.
+///
+/// Nothing a move's process does reaches the zygote or the next move: as pid 1 of the PID
+/// namespace it gets only the signals it handles from inside, and it is not dumpable, so
+/// its memory, its environment and its descriptors (the referee's pipes and FIFO) stay
+/// closed to the processes it starts, which run as the same user. Outside a PID namespace
+/// of its own (a machine without namespaces) each move's process gets a process group of
+/// its own, and what it leaves in that group is killed.
+fn serve_moves(mut command: Command, mut status: File) -> HelperError {
+    use rustix::process::{DumpableBehavior, set_dumpable_behavior};
+    if let Err(err) = set_dumpable_behavior(DumpableBehavior::NotDumpable) {
+        return HelperError::Spawn("the zygote".to_string(), err.into());
+    }
+    let alone = getpid() == Pid::from_raw(1);
+    command.stdin(Stdio::piped());
+    if !alone {
+        command.process_group(0);
+    }
+    let program = command.get_program().to_string_lossy().into_owned();
+    let mut control = io::stdin().lock();
+    loop {
+        let input = match read_frame(&mut control) {
+            Ok(Some(input)) => input,
+            Ok(None) => std::process::exit(0),
+            Err(err) => return HelperError::Frame(err),
+        };
+        let ended = match command.spawn() {
+            Ok(mut child) => {
+                if let Some(mut stdin) = child.stdin.take() {
+                    // A process may end without reading its input: a broken pipe is no fault.
+                    let _ = stdin.write_all(&input);
+                }
+                let ended = child.wait();
+                end_leftovers(alone, child.id());
+                match ended {
+                    Ok(ended) => ended,
+                    Err(err) => return HelperError::Wait(err),
+                }
+            }
+            Err(err) => {
+                // As the one-shot helper would end: its message on stderr, its exit code.
+                let err = HelperError::Spawn(program.clone(), err);
+                eprintln!("arbiter-sandbox: {err}");
+                ExitStatus::from_raw(err.exit_code() << 8)
+            }
+        };
+        if let Err(err) = status.write_all(&ended.into_raw().to_ne_bytes()) {
+            return HelperError::Reported(err);
+        }
+    }
+}
+
+/// The most bytes one move's input may have.
+const FRAME_CAP: usize = 64 * 1024 * 1024;
+
+/// One framed input: a 4-byte little-endian length, then that many bytes; `None` at the
+/// end of the stream.
+fn read_frame(control: &mut impl Read) -> io::Result<Option<Vec<u8>>> {
+    let mut length = [0u8; 4];
+    match control.read_exact(&mut length) {
+        Ok(()) => {}
+        Err(err) if err.kind() == io::ErrorKind::UnexpectedEof => return Ok(None),
+        Err(err) => return Err(err),
+    }
+    let length = u32::from_le_bytes(length) as usize;
+    if length > FRAME_CAP {
+        return Err(io::Error::new(io::ErrorKind::InvalidData, format!("an input of {length} bytes, more than {FRAME_CAP}")));
+    }
+    let mut input = vec![0u8; length];
+    control.read_exact(&mut input)?;
+    Ok(Some(input))
+}
+
+/// Kills what a move's process left running and reaps it: as pid 1 of the namespace,
+/// every other process in it (a signal to -1 from there reaches the namespace only);
+/// else the process group the move's process was started in.
+fn end_leftovers(alone: bool, leader: u32) {
+    if alone {
+        let _ = kill(Pid::from_raw(-1), Signal::SIGKILL);
+        loop {
+            match waitpid(None::<Pid>, None) {
+                Ok(_) | Err(Errno::EINTR) => {}
+                Err(_) => break,
+            }
+        }
+    } else if let Ok(leader) = i32::try_from(leader) {
+        let _ = killpg(Pid::from_raw(leader), Signal::SIGKILL);
+    }
 }
 
 /// Ends the helper as the bot ended: the same exit code, or death by the same signal

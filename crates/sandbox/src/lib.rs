@@ -53,16 +53,18 @@ pub struct Policy {
     pub env: Vec<(String, String)>,
     /// The referee's lifeline FIFO (see `docs/security.md`).
     pub lifeline: PathBuf,
-    /// A second FIFO of the referee's (`--go`): when given, the helper gets everything
-    /// ready (namespaces, its second stage, every confinement) and then waits for one
-    /// byte on it before it becomes the bot, so that a bot's start can be prepared ahead
-    /// of its move.
-    pub go: Option<PathBuf>,
-    /// A third FIFO of the referee's (`--status`): when given, the helper writes the
+    /// A second FIFO of the referee's (`--status`): when given, the helper writes the
     /// bot's wait status there (4 bytes, native order) as soon as the bot has ended, so
     /// that the referee need not wait for the helper's own exit, which tears down the
     /// bot's namespaces (milliseconds).
     pub status: Option<PathBuf>,
+    /// Keep the sandbox for the moves of a per-move interface (`--zygote`): the helper's
+    /// confined second stage stays, and starts one process of the program for each
+    /// input the referee frames on its stdin (a 4-byte little-endian length, then the
+    /// bytes), that process's stdin holding the input and its stdout and stderr the
+    /// helper's; once the process has ended and whatever it left is killed, its wait
+    /// status goes to the status FIFO. The end of the helper's stdin ends it.
+    pub zygote: bool,
     /// Where the helper writes one line per layer: applied or not available, and why.
     pub report: Option<PathBuf>,
 }
@@ -81,8 +83,8 @@ impl Policy {
             net: Net::None,
             env: Vec::new(),
             lifeline: lifeline.into(),
-            go: None,
             status: None,
+            zygote: false,
             report: None,
         }
     }
@@ -118,14 +120,14 @@ impl Policy {
             push("--env", format!("{key}={value}").into());
         }
         push("--lifeline", self.lifeline.clone().into());
-        if let Some(go) = &self.go {
-            push("--go", go.clone().into());
-        }
         if let Some(status) = &self.status {
             push("--status", status.clone().into());
         }
         if let Some(report) = &self.report {
             push("--report", report.clone().into());
+        }
+        if self.zygote {
+            args.push("--zygote".into());
         }
         args.push("--".into());
         args

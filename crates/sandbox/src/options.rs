@@ -15,7 +15,7 @@ pub const DEFAULT_OPEN_FILES: u64 = 256;
 
 pub const USAGE: &str = "usage: arbiter-sandbox [--workdir DIR] [--read-only PATH]... [--memory BYTES] \
 [--cpu-seconds N] [--file-size BYTES] [--open-files N] [--processes N] [--net none|connect:PORT] \
-[--env KEY=VALUE]... [--lifeline FIFO] [--go FIFO] [--status FIFO] [--report FILE] -- PROGRAM [ARGS]...\n       \
+[--env KEY=VALUE]... [--lifeline FIFO] [--status FIFO] [--zygote] [--report FILE] -- PROGRAM [ARGS]...\n       \
 arbiter-sandbox --check [--workdir DIR]";
 
 /// What the helper was asked to do.
@@ -61,13 +61,14 @@ pub struct Options {
     pub net: Net,
     pub env: Vec<(String, String)>,
     pub lifeline: Option<PathBuf>,
-    /// The go FIFO: the second stage waits for a byte on it right before it becomes the
-    /// bot.
-    pub go: Option<PathBuf>,
-    /// The status FIFO: the first stage writes the bot's wait status there (4 bytes,
-    /// native order) as soon as the bot has ended, before its own exit tears the
-    /// namespaces down.
+    /// The status FIFO: the bot's wait status goes there (4 bytes, native order) as soon
+    /// as the bot has ended: from the first stage before its own exit tears the
+    /// namespaces down, or from the zygote after each move.
     pub status: Option<PathBuf>,
+    /// Keep the sandbox for a series of per-move processes (see [`crate::helper`]): the
+    /// second stage, confined, starts one process of the program per input framed on its
+    /// stdin instead of becoming the program.
+    pub zygote: bool,
     pub report: Option<PathBuf>,
     /// Set in the helper's second stage only (`--inner`, given by the first stage).
     pub inner: Option<ProcView>,
@@ -114,7 +115,7 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Invocation, Opt
             "--workdir" => options.workdir = Some(value()?.into()),
             "--read-only" => options.read_only.push(value()?.into()),
             "--lifeline" => options.lifeline = Some(value()?.into()),
-            "--go" => options.go = Some(value()?.into()),
+            "--zygote" => options.zygote = true,
             "--status" => options.status = Some(value()?.into()),
             "--report" => options.report = Some(value()?.into()),
             "--memory" => options.memory = Some(number(&key, value()?)?),
@@ -180,7 +181,7 @@ mod tests {
         policy.net = Net::Connect(4242);
         policy.env = vec![("ARBITER_ADDR".into(), "127.0.0.1:4242".into()), ("X".into(), "a=b".into())];
         policy.report = Some("/w/report".into());
-        policy.go = Some("/run/go".into());
+        policy.zygote = true;
         policy.status = Some("/run/status".into());
         let mut args = policy.to_args();
         assert_eq!(args.last(), Some(&OsString::from("--")));
@@ -196,7 +197,7 @@ mod tests {
         assert_eq!(options.env, policy.env);
         assert_eq!(options.lifeline, Some(policy.lifeline));
         assert_eq!(options.report, policy.report);
-        assert_eq!(options.go, policy.go);
+        assert!(options.zygote);
         assert_eq!(options.status, policy.status);
         assert_eq!(options.command, vec![OsString::from("python3"), "bot.py".into()]);
     }

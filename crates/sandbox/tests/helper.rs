@@ -557,53 +557,71 @@ fn a_lifeline_without_its_referee_ends_the_helper_at_once() {
     assert!(!fixture.path("bot/started").exists(), "the bot was not started");
 }
 
-/// A start prepared ahead (`--go`): the helper confines itself completely (its report's
-/// last layer is written after seccomp) and then waits; the bot runs only once the go
-/// byte comes, confined as any other; and a held start whose referee goes away ends
-/// without ever starting the bot.
-#[test]
-fn a_held_start_is_confined_first_and_runs_only_after_its_go() {
-    let mut fixture = Fixture::new();
-    let go = fixture.path("go");
-    nix::unistd::mkfifo(&go, nix::sys::stat::Mode::from_bits_truncate(0o600)).expect("mkfifo");
-    let mut go_end = File::options().read(true).write(true).open(&go).expect("open the go FIFO");
-    let mut policy = fixture.policy();
-    policy.go = Some(go.clone());
-    let script = "echo started > started; cat ../other/secret; echo done";
-    let child = fixture.spawn(&policy, &["/bin/sh", "-c", script]);
-    // Every layer is in place (the report ends with the environment, written after
-    // seccomp) while the bot has not started.
-    let began = Instant::now();
-    while !std::fs::read_to_string(fixture.path("report")).unwrap_or_default().contains("environment: ") {
-        assert!(began.elapsed() < Duration::from_secs(30), "the held helper never got ready");
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    fixture.require_layers();
-    std::thread::sleep(Duration::from_millis(100));
-    assert!(!fixture.path("bot/started").exists(), "the bot started before its go");
-    go_end.write_all(b"g").expect("the go");
-    let output = child.wait_with_output().expect("wait for the helper");
-    assert_eq!(stdout(&output), "done\n", "confined as any bot: {output:?}");
-    assert!(fixture.path("bot/started").exists());
+/// What a zygote's test bot does with each move's input (all of which it reads, so its
+/// stdin must end): `leave` leaves a child and a daemon of another session running;
+/// `count` counts the `sleep`s it can see; `peek` tries the zygote's environment and
+/// descriptors and to kill it; `secret` tries another bot's folder; `fail` exits with 3.
+const MOVES_BOT: &str = r#"input=$(cat); echo "move $input"
+case $input in
+  leave) sleep 1000 & setsid sh -c 'sleep 1000' & ;;
+  count) n=0; for p in /proc/[0-9]*; do [ "$(cat $p/comm 2>/dev/null)" = sleep ] && n=$((n+1)); done; echo "sleeping $n" ;;
+  peek) cat /proc/1/environ > /dev/null 2>&1 && echo environ-open || echo environ-closed
+        n=0; for f in /proc/1/fd/*; do readlink "$f" > /dev/null 2>&1 && n=$((n+1)); done; echo "fds open $n"
+        kill -9 1 2> /dev/null; echo after-kill ;;
+  secret) cat ../other/secret 2> /dev/null || echo refused ;;
+  fail) exit 3 ;;
+esac"#;
 
-    // The referee goes away while a start is held: the helper ends, the bot never runs.
-    std::fs::remove_file(fixture.path("bot/started")).expect("remove the mark");
-    std::fs::remove_file(fixture.path("report")).expect("remove the report");
-    let mut child = fixture.spawn(&policy, &["/bin/sh", "-c", script]);
-    while !std::fs::read_to_string(fixture.path("report")).unwrap_or_default().contains("environment: ") {
-        assert!(began.elapsed() < Duration::from_secs(60), "the held helper never got ready");
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    drop(fixture.fifo.take());
-    drop(go_end);
-    let closed = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait for the helper") {
-            break status;
-        }
-        assert!(closed.elapsed() < Duration::from_secs(30), "a held helper outlived its referee");
-        std::thread::sleep(Duration::from_millis(10));
+/// A zygote (`--zygote`): each framed input gets a process of its own, confined as any
+/// bot, with the input on its stdin (which then ends) and the helper's stdout; its wait
+/// status comes on the status FIFO only once everything it left behind is killed; a
+/// move's process cannot reach the zygote (its environment, its descriptors, a kill);
+/// and the end of the helper's stdin ends it cleanly.
+#[test]
+fn a_zygote_runs_one_confined_process_per_move_and_kills_what_each_leaves() {
+    let mut fixture = Fixture::new();
+    let status_path = fixture.path("status");
+    nix::unistd::mkfifo(&status_path, nix::sys::stat::Mode::from_bits_truncate(0o600)).expect("mkfifo");
+    let mut status = File::options().read(true).write(true).open(&status_path).expect("open the status FIFO");
+    let mut policy = fixture.policy();
+    policy.status = Some(status_path);
+    policy.zygote = true;
+    fixture.fifo.as_mut().expect("the lifeline is held").write_all(b"g").expect("write the go");
+    let mut child = Command::new(HELPER)
+        .args(policy.to_args())
+        .args(["/bin/sh", "-c", MOVES_BOT])
+        .current_dir(&policy.workdir)
+        .process_group(0)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("start the helper");
+    let mut control = child.stdin.take().expect("piped");
+    let mut output = BufReader::new(child.stdout.take().expect("piped"));
+    let mut play = |input: &str, lines: usize| {
+        control.write_all(&(input.len() as u32).to_le_bytes()).expect("the frame's length");
+        control.write_all(input.as_bytes()).expect("the frame");
+        let mut raw = [0u8; 4];
+        std::io::Read::read_exact(&mut status, &mut raw).expect("the move's status");
+        let ended = std::process::ExitStatus::from_raw(i32::from_ne_bytes(raw));
+        let said: Vec<String> = (0..lines)
+            .map(|_| {
+                let mut line = String::new();
+                output.read_line(&mut line).expect("the move's output");
+                line.trim_end().to_string()
+            })
+            .collect();
+        (ended.code(), said)
     };
-    assert!(!status.success(), "{status:?}");
-    assert!(!fixture.path("bot/started").exists(), "the bot never ran");
+    assert_eq!(play("leave", 1), (Some(0), vec!["move leave".to_string()]));
+    fixture.require_layers();
+    assert_eq!(play("count", 2), (Some(0), vec!["move count".to_string(), "sleeping 0".to_string()]), "left behind");
+    let peek = ["move peek", "environ-closed", "fds open 0", "after-kill"].map(String::from).to_vec();
+    assert_eq!(play("peek", 4), (Some(0), peek));
+    assert_eq!(play("secret", 2), (Some(0), vec!["move secret".to_string(), "refused".to_string()]));
+    assert_eq!(play("fail", 1), (Some(3), vec!["move fail".to_string()]));
+    assert_eq!(play("", 1), (Some(0), vec!["move".to_string()]), "the zygote lives on after a failed move");
+    drop(control);
+    let ended = child.wait().expect("wait for the helper");
+    assert_eq!(ended.code(), Some(0), "the end of its input ends the zygote cleanly");
 }

@@ -243,88 +243,32 @@ impl Once {
 /// before the start; then kills whatever it left running. A
 /// non-zero exit or a death by signal is a crash. An `Err` is our own failure to start it.
 pub async fn run_once(cmd: &jail::Command, input: &[u8], clock: &TurnClock) -> Result<Once, RefereeError> {
-    run_process(cmd, None, input, clock).await
-}
-
-/// How many moves ahead a launcher prepares starts: two, so that each has the time of
-/// two moves (its own side's and the opponent's) to get ready.
-const PREPARED_AHEAD: usize = 2;
-
-/// The processes of a per-move interface, one per move, all of one command. In the
-/// sandbox the starts of the next moves are prepared as soon as a move's process has
-/// ended (`jail::Process::spawn_held`: the helper in the bot's cgroups, namespaces and
-/// confinement, waiting), so that a move pays only for the bot's own start, and its time
-/// starts when the bot is let go.
-pub struct Launcher {
-    command: jail::Command,
-    /// The next moves' starts, oldest first, being prepared off the runtime's threads
-    /// (starting the helper and placing it in its cgroups block).
-    next: std::collections::VecDeque<tokio::task::JoinHandle<std::io::Result<jail::Process>>>,
-}
-
-impl Launcher {
-    pub fn new(mut command: jail::Command) -> Launcher {
-        command.per_move = true;
-        Launcher { command, next: std::collections::VecDeque::new() }
-    }
-
-    /// [`run_once`] of the launcher's command, with a start prepared before if there is
-    /// one; then the next moves' starts are prepared.
-    pub async fn run_once(&mut self, input: &[u8], clock: &TurnClock) -> Result<Once, RefereeError> {
-        let prepared = match self.next.pop_front() {
-            // One that could not be prepared, or died while it waited (killed from
-            // outside), is not used: the move starts the usual way.
-            Some(next) => next.await.ok().and_then(Result::ok).and_then(|mut process| process.try_exit().is_none().then_some(process)),
-            None => None,
-        };
-        let once = run_process(&self.command, prepared, input, clock).await;
-        while self.command.sandbox.is_some() && self.next.len() < PREPARED_AHEAD {
-            let command = self.command.clone();
-            self.next.push_back(tokio::task::spawn_blocking(move || jail::Process::spawn_held(&command)));
+    let began = Instant::now();
+    let mut process = match spawn(cmd) {
+        Ok(process) => process,
+        Err(StartError::Referee(err)) => return Err(err),
+        Err(StartError::Bot { fault, stderr }) => {
+            return Ok(Once {
+                output: Err(fault),
+                elapsed: began.elapsed(),
+                cpu: Duration::ZERO,
+                waited: Duration::ZERO,
+                stderr,
+                input: String::from_utf8_lossy(input).into_owned(),
+            });
         }
-        once
-    }
-}
-
-/// [`run_once`] with a start prepared before (let go here) or a fresh one.
-async fn run_process(cmd: &jail::Command, prepared: Option<jail::Process>, input: &[u8], clock: &TurnClock) -> Result<Once, RefereeError> {
-    let mut began = Instant::now();
-    let prepared = prepared.and_then(|mut process| process.release().is_ok().then_some(process));
-    let mut cpu_before = Duration::ZERO;
-    let mut process = match prepared {
-        Some(process) => {
-            // Its time starts now; what the helper used to get ready is not the bot's.
-            began = Instant::now();
-            cpu_before = process.cpu_time();
-            process
-        }
-        None => match spawn(cmd) {
-            Ok(process) => process,
-            Err(StartError::Referee(err)) => return Err(err),
-            Err(StartError::Bot { fault, stderr }) => {
-                return Ok(Once {
-                    output: Err(fault),
-                    elapsed: began.elapsed(),
-                    cpu: Duration::ZERO,
-                    waited: Duration::ZERO,
-                    stderr,
-                    input: String::from_utf8_lossy(input).into_owned(),
-                });
-            }
-        },
     };
     let wait_before = clock.wait_before(&process);
-    let deadline = clock.deadline_crediting(began, cpu_before, wait_before);
+    let deadline = clock.deadline_crediting(began, Duration::ZERO, wait_before);
     let result = async {
         // A bot may exit without reading its input: a broken pipe here is not a fault.
         let _ = process.send(input, deadline).await;
         process.close_stdin();
-        let (status, output) = process.run_to_exit(deadline).await?;
-        Ok::<_, jail::Failure>((output, status))
+        process.run_to_exit(deadline).await
     }
     .await;
     let (elapsed, waited) = TurnClock::charged(&process, began, &deadline);
-    let cpu = process.cpu_time().saturating_sub(cpu_before);
+    let cpu = process.cpu_time();
     let over_memory = process.memory_exceeded();
     // A sandboxed bot that ended on its own is all gone but for its helper, which is
     // tearing the bot's namespaces down (milliseconds): that and the cgroup's removal
@@ -338,15 +282,108 @@ async fn run_process(cmd: &jail::Command, prepared: Option<jail::Process>, input
     if ended {
         tokio::spawn(async move { process.kill().await });
     }
-    let output = match result {
+    let output = move_output(cmd, result, over_memory, clock);
+    Ok(Once { output, elapsed, cpu, waited, stderr, input: String::from_utf8_lossy(input).into_owned() })
+}
+
+/// What a per-move process's run gave: its stdout, or its fault (over its memory cap,
+/// a non-zero exit or a death by signal, a failed read or wait).
+fn move_output(cmd: &jail::Command, result: Result<(ExitStatus, Vec<u8>), jail::Failure>, over_memory: bool, clock: &TurnClock) -> Result<Vec<u8>, Fault> {
+    match result {
         _ if over_memory => Err(memory_fault(cmd)),
-        Ok((output, status)) => match exit_fault(status) {
+        Ok((status, output)) => match exit_fault(status) {
             Some(fault) => Err(fault),
             None => Ok(output),
         },
         Err(failure) => Err(failure_fault(failure, clock)),
-    };
-    Ok(Once { output, elapsed, cpu, waited, stderr, input: String::from_utf8_lossy(input).into_owned() })
+    }
+}
+
+/// The processes of a per-move interface, one per move, all of one command. Without the
+/// sandbox each move starts its process afresh ([`run_once`]). In the sandbox the moves
+/// run in a zygote (`jail::Process::spawn_zygote`): the helper with its cgroups,
+/// namespaces and confinement, kept for the game, which starts each move's process
+/// inside and kills what it leaves, so that a move pays for the bot's own start only.
+/// A zygote is kept while its moves end cleanly and given up after any fault (a crash,
+/// a timeout, the memory cap); a move after that gets a fresh one.
+pub struct Launcher {
+    command: jail::Command,
+    /// The zygote of the last move, when it ended cleanly.
+    kept: Option<jail::Process>,
+    /// A zygote being started for the next move.
+    next: Option<tokio::task::JoinHandle<std::io::Result<jail::Process>>>,
+}
+
+impl Launcher {
+    /// In the sandbox, and inside a runtime, the first zygote starts at once, off the
+    /// runtime's threads, so that it is ready by the seat's first move.
+    pub fn new(mut command: jail::Command) -> Launcher {
+        command.per_move = true;
+        let next = match (&command.sandbox, tokio::runtime::Handle::try_current()) {
+            (Some(_), Ok(runtime)) => {
+                let command = command.clone();
+                Some(runtime.spawn_blocking(move || jail::Process::spawn_zygote(&command)))
+            }
+            _ => None,
+        };
+        Launcher { command, kept: None, next }
+    }
+
+    /// One move: [`run_once`] of the launcher's command, in the sandbox through its zygote.
+    pub async fn run_once(&mut self, input: &[u8], clock: &TurnClock) -> Result<Once, RefereeError> {
+        if self.command.sandbox.is_none() {
+            return run_once(&self.command, input, clock).await;
+        }
+        let mut zygote = match self.zygote().await {
+            Ok(zygote) => zygote,
+            Err(err) => return Err(RefereeError::new(format!("cannot start the sandbox for {}", self.command.program.display()), err)),
+        };
+        let began = Instant::now();
+        let cpu_before = zygote.cpu_time();
+        let wait_before = clock.wait_before(&zygote);
+        let deadline = clock.deadline_crediting(began, cpu_before, wait_before);
+        let result = zygote.run_move(input, deadline).await;
+        let (elapsed, waited) = TurnClock::charged(&zygote, began, &deadline);
+        let cpu = zygote.cpu_time().saturating_sub(cpu_before);
+        let over_memory = zygote.memory_exceeded();
+        if let Some(status) = zygote.try_exit()
+            && !over_memory
+        {
+            // The zygote is ours: a move's process cannot end it (it is pid 1 of the
+            // sandbox's PID namespace, and not dumpable).
+            return Err(RefereeError::new(
+                format!("the sandbox of {} ended during a move", self.command.program.display()),
+                std::io::Error::other(format!("{status}")),
+            ));
+        }
+        let output = move_output(&self.command, result, over_memory, clock);
+        let stderr = if output.is_ok() {
+            let stderr = zygote.take_stderr().await;
+            self.kept = Some(zygote);
+            stderr
+        } else {
+            give_up(&mut zygote).await
+        };
+        Ok(Once { output, elapsed, cpu, waited, stderr, input: String::from_utf8_lossy(input).into_owned() })
+    }
+
+    /// The kept zygote, else the one being started, else a new one; one that died while
+    /// it waited (killed from outside) is replaced.
+    async fn zygote(&mut self) -> std::io::Result<jail::Process> {
+        if let Some(mut kept) = self.kept.take()
+            && kept.try_exit().is_none()
+        {
+            return Ok(kept);
+        }
+        if let Some(next) = self.next.take()
+            && let Ok(Ok(mut next)) = next.await
+            && next.try_exit().is_none()
+        {
+            return Ok(next);
+        }
+        let command = self.command.clone();
+        tokio::task::spawn_blocking(move || jail::Process::spawn_zygote(&command)).await.map_err(std::io::Error::other)?
+    }
 }
 
 /// The fault of a bot killed for going over its memory cap of `cap` bytes.
