@@ -208,7 +208,7 @@ impl StderrPipe {
         let mut log = self.log.lock().expect("stderr log lock");
         let mut chunk = [0u8; 16 * 1024];
         loop {
-            match self.pipe.try_read(&mut chunk) {
+            match read_now(&self.pipe, &mut chunk) {
                 Ok(0) => return Drained::Closed,
                 Ok(n) => {
                     let room = log.cap.saturating_sub(log.bytes.len());
@@ -588,7 +588,7 @@ impl Process {
         // Everything the move's processes wrote is in the pipe by now: they have all ended.
         let mut chunk = [0u8; 8192];
         loop {
-            match self.stdout.try_read(&mut chunk) {
+            match read_now(&self.stdout, &mut chunk) {
                 Ok(0) => {
                     self.stdout_closed = true;
                     break;
@@ -700,6 +700,19 @@ impl Drop for Process {
         // Kill the whole group, not just the leader: children must not outlive the bot.
         let _ = rustix::process::kill_process_group(self.pgid, Signal::KILL);
         self.stderr_task.abort();
+    }
+}
+
+/// Reads what a pipe holds now, without waiting. Tokio's own `try_read` reads nothing
+/// while the runtime has not yet seen the pipe become readable, so bytes already in it
+/// could be left for later (a move's last output after its status, a move's stderr for
+/// the next move's log): when it finds nothing, the system call is made directly. The
+/// `try_read` first keeps the runtime's idea of the pipe right (it forgets a readiness
+/// that found nothing), so that a task waiting for the pipe to be readable does not spin.
+fn read_now(pipe: &tokio::net::unix::pipe::Receiver, buffer: &mut [u8]) -> io::Result<usize> {
+    match pipe.try_read(buffer) {
+        Err(err) if err.kind() == io::ErrorKind::WouldBlock => rustix::io::read(pipe, buffer).map_err(io::Error::from),
+        read => read,
     }
 }
 
@@ -834,5 +847,45 @@ async fn watch<T>(cpu_meter: &CpuSource, deadline: Deadline, work: impl std::fut
         out = work => Ok(out),
         () = wall => Err(TimeLimit::Wall),
         () = cpu => Err(TimeLimit::Cpu),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What a process wrote before the referee drains its pipe is read at once, even when
+    /// the runtime has not yet seen the pipe become readable (no await in between): the
+    /// case where tokio's own `try_read` reads nothing.
+    #[tokio::test(flavor = "current_thread")]
+    async fn a_drain_reads_what_the_pipe_holds_before_the_runtime_sees_it() {
+        let (sender, receiver) = tokio::net::unix::pipe::pipe().expect("a pipe");
+        rustix::io::write(&sender, b"the last words").expect("write");
+        let mut buffer = [0u8; 64];
+        assert_eq!(
+            receiver.try_read(&mut buffer).map_err(|err| err.kind()),
+            Err(io::ErrorKind::WouldBlock),
+            "tokio's try_read waits for the runtime"
+        );
+        let read = read_now(&receiver, &mut buffer).expect("read");
+        assert_eq!(&buffer[..read], b"the last words");
+        assert_eq!(read_now(&receiver, &mut buffer).map_err(|err| err.kind()), Err(io::ErrorKind::WouldBlock));
+    }
+
+    /// A drain that found the pipe empty leaves the runtime waiting for it to become
+    /// readable again, so that the task draining a bot's stderr sleeps rather than spins
+    /// (reading by the system call alone never tells the runtime, which then reports the
+    /// pipe readable for ever).
+    #[tokio::test(flavor = "current_thread")]
+    async fn a_drained_pipe_is_waited_for_again() {
+        let (sender, receiver) = tokio::net::unix::pipe::pipe().expect("a pipe");
+        rustix::io::write(&sender, b"a line").expect("write");
+        receiver.readable().await.expect("readable");
+        let mut buffer = [0u8; 64];
+        assert_eq!(read_now(&receiver, &mut buffer).expect("read"), 6);
+        assert_eq!(read_now(&receiver, &mut buffer).map_err(|err| err.kind()), Err(io::ErrorKind::WouldBlock));
+        // Nothing writes any more: a wait for readability must not end.
+        let waited = tokio::time::timeout(Duration::from_millis(20), receiver.readable()).await;
+        assert!(waited.is_err(), "the runtime still takes the empty pipe for readable");
     }
 }

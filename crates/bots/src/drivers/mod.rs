@@ -288,7 +288,12 @@ pub async fn run_once(cmd: &jail::Command, input: &[u8], clock: &TurnClock) -> R
 
 /// What a per-move process's run gave: its stdout, or its fault (over its memory cap,
 /// a non-zero exit or a death by signal, a failed read or wait).
-fn move_output(cmd: &jail::Command, result: Result<(ExitStatus, Vec<u8>), jail::Failure>, over_memory: bool, clock: &TurnClock) -> Result<Vec<u8>, Fault> {
+fn move_output(
+    cmd: &jail::Command,
+    result: Result<(ExitStatus, Vec<u8>), jail::Failure>,
+    over_memory: bool,
+    clock: &TurnClock,
+) -> Result<Vec<u8>, Fault> {
     match result {
         _ if over_memory => Err(memory_fault(cmd)),
         Ok((status, output)) => match exit_fault(status) {
