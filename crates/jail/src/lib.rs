@@ -254,6 +254,9 @@ pub struct Process {
     _lifeline_dir: Option<tempfile::TempDir>,
     started: Instant,
     exit: Option<ExitStatus>,
+    /// Whether the keeper of plain processes holds its group (`orphans.rs`), until the
+    /// leader is reaped.
+    kept: bool,
     paused: bool,
 }
 
@@ -333,7 +336,8 @@ impl Process {
         let started = Instant::now();
         // A plain process has no lifeline: it dies with the referee by a parent-death signal
         // (but for a per-move one: see `Command::per_move`).
-        let mut child = if command.sandbox.is_none() && !command.per_move { orphans::spawn(cmd)? } else { cmd.spawn()? };
+        let kept = command.sandbox.is_none() && !command.per_move;
+        let mut child = if kept { orphans::spawn(cmd)? } else { cmd.spawn()? };
         let raw = child.id().and_then(|id| i32::try_from(id).ok()).expect("a just-started child has an id");
         let pgid = Pid::from_raw(raw).expect("child ids are positive");
         // Below the referee's CPU priority: on a busy machine the referee still reads an
@@ -398,6 +402,7 @@ impl Process {
             _lifeline_dir: lifeline_dir,
             started,
             exit: None,
+            kept: kept && orphans::kept(),
             paused: false,
         })
     }
@@ -523,7 +528,7 @@ impl Process {
             match watch(&self.cpu, deadline, step).await {
                 Err(limit) => return Err(Failure::Timeout(limit)),
                 Ok(Step::Exited(Ok(status)) | Step::Gone(Ok(status))) => {
-                    self.exit = Some(status);
+                    self.ended(status);
                     break status;
                 }
                 Ok(Step::Exited(Err(err)) | Step::Gone(Err(err))) => return Err(Failure::Io(err.to_string())),
@@ -577,7 +582,7 @@ impl Process {
                 Ok(Step::Exited(Ok(status))) => break status,
                 Ok(Step::Exited(Err(err)) | Step::Gone(Err(err))) => return Err(Failure::Io(err.to_string())),
                 Ok(Step::Gone(Ok(status))) => {
-                    self.exit = Some(status);
+                    self.ended(status);
                     break status;
                 }
                 Ok(Step::Read(Ok(0))) => self.stdout_closed = true,
@@ -614,7 +619,7 @@ impl Process {
         }
         match watch(&self.cpu, deadline, exited(&mut self.child, &mut self.status)).await {
             Ok(Ok(status)) => {
-                self.exit = Some(status);
+                self.ended(status);
                 Ok(status)
             }
             Ok(Err(err)) => Err(Failure::Io(err.to_string())),
@@ -625,7 +630,9 @@ impl Process {
     /// The exit status if the process has exited, without waiting.
     pub fn try_exit(&mut self) -> Option<ExitStatus> {
         if self.exit.is_none() {
-            self.exit = self.child.try_wait().ok().flatten();
+            if let Some(status) = self.child.try_wait().ok().flatten() {
+                self.ended(status);
+            }
         }
         self.exit
     }
@@ -671,8 +678,17 @@ impl Process {
         if self.exit.is_none() {
             let _ = self.child.start_kill();
             if let Ok(status) = self.child.wait().await {
-                self.exit = Some(status);
+                self.ended(status);
             }
+        }
+    }
+
+    /// Notes the leader's exit (it has been reaped): its process id may now be used again,
+    /// so the keeper of plain processes lets its group go.
+    fn ended(&mut self, status: ExitStatus) {
+        self.exit = Some(status);
+        if std::mem::take(&mut self.kept) {
+            orphans::forget(self.id());
         }
     }
 
@@ -699,6 +715,10 @@ impl Drop for Process {
     fn drop(&mut self) {
         // Kill the whole group, not just the leader: children must not outlive the bot.
         let _ = rustix::process::kill_process_group(self.pgid, Signal::KILL);
+        // Before the leader is reaped (after this, by the runtime): its id is still ours.
+        if self.kept {
+            orphans::forget(self.id());
+        }
         self.stderr_task.abort();
     }
 }

@@ -1,18 +1,28 @@
-//! Plain (unsandboxed) processes die with the referee: each is started with a
-//! parent-death signal (SIGKILL), from one thread that lives as long as the referee.
+//! Plain (unsandboxed) processes die with the referee, however it ends.
 //!
 //! A sandboxed bot has its helper's lifeline and the cgroup sweep (`cgroup::sweep`); a
 //! plain one has neither. A referee killed outright (SIGKILL, the OOM killer) just as it
 //! stops a plain bot's group between moves leaves the bot stopped for good: the kernel's
 //! SIGHUP and SIGCONT reach an orphaned group only if it was stopped before it was
-//! orphaned. `PR_SET_PDEATHSIG` makes the kernel kill the bot when its parent goes, stopped
-//! or not. The signal follows the *thread* that started the child, not the process, so
-//! every plain start is made from one thread of our own that never ends: a runtime's
-//! blocking thread, which ends when idle, would take a kept bot with it mid-match.
+//! orphaned.
+//!
+//! So the referee starts one keeper (`arbiter-sandbox --keeper`, `sandbox::keeper`) and
+//! names each plain bot's process group to it once started, and again once its leader is
+//! reaped ([`forget`]); when the referee ends, its end of the keeper's pipe closes and the
+//! keeper kills the groups still named (SIGKILL ends a stopped process too). Plain starts
+//! stay the cheap kind (`posix_spawn`).
+//!
+//! Without the helper program (a build of the library alone), each plain process is
+//! started with a parent-death signal (SIGKILL) instead, which needs a fork of the
+//! referee (about a millisecond of its CPU a start, and copy-on-write faults after; see
+//! `docs/benchmarks.md`): the signal follows the *thread* that started the child, so
+//! those starts are made from one thread of our own that never ends (a runtime's blocking
+//! thread, which ends when idle, would take a kept bot with it mid-match).
 
-use std::io;
-use std::sync::OnceLock;
+use std::io::{self, Write};
+use std::process::Stdio;
 use std::sync::mpsc;
+use std::sync::{Mutex, OnceLock};
 
 use rustix::process::Signal;
 
@@ -21,13 +31,75 @@ type Job = Box<dyn FnOnce() + Send>;
 /// The starting thread's queue (`None` if the thread could not be started).
 static STARTER: OnceLock<Option<mpsc::Sender<Job>>> = OnceLock::new();
 
-/// Starts `cmd` (a plain process) so that it is killed when the referee ends, however it
-/// ends. Blocks for the start itself, as [`tokio::process::Command::spawn`] does; like
-/// it, needs the caller to be inside a Tokio runtime.
+/// The keeper's stdin (`None` when it could not be started: no helper program).
+static KEEPER: OnceLock<Option<Mutex<std::process::ChildStdin>>> = OnceLock::new();
+
+/// The keeper, started at the first plain start.
+fn keeper() -> Option<&'static Mutex<std::process::ChildStdin>> {
+    KEEPER
+        .get_or_init(|| {
+            use std::os::unix::process::CommandExt;
+            let helper = sandbox::helper_path()?;
+            let mut keeper = std::process::Command::new(helper)
+                .arg("--keeper")
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::null())
+                // Not the referee's group: a Ctrl-C to the referee must not end it first.
+                .process_group(0)
+                .spawn()
+                .ok()?;
+            // A helper program too old to keep (it would exit at once) does not say so.
+            let mut greeting = String::new();
+            std::io::BufRead::read_line(&mut std::io::BufReader::new(keeper.stdout.take()?), &mut greeting).ok()?;
+            if greeting != sandbox::keeper::GREETING {
+                let _ = keeper.kill();
+                let _ = keeper.wait();
+                return None;
+            }
+            // It lives as long as the referee: nothing to wait for before the referee ends.
+            keeper.stdin.take().map(Mutex::new)
+        })
+        .as_ref()
+}
+
+/// Tells the keeper one line.
+fn tell(keeper: &Mutex<std::process::ChildStdin>, line: &str) -> io::Result<()> {
+    let mut stdin = keeper.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    stdin.write_all(line.as_bytes())
+}
+
+/// Whether plain processes are kept by the keeper (else each has a parent-death signal).
+pub(crate) fn kept() -> bool {
+    keeper().is_some()
+}
+
+/// Tells the keeper that the group of `leader`, started by [`spawn`], is gone (its leader
+/// reaped, or about to be killed and dropped): its process id may be used again.
+pub(crate) fn forget(leader: i32) {
+    if let Some(keeper) = keeper() {
+        let _ = tell(keeper, &format!("-{leader}\n"));
+    }
+}
+
+/// Starts `cmd` (a plain process, the leader of a process group of its own) so that its
+/// group is killed when the referee ends, however it ends. Blocks for the start itself, as
+/// [`tokio::process::Command::spawn`] does; like it, needs the caller to be inside a Tokio
+/// runtime.
 pub(crate) fn spawn(mut cmd: tokio::process::Command) -> io::Result<tokio::process::Child> {
     // The child is registered with the caller's runtime (which reaps it and drives its pipes).
     let runtime =
         tokio::runtime::Handle::try_current().map_err(|_| io::Error::other("a bot process can only be started inside a Tokio runtime"))?;
+    if let Some(keeper) = keeper() {
+        let mut child = cmd.spawn()?;
+        let leader = child.id().expect("a just-started child has an id");
+        if let Err(err) = tell(keeper, &format!("+{leader}\n")) {
+            // A process nothing would kill with its referee is not started.
+            let _ = child.start_kill();
+            return Err(io::Error::other(format!("the keeper of plain processes is gone: {err}")));
+        }
+        return Ok(child);
+    }
     let parent = rustix::process::getpid();
     // SAFETY: the closure runs in the child between fork and exec, where only
     // async-signal-safe calls are allowed: it makes two system calls and allocates nothing

@@ -4,6 +4,9 @@
 //! started from a thread that then ends lives on (the parent-death signal follows the
 //! starting thread, so the starts must come from one that lasts).
 //!
+//! The keeper (`arbiter-sandbox --keeper`) is what does it when the helper program is
+//! built, as in the workspace's test run; the parent-death signal is the fallback.
+//!
 //! A "referee" here is this test binary run again (the ignored test `fake_referee`), so
 //! that it can be killed like a real one.
 
@@ -66,6 +69,9 @@ fn a_killed_referees_plain_bot_dies_even_when_stopped_after_the_referee() {
     let bot: i32 = line["bot ".len()..].parse().unwrap();
     let bot_guard = KillOnDrop(bot);
     assert!(eventually(Duration::from_secs(10), || state(bot) == Some('S')), "the bot is not asleep: {:?}", state(bot));
+    // The referee keeps its plain bots through a keeper of its own (`arbiter-sandbox
+    // --keeper`, built with the workspace), not the parent-death signal of the fallback.
+    assert!(keeper_of(referee.id() as i32).is_some(), "the fake referee started no keeper");
 
     referee.kill().unwrap();
     referee.wait().unwrap();
@@ -75,6 +81,17 @@ fn a_killed_referees_plain_bot_dies_even_when_stopped_after_the_referee() {
     let _ = rustix::process::kill_process_group(Pid::from_raw(bot).unwrap(), Signal::STOP);
     assert!(eventually(Duration::from_secs(10), || state(bot).is_none()), "the dead referee's bot is still there: {:?}", state(bot));
     std::mem::forget(bot_guard);
+}
+
+/// The keeper process (`arbiter-sandbox --keeper`) whose parent is `referee`.
+fn keeper_of(referee: i32) -> Option<i32> {
+    std::fs::read_dir("/proc").ok()?.flatten().filter_map(|entry| entry.file_name().to_str()?.parse::<i32>().ok()).find(|&pid| {
+        let parent = std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .ok()
+            .and_then(|stat| stat.rsplit_once(") ").and_then(|(_, rest)| rest.split(' ').nth(1)?.parse::<i32>().ok()));
+        let command = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+        parent == Some(referee) && String::from_utf8_lossy(&command).contains("--keeper")
+    })
 }
 
 #[test]

@@ -10,6 +10,7 @@ pub mod check;
 mod confine;
 mod filter;
 pub mod helper;
+pub mod keeper;
 mod limits;
 mod namespaces;
 pub mod options;

@@ -1,5 +1,6 @@
 //! `arbiter-sandbox`: confines itself and runs a bot (see the `sandbox` library), or
-//! checks what this machine enforces (`--check`).
+//! checks what this machine enforces (`--check`), or keeps a referee's plain bots
+//! (`--keeper`).
 
 use sandbox::options::{Invocation, USAGE, parse};
 
@@ -39,5 +40,6 @@ fn main() {
             std::process::exit(if all { 0 } else { 1 });
         }
         Invocation::Probe(args) => println!("{}", sandbox::probe::run(&args)),
+        Invocation::Keeper => sandbox::keeper::run(),
     }
 }

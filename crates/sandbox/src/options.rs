@@ -16,7 +16,7 @@ pub const DEFAULT_OPEN_FILES: u64 = 256;
 pub const USAGE: &str = "usage: arbiter-sandbox [--workdir DIR] [--read-only PATH]... [--memory BYTES] \
 [--cpu-seconds N] [--file-size BYTES] [--open-files N] [--processes N] [--net none|connect:PORT] \
 [--env KEY=VALUE]... [--lifeline FIFO] [--status FIFO] [--zygote] [--report FILE] -- PROGRAM [ARGS]...\n       \
-arbiter-sandbox --check [--workdir DIR]";
+arbiter-sandbox --check [--workdir DIR]\n       arbiter-sandbox --keeper";
 
 /// What the helper was asked to do.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -27,6 +27,9 @@ pub enum Invocation {
     Check { workdir: Option<PathBuf> },
     /// One probe, run as the "bot" inside the sandbox by `--check` (not for people).
     Probe(Vec<OsString>),
+    /// Keep a referee's plain bots: kill their groups when the referee ends
+    /// ([`crate::keeper`]; not for people).
+    Keeper,
 }
 
 /// What the helper's second stage does about `/proc` (see [`crate::helper`]).
@@ -112,6 +115,7 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Invocation, Opt
             }
             "--check" => check = true,
             "--probe" => return Ok(Invocation::Probe(args.collect())),
+            "--keeper" => return Ok(Invocation::Keeper),
             "--workdir" => options.workdir = Some(value()?.into()),
             "--read-only" => options.read_only.push(value()?.into()),
             "--lifeline" => options.lifeline = Some(value()?.into()),
