@@ -38,10 +38,10 @@ pub struct Command {
     /// Confinement by the sandbox helper, or `None` for a trusted bot.
     pub sandbox: Option<Sandbox>,
     /// A process for one move: never paused, it ends with its move. Without the sandbox
-    /// such a process is started the cheap way (`posix_spawn`), without the parent-death
-    /// signal every other plain process gets (`orphans.rs`): that signal needs a fork,
-    /// which costs the referee about a millisecond of CPU a start, on every move; and
-    /// a process never stopped cannot be left stopped by its referee's death.
+    /// such a process is not named to the keeper of plain processes (`orphans.rs`), nor,
+    /// in the keeper's absence, given the parent-death signal (a fork of the referee, about
+    /// a millisecond of its CPU a start, on every move): a process never stopped cannot be
+    /// left stopped by its referee's death.
     pub per_move: bool,
 }
 
@@ -334,8 +334,8 @@ impl Process {
             .process_group(0)
             .kill_on_drop(true);
         let started = Instant::now();
-        // A plain process has no lifeline: it dies with the referee by a parent-death signal
-        // (but for a per-move one: see `Command::per_move`).
+        // A plain process has no lifeline: the keeper kills it when the referee ends (but
+        // for a per-move one: see `Command::per_move`).
         let kept = command.sandbox.is_none() && !command.per_move;
         let mut child = if kept { orphans::spawn(cmd)? } else { cmd.spawn()? };
         let raw = child.id().and_then(|id| i32::try_from(id).ok()).expect("a just-started child has an id");
