@@ -257,6 +257,11 @@ pub struct Process {
     /// Whether the keeper of plain processes holds its group (`orphans.rs`), until the
     /// leader is reaped.
     kept: bool,
+    /// Whether the leader has been reaped. From then on its process group id is ours only
+    /// while a member of the group lives, so the group is killed at that moment
+    /// ([`Process::ended`]) and never signalled again: a later signal could reach another
+    /// program's group that got the same id.
+    reaped: bool,
     paused: bool,
 }
 
@@ -403,6 +408,7 @@ impl Process {
             started,
             exit: None,
             kept: kept && orphans::kept(),
+            reaped: false,
             paused: false,
         })
     }
@@ -527,8 +533,12 @@ impl Process {
             };
             match watch(&self.cpu, deadline, step).await {
                 Err(limit) => return Err(Failure::Timeout(limit)),
-                Ok(Step::Exited(Ok(status)) | Step::Gone(Ok(status))) => {
-                    self.ended(status);
+                Ok(Step::Exited(Ok(exit))) => {
+                    self.ended(exit);
+                    break exit.status();
+                }
+                Ok(Step::Gone(Ok(status))) => {
+                    self.ended(Exit::Reaped(status));
                     break status;
                 }
                 Ok(Step::Exited(Err(err)) | Step::Gone(Err(err))) => return Err(Failure::Io(err.to_string())),
@@ -538,8 +548,9 @@ impl Process {
             }
         };
         // What the process wrote before it exited is in the pipe: kill the stragglers
-        // that could keep it open, then read it to the end.
-        let _ = rustix::process::kill_process_group(self.pgid, Signal::KILL);
+        // that could keep it open (done already if the leader was reaped), then read it
+        // to the end.
+        self.kill_group();
         let drain = Deadline::wall_in(Duration::from_secs(1));
         let output = self.read_to_end(drain).await?;
         Ok((status, output))
@@ -572,17 +583,17 @@ impl Process {
             let step = async {
                 tokio::select! {
                     // The zygote writes the four bytes at once (less than a pipe's atomic write).
-                    read = fifo.read_exact(&mut raw) => Step::Exited(read.map(|_| ExitStatus::from_raw(i32::from_ne_bytes(raw)))),
+                    read = fifo.read_exact(&mut raw) => Step::Exited(read.map(|_| Exit::Told(ExitStatus::from_raw(i32::from_ne_bytes(raw))))),
                     gone = child.wait() => Step::Gone(gone),
                     read = stdout.read(&mut chunk), if !closed => Step::Read(read),
                 }
             };
             match watch(&self.cpu, deadline, step).await {
                 Err(limit) => return Err(Failure::Timeout(limit)),
-                Ok(Step::Exited(Ok(status))) => break status,
+                Ok(Step::Exited(Ok(exit))) => break exit.status(),
                 Ok(Step::Exited(Err(err)) | Step::Gone(Err(err))) => return Err(Failure::Io(err.to_string())),
                 Ok(Step::Gone(Ok(status))) => {
-                    self.ended(status);
+                    self.ended(Exit::Reaped(status));
                     break status;
                 }
                 Ok(Step::Read(Ok(0))) => self.stdout_closed = true,
@@ -618,9 +629,9 @@ impl Process {
             return Ok(status);
         }
         match watch(&self.cpu, deadline, exited(&mut self.child, &mut self.status)).await {
-            Ok(Ok(status)) => {
-                self.ended(status);
-                Ok(status)
+            Ok(Ok(exit)) => {
+                self.ended(exit);
+                Ok(exit.status())
             }
             Ok(Err(err)) => Err(Failure::Io(err.to_string())),
             Err(limit) => Err(Failure::Timeout(limit)),
@@ -631,7 +642,7 @@ impl Process {
     pub fn try_exit(&mut self) -> Option<ExitStatus> {
         if self.exit.is_none() {
             if let Some(status) = self.child.try_wait().ok().flatten() {
-                self.ended(status);
+                self.ended(Exit::Reaped(status));
             }
         }
         self.exit
@@ -654,7 +665,7 @@ impl Process {
 
     /// Stops the whole group (SIGSTOP) so it cannot think on the opponent's time.
     pub fn pause(&mut self) {
-        if !self.paused {
+        if !self.paused && !self.reaped {
             let _ = rustix::process::kill_process_group(self.pgid, Signal::STOP);
             self.paused = true;
         }
@@ -663,32 +674,52 @@ impl Process {
     /// Lets a paused group run again (SIGCONT).
     pub fn resume(&mut self) {
         if self.paused {
-            let _ = rustix::process::kill_process_group(self.pgid, Signal::CONT);
+            if !self.reaped {
+                let _ = rustix::process::kill_process_group(self.pgid, Signal::CONT);
+            }
             self.paused = false;
+        }
+    }
+
+    /// Kills the process group, unless its leader was reaped (then it was killed at that
+    /// moment, and its id may belong to another group by now).
+    fn kill_group(&self) {
+        if !self.reaped {
+            let _ = rustix::process::kill_process_group(self.pgid, Signal::KILL);
         }
     }
 
     /// Kills the whole process group (and the bot's cgroups, which hold what left the
     /// group) and reaps the leader.
     pub async fn kill(&mut self) {
-        let _ = rustix::process::kill_process_group(self.pgid, Signal::KILL);
+        self.kill_group();
         if let Some(group) = &self.cpu.cgroup {
             group.kill_async().await;
         }
-        if self.exit.is_none() {
+        if !self.reaped {
             let _ = self.child.start_kill();
             if let Ok(status) = self.child.wait().await {
-                self.ended(status);
+                self.ended(Exit::Reaped(status));
             }
         }
     }
 
-    /// Notes the leader's exit (it has been reaped): its process id may now be used again,
-    /// so the keeper of plain processes lets its group go.
-    fn ended(&mut self, status: ExitStatus) {
-        self.exit = Some(status);
-        if std::mem::take(&mut self.kept) {
-            orphans::forget(self.id());
+    /// Notes the process's exit. When its leader has been reaped, its process id may be
+    /// given again once its group is empty: the group is killed now, while the id is
+    /// still its own (what is left of the group keeps the id taken), and never signalled
+    /// after; and the keeper of plain processes lets the group go.
+    fn ended(&mut self, exit: Exit) {
+        if self.exit.is_none() {
+            self.exit = Some(exit.status());
+        }
+        if let Exit::Reaped(_) = exit
+            && !self.reaped
+        {
+            let _ = rustix::process::kill_process_group(self.pgid, Signal::KILL);
+            self.reaped = true;
+            if std::mem::take(&mut self.kept) {
+                orphans::forget(self.id());
+            }
         }
     }
 
@@ -714,7 +745,7 @@ impl Process {
 impl Drop for Process {
     fn drop(&mut self) {
         // Kill the whole group, not just the leader: children must not outlive the bot.
-        let _ = rustix::process::kill_process_group(self.pgid, Signal::KILL);
+        self.kill_group();
         // Before the leader is reaped (after this, by the runtime): its id is still ours.
         if self.kept {
             orphans::forget(self.id());
@@ -752,19 +783,38 @@ pub fn take_line(buffer: &mut Vec<u8>) -> Option<String> {
 /// Waits for the bot's end: its wait status from the sandbox helper's status FIFO when
 /// there is one (sent before the helper's own exit, which tears the bot's namespaces
 /// down), else the process's exit.
-async fn exited(child: &mut Child, status: &mut Option<tokio::net::unix::pipe::Receiver>) -> io::Result<ExitStatus> {
+async fn exited(child: &mut Child, status: &mut Option<tokio::net::unix::pipe::Receiver>) -> io::Result<Exit> {
     use std::os::unix::process::ExitStatusExt;
-    let Some(fifo) = status.as_mut() else { return child.wait().await };
+    let Some(fifo) = status.as_mut() else { return child.wait().await.map(Exit::Reaped) };
     let mut raw = [0u8; 4];
     tokio::select! {
-        exited = child.wait() => exited,
+        exited = child.wait() => exited.map(Exit::Reaped),
         // The helper writes the four bytes at once (less than a pipe's atomic write).
-        read = fifo.read_exact(&mut raw) => read.map(|_| ExitStatus::from_raw(i32::from_ne_bytes(raw))),
+        read = fifo.read_exact(&mut raw) => read.map(|_| Exit::Told(ExitStatus::from_raw(i32::from_ne_bytes(raw)))),
+    }
+}
+
+/// How a process's end was learnt.
+#[derive(Copy, Clone, Debug)]
+enum Exit {
+    /// The leader was reaped: its process id is free for the system to give again once
+    /// no member of its group is left.
+    Reaped(ExitStatus),
+    /// The sandbox helper's status FIFO told the bot's status; the helper (the leader)
+    /// is not reaped yet, so its id stays ours.
+    Told(ExitStatus),
+}
+
+impl Exit {
+    fn status(self) -> ExitStatus {
+        match self {
+            Exit::Reaped(status) | Exit::Told(status) => status,
+        }
     }
 }
 
 enum Step {
-    Exited(io::Result<ExitStatus>),
+    Exited(io::Result<Exit>),
     /// A zygote ended (not a move's process).
     Gone(io::Result<ExitStatus>),
     Read(io::Result<usize>),

@@ -49,10 +49,11 @@ fn keeper() -> Option<&'static Mutex<std::process::ChildStdin>> {
                 .process_group(0)
                 .spawn()
                 .ok()?;
-            // A helper program too old to keep (it would exit at once) does not say so.
-            let mut greeting = String::new();
-            std::io::BufRead::read_line(&mut std::io::BufReader::new(keeper.stdout.take()?), &mut greeting).ok()?;
-            if greeting != sandbox::keeper::GREETING {
+            // A helper program too old to keep (it would exit at once) does not say so, and
+            // one that is not ours may say nothing at all: the greeting is waited for
+            // [`GREETING_WAIT`] at most.
+            let greeting = read_greeting(keeper.stdout.take()?, GREETING_WAIT);
+            if greeting.as_deref() != Some(sandbox::keeper::GREETING) {
                 let _ = keeper.kill();
                 let _ = keeper.wait();
                 return None;
@@ -61,6 +62,39 @@ fn keeper() -> Option<&'static Mutex<std::process::ChildStdin>> {
             keeper.stdin.take().map(Mutex::new)
         })
         .as_ref()
+}
+
+/// How long the keeper has to say its greeting line after its start (it says it at once;
+/// only a program that is not the keeper would take longer).
+const GREETING_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// The keeper's first line, read within `wait` and up to the greeting's length plus one
+/// byte; `None` when it does not come in time or the pipe fails.
+fn read_greeting(stdout: std::process::ChildStdout, wait: std::time::Duration) -> Option<String> {
+    use rustix::event::{PollFd, PollFlags, Timespec, poll};
+    let deadline = std::time::Instant::now() + wait;
+    let limit = sandbox::keeper::GREETING.len() + 1;
+    let mut got = Vec::new();
+    let mut buf = [0u8; 64];
+    while !got.ends_with(b"\n") && got.len() < limit {
+        let left = deadline.checked_duration_since(std::time::Instant::now())?;
+        let timeout = Timespec::try_from(left).ok()?;
+        let mut fds = [PollFd::new(&stdout, PollFlags::IN)];
+        match poll(&mut fds, Some(&timeout)) {
+            Ok(0) => return None,
+            Ok(_) => {}
+            Err(rustix::io::Errno::INTR) => continue,
+            Err(_) => return None,
+        }
+        let want = (limit - got.len()).min(buf.len());
+        match rustix::io::read(&stdout, &mut buf[..want]) {
+            Ok(0) => break,
+            Ok(n) => got.extend_from_slice(&buf[..n]),
+            Err(rustix::io::Errno::INTR | rustix::io::Errno::AGAIN) => continue,
+            Err(_) => return None,
+        }
+    }
+    String::from_utf8(got).ok()
 }
 
 /// Tells the keeper one line.
@@ -139,4 +173,43 @@ pub(crate) fn spawn(mut cmd: tokio::process::Command) -> io::Result<tokio::proce
         }))
         .map_err(|_| io::Error::other("the thread that starts plain processes has ended"))?;
     answer.recv().map_err(|_| io::Error::other("starting a plain process failed in the thread that starts them"))?
+}
+
+#[cfg(test)]
+mod tests {
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+
+    use super::read_greeting;
+
+    fn greeting_of(script: &str, wait: Duration) -> Option<String> {
+        let mut child = Command::new("sh").args(["-c", script]).stdout(Stdio::piped()).spawn().expect("sh starts");
+        let greeting = read_greeting(child.stdout.take().expect("piped"), wait);
+        let _ = child.kill();
+        let _ = child.wait();
+        greeting
+    }
+
+    #[test]
+    fn the_greeting_is_read_when_it_comes() {
+        assert_eq!(greeting_of("printf 'keeping\\n'; exec sleep 5", Duration::from_secs(30)).as_deref(), Some("keeping\n"));
+        // In pieces, as a pipe may give it.
+        assert_eq!(greeting_of("printf 'kee'; sleep 0.2; printf 'ping\\n'; exec sleep 5", Duration::from_secs(30)).as_deref(), Some("keeping\n"));
+    }
+
+    #[test]
+    fn a_program_that_says_nothing_is_not_waited_for_past_the_deadline() {
+        let started = Instant::now();
+        assert_eq!(greeting_of("exec sleep 30", Duration::from_millis(300)), None);
+        // A generous bound: the point is that it does not wait for the 30 s.
+        assert!(started.elapsed() < Duration::from_secs(20), "waited {:?}", started.elapsed());
+    }
+
+    #[test]
+    fn a_program_that_talks_without_end_is_read_only_so_far() {
+        let greeting = greeting_of("yes keepingkeepingkeeping", Duration::from_secs(30));
+        assert_eq!(greeting.as_deref(), Some("keepingke"));
+        // And one that ends without the greeting gives what it said.
+        assert_eq!(greeting_of("printf 'old'", Duration::from_secs(30)).as_deref(), Some("old"));
+    }
 }

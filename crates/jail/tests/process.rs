@@ -223,3 +223,55 @@ async fn stderr_written_before_an_answer_belongs_to_that_move() {
     }
     p.kill().await;
 }
+
+/// Starts `sleep` as the leader of a new process group whose id is `pgid`, which must be
+/// free: the kernel's next process id is set through `/proc/sys/kernel/ns_last_pid` (root
+/// only), again if another program's start took that id first.
+fn leader_with_id(pgid: i32) -> std::process::Child {
+    use std::os::unix::process::CommandExt;
+    for _ in 0..1000 {
+        std::fs::write("/proc/sys/kernel/ns_last_pid", (pgid - 1).to_string()).expect("set the next process id (needs root)");
+        let mut child = std::process::Command::new("sleep").arg("1000").process_group(0).spawn().unwrap();
+        if child.id() as i32 == pgid {
+            return child;
+        }
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+    panic!("process id {pgid} could not be given to a new program");
+}
+
+#[tokio::test]
+async fn a_group_is_killed_when_its_leader_is_reaped() {
+    let dir = tempfile::tempdir().unwrap();
+    // The leader leaves a child in its group and ends.
+    let mut p = Process::spawn(&sh("sleep 1000 & echo $!; exit 0", dir.path(), Limits::default())).unwrap();
+    let deadline = Deadline::wall_in(Duration::from_secs(5));
+    let straggler: i32 = p.read_line(deadline).await.unwrap().parse().unwrap();
+    assert!(p.wait(deadline).await.unwrap().success());
+    // Reaping the leader killed what was left of its group, before the process is dropped.
+    assert!(wait_gone(&[straggler]).await, "the leader's child outlived its reaping");
+    drop(p);
+}
+
+#[tokio::test]
+async fn a_reaped_leaders_id_is_never_signalled_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut p = Process::spawn(&sh("exit 0", dir.path(), Limits::default())).unwrap();
+    let pgid = p.id();
+    assert!(p.wait(Deadline::wall_in(Duration::from_secs(5))).await.unwrap().success());
+    // The leader was alone in its group and is reaped: its id may be given to another
+    // program's group. Signals for this process (pausing it, resuming it, killing it,
+    // dropping it) must not reach that group.
+    let mut other = leader_with_id(pgid);
+    p.pause();
+    p.resume();
+    p.pause();
+    p.kill().await;
+    drop(p);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let state = group_states(pgid);
+    let _ = other.kill();
+    let _ = other.wait();
+    assert_eq!(state, vec!['S'], "another program's group with the reaped leader's id was signalled");
+}

@@ -11,7 +11,10 @@
 //! seeding of `crates/players/tests/greedy.rs`, so a test's games are this example's
 //! first games. `KEY=VALUE` are game options (`size=13`), except `opening=N`: the first
 //! `N` plies of each game are random moves (drawn with seed `g / 2`, so a pair of games
-//! shares them), for games whose start is always the same (Gomoku). `seed=S` seeds the
+//! shares them), for games whose start is always the same (Gomoku, Connect Four);
+//! `quiet=P` draws those plies again while `medium`, playing both sides, wins within `P`
+//! plies from them (a start decided at once, as the tournament's generated openings
+//! refuse: `openings::decided_early`). `seed=S` seeds the
 //! games as `arbiter match --seed S` does instead (game `g` from `derive(S, g)`, each
 //! side's built-in from that seed as the referee draws it), so with node-limited players
 //! (or ones that read no clock, `medium`) they are that match's games; `from=N` starts at
@@ -39,6 +42,22 @@ fn main() -> ExitCode {
     }
 }
 
+/// Whether `medium`, playing both sides from `pos`, wins within `plies` plies.
+fn decided(pos: &rules::AnyPosition, plies: usize) -> bool {
+    let mut pos = pos.clone();
+    let mut rng = ChaCha8Rng::seed_from_u64(0);
+    for _ in 0..plies {
+        if pos.to_move().is_none() {
+            break;
+        }
+        let Some(mv) = Builtin::MEDIUM.choose_text(&pos, &mut rng, &|| false) else { break };
+        if pos.play_text(&mv).is_err() {
+            break;
+        }
+    }
+    pos.outcome().is_some_and(|outcome| outcome.winner.is_some())
+}
+
 /// The seed of part `part` of a run seeded `seed`, as `arbiter` derives it (splitmix64).
 fn derive(seed: u64, part: u64) -> u64 {
     let mut z = seed ^ part.wrapping_mul(0x9e37_79b9_7f4a_7c15);
@@ -55,7 +74,7 @@ fn run(args: Vec<String>) -> Result<(), String> {
     let player = |name: &str| Builtin::parse(name).map_err(|err| err.to_string());
     let (a, b) = (player(a_name)?, player(b_name)?);
     let games: u64 = games.parse().map_err(|_| format!("{games} is not a number of games"))?;
-    let (mut opening, mut match_seed, mut from, mut show, mut at) = (0, None, 0u64, false, 0usize);
+    let (mut opening, mut match_seed, mut from, mut show, mut at, mut quiet) = (0, None, 0u64, false, 0usize, 0usize);
     let options: Options = options
         .iter()
         .filter(|kv| match kv.split_once('=') {
@@ -65,6 +84,10 @@ fn run(args: Vec<String>) -> Result<(), String> {
             }
             Some(("seed", n)) => {
                 match_seed = n.parse::<u64>().ok();
+                false
+            }
+            Some(("quiet", n)) => {
+                quiet = n.parse().unwrap_or(0);
                 false
             }
             Some(("from", n)) => {
@@ -91,10 +114,21 @@ fn run(args: Vec<String>) -> Result<(), String> {
             None => ChaCha8Rng::seed_from_u64(g / 2),
         };
         let start = kind.random_start(&options, &mut rng).map_err(|err| err.to_string())?;
-        let mut pos = kind.new_position(&options, start.as_deref()).map_err(|err| err.to_string())?;
-        for _ in 0..opening {
-            let mv = Builtin::RANDOM.choose_text(&pos, &mut rng, &|| false).ok_or("no move in the opening")?;
-            pos.play_text(&mv).map_err(|err| format!("{mv}: {err}"))?;
+        let mut pos;
+        let mut attempts = 0;
+        loop {
+            pos = kind.new_position(&options, start.as_deref()).map_err(|err| err.to_string())?;
+            for _ in 0..opening {
+                let mv = Builtin::RANDOM.choose_text(&pos, &mut rng, &|| false).ok_or("no move in the opening")?;
+                pos.play_text(&mv).map_err(|err| format!("{mv}: {err}"))?;
+            }
+            attempts += 1;
+            if quiet == 0 || opening == 0 || !decided(&pos, quiet) {
+                break;
+            }
+            if attempts == 1000 {
+                return Err(format!("game {g}: no opening of {opening} plies that medium does not win within {quiet}"));
+            }
         }
         let a_first = g % 2 == 0;
         // One RNG for both players, or (`seed=`) one per side as the referee seeds them.
