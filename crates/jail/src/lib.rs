@@ -206,21 +206,13 @@ impl StderrPipe {
     /// Reads everything the pipe holds now into the log (bounded), without waiting.
     fn drain(&self) -> Drained {
         let mut log = self.log.lock().expect("stderr log lock");
-        let mut chunk = [0u8; 16 * 1024];
-        loop {
-            match read_now(&self.pipe, &mut chunk) {
-                Ok(0) => return Drained::Closed,
-                Ok(n) => {
-                    let room = log.cap.saturating_sub(log.bytes.len());
-                    let kept = room.min(n);
-                    log.bytes.extend_from_slice(&chunk[..kept]);
-                    log.dropped += (n - kept) as u64;
-                }
-                Err(err) if err.kind() == io::ErrorKind::WouldBlock => return Drained::Open,
-                Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
-                Err(_) => return Drained::Closed,
-            }
-        }
+        let read = drain_now(&self.pipe, |bytes| {
+            let kept = log.cap.saturating_sub(log.bytes.len()).min(bytes.len());
+            log.bytes.extend_from_slice(&bytes[..kept]);
+            log.dropped += (bytes.len() - kept) as u64;
+            true
+        });
+        read.unwrap_or(Drained::Closed)
     }
 }
 
@@ -602,23 +594,18 @@ impl Process {
             }
         };
         // Everything the move's processes wrote is in the pipe by now: they have all ended.
-        let mut chunk = [0u8; 8192];
-        loop {
-            match read_now(&self.stdout, &mut chunk) {
-                Ok(0) => {
-                    self.stdout_closed = true;
-                    break;
-                }
-                Ok(n) => {
-                    self.pending.extend_from_slice(&chunk[..n]);
-                    if self.pending.len() > cap {
-                        return Err(Failure::TooLong(cap));
-                    }
-                }
-                Err(err) if err.kind() == io::ErrorKind::WouldBlock => break,
-                Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
-                Err(err) => return Err(Failure::Io(format!("cannot read from the bot: {err}"))),
-            }
+        let pending = &mut self.pending;
+        let drained = drain_now(&self.stdout, |bytes| {
+            pending.extend_from_slice(bytes);
+            pending.len() <= cap
+        });
+        match drained {
+            Ok(Drained::Closed) => self.stdout_closed = true,
+            Ok(Drained::Open) => {}
+            Err(err) => return Err(Failure::Io(format!("cannot read from the bot: {err}"))),
+        }
+        if self.pending.len() > cap {
+            return Err(Failure::TooLong(cap));
         }
         Ok((status, std::mem::take(&mut self.pending)))
     }
@@ -764,6 +751,26 @@ fn read_now(pipe: &tokio::net::unix::pipe::Receiver, buffer: &mut [u8]) -> io::R
     match pipe.try_read(buffer) {
         Err(err) if err.kind() == io::ErrorKind::WouldBlock => rustix::io::read(pipe, buffer).map_err(io::Error::from),
         read => read,
+    }
+}
+
+/// Reads what `pipe` holds now ([`read_now`]), handing each piece to `take`, until the
+/// pipe is empty ([`Drained::Open`]), closed ([`Drained::Closed`]) or `take` says stop
+/// (`false`: counted as open).
+fn drain_now(pipe: &tokio::net::unix::pipe::Receiver, mut take: impl FnMut(&[u8]) -> bool) -> io::Result<Drained> {
+    let mut chunk = [0u8; 16 * 1024];
+    loop {
+        match read_now(pipe, &mut chunk) {
+            Ok(0) => return Ok(Drained::Closed),
+            Ok(n) => {
+                if !take(&chunk[..n]) {
+                    return Ok(Drained::Open);
+                }
+            }
+            Err(err) if err.kind() == io::ErrorKind::WouldBlock => return Ok(Drained::Open),
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+            Err(err) => return Err(err),
+        }
     }
 }
 
