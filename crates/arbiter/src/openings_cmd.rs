@@ -5,7 +5,7 @@ use rules::GameKind;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The game (gomoku and pahtum have generated start positions).
+    /// The game (gomoku, connect4 and pahtum have generated start positions).
     game: String,
     /// How many positions.
     #[arg(long, default_value_t = 5)]

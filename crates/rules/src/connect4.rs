@@ -10,8 +10,15 @@
 //! Options: `width` (columns, 4 to 32, default 7) and `height` (rows, 4 to 32, default
 //! 6). The seed's contest plays 7 × 6 and 20 × 20.
 //!
-//! Start position: only the empty board. A start text is refused unless it is blank
-//! (a blank text means the empty board too).
+//! Start position: the empty board, or a partly filled board (a tournament's opening):
+//! its rows top first, one per line (or joined by `/`), `.` empty, `X` blue, `O` red, the board of the
+//! options' size, as many blue discs as red (so blue is to move), discs resting on each
+//! other, no four in a row and at least one open column. A blank text is the empty board.
+//! [`Game::n_moves`] counts every disc on the board, the start's included (the side to
+//! move follows from it).
+//!
+//! Generated openings ([`Game::opening_candidate`]): 2, 4 or 6 plies dropped into
+//! columns drawn uniformly, blue to move after them.
 //!
 //! Move notation: the column index, 0-based, in decimal: `3` drops a disc into the fourth
 //! column from the left. Reading is lenient about surrounding white space, leading zeros
@@ -85,6 +92,8 @@ pub struct Position {
     open: [u8; MAX_SIZE],
     n_open: u8,
     board: Board,
+    /// The start text when the game started from a partly filled board.
+    start: Option<std::sync::Arc<str>>,
 }
 
 /// A move: the column to drop a disc into, 0-based from the left.
@@ -134,6 +143,7 @@ impl Position {
             open,
             n_open: width as u8,
             board,
+            start: None,
         }
     }
 
@@ -279,6 +289,42 @@ impl Position {
             }
         }
         Ok(pos)
+    }
+
+    /// A start position from its text (see the module doc), on a `width` × `height`
+    /// board; an empty board is the default start (no start text).
+    fn from_start(text: &str, width: usize, height: usize) -> Result<Position, SetupError> {
+        let bad = |reason: String| SetupError::BadStart(reason);
+        let rows: Vec<&str> = text.split(['\n', '/']).map(str::trim).filter(|row| !row.is_empty()).collect();
+        let mut pos = Position::from_board_rows(&rows, None).map_err(|err| bad(err.to_string()))?;
+        if (pos.width(), pos.height()) != (width, height) {
+            return Err(bad(format!(
+                "the start board is {}x{} (columns x rows), the options say {width}x{height}",
+                pos.width(),
+                pos.height()
+            )));
+        }
+        let (blue, red) = (pos.n_discs(Side::First), pos.n_discs(Side::Second));
+        if blue != red {
+            return Err(bad(format!("the start board has {blue} blue and {red} red discs; a start needs as many of each (blue moves first)")));
+        }
+        if pos.winner.is_some() {
+            return Err(bad("the start board already has four in a row".to_string()));
+        }
+        if pos.n_open == 0 {
+            return Err(bad("the start board is full".to_string()));
+        }
+        if pos.n_moves > 0 {
+            let mut canonical = pos.board_rows(None).join("\n");
+            canonical.push('\n');
+            pos.start = Some(canonical.into());
+        }
+        Ok(pos)
+    }
+
+    /// The discs of `side` on the board.
+    pub fn n_discs(&self, side: Side) -> usize {
+        (0..self.width()).map(|x| (0..self.column_height(x)).filter(|&y| self.cell(x, y) == Some(side)).count()).sum()
     }
 
     fn side_to_move(&self) -> Side {
@@ -502,7 +548,7 @@ impl Game for Position {
         has_scores: false,
         hidden_information: false,
         start_required: false,
-        generated_openings: false,
+        generated_openings: true,
         style: BoardStyle {
             grid: Grid::Holes,
             pieces: Pieces::Discs,
@@ -532,10 +578,28 @@ impl Game for Position {
         let (min, max) = (MIN_SIZE as i64, MAX_SIZE as i64);
         let width = options::get_int(OPTIONS, options, "width", min, max)?;
         let height = options::get_int(OPTIONS, options, "height", min, max)?;
-        if start.is_some_and(|text| !text.trim().is_empty()) {
-            return Err(SetupError::BadStart("connect four starts from the empty board".to_string()));
+        match start.filter(|text| !text.trim().is_empty()) {
+            None => Position::empty(width as usize, height as usize),
+            Some(text) => Position::from_start(text, width as usize, height as usize),
         }
-        Position::empty(width as usize, height as usize)
+    }
+
+    /// 2, 4 or 6 plies (drawn uniformly) into columns drawn uniformly among the open
+    /// ones, blue to move after them; `None` when they made four in a row (they cannot
+    /// with three discs a side, but the rules decide).
+    fn opening_candidate<R: Rng + ?Sized>(options: &Options, rng: &mut R) -> Result<Option<String>, SetupError> {
+        let mut pos = Position::new(options, None)?;
+        let plies = 2 * rng.random_range(1..=3);
+        for _ in 0..plies {
+            let Some(mv) = pos.random_move(rng) else { return Ok(None) };
+            pos.play_unchecked(&mv);
+        }
+        if pos.is_over() {
+            return Ok(None);
+        }
+        let mut text = pos.board_rows(None).join("\n");
+        text.push('\n');
+        Ok(Some(text))
     }
 
     /// Seed 002: CPU time per game, 120 s on boards up to 7x6's 42 cells and 600 s on
@@ -588,7 +652,7 @@ impl Game for Position {
     }
 
     fn start_text(&self) -> Option<String> {
-        None
+        self.start.as_deref().map(str::to_string)
     }
 
     fn to_move(&self) -> Option<Side> {

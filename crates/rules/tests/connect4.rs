@@ -597,10 +597,63 @@ fn options_and_sizes() {
 }
 
 #[test]
+fn a_start_board_is_read_checked_and_kept() {
+    let text = ".......\n.......\n.......\n.......\n...O...\n..XXO..\n";
+    let pos = Position::new(&Options::new(), Some(text)).unwrap();
+    assert_eq!(pos.start_text().as_deref(), Some(text));
+    assert_eq!(pos.to_move(), Some(Side::First));
+    assert_eq!((pos.column_height(2), pos.column_height(3), pos.column_height(4)), (1, 2, 1));
+    assert_eq!((pos.cell(3, 1), pos.cell(4, 0)), (Some(Side::Second), Some(Side::Second)));
+    assert_eq!(pos.n_moves(), 4);
+    assert_eq!(pos.last_move(), None);
+    // The same board played from the empty one is the same game from here on, but for
+    // the start it remembers.
+    let played = play_game(7, 6, &[2, 4, 3, 3]);
+    assert_eq!(pos.board_rows(None), played.board_rows(None));
+    let (mut a, mut b) = (pos.clone(), played.clone());
+    for column in [1, 6, 0] {
+        a.play(&Move::new(column)).unwrap();
+        b.play(&Move::new(column)).unwrap();
+        assert_eq!((a.outcome(), a.to_move(), a.board_rows(None)), (b.outcome(), b.to_move(), b.board_rows(None)));
+    }
+    assert_eq!(a.winner(), Some(Side::First));
+    // Played on, the start stays what it was; lower-case letters and spaces around rows
+    // read alike; the position line of the start reads back.
+    assert_eq!(a.start_text().as_deref(), Some(text));
+    assert_eq!(Position::new(&Options::new(), Some(&text.replace('\n', "/"))).unwrap().start_text().as_deref(), Some(text));
+    assert_eq!(Position::new(&Options::new(), Some(&text.to_lowercase().replace('\n', "  \n "))).unwrap().start_text().as_deref(), Some(text));
+    assert_eq!(GameKind::Connect4.new_position(&Options::new(), Some(&<Position as Game>::start_from_line(&<Position as Game>::start_line(text)))).unwrap().start_text().as_deref(), Some(text));
+}
+
+#[test]
+fn a_bad_start_board_is_refused_with_its_reason() {
+    let start = |text: &str, options: &Options| Position::new(options, Some(text)).unwrap_err().to_string();
+    let rows = |rows: &[&str]| rows.join("\n");
+    let seven = |bottom: &str| rows(&[".......", ".......", ".......", ".......", ".......", bottom]);
+    let o = Options::new();
+    assert_eq!(start(&seven("...X..."), &o), "bad start position: the start board has 1 blue and 0 red discs; a start needs as many of each (blue moves first)");
+    assert_eq!(
+        start(&rows(&[".......", ".......", ".......", ".......", "O......", "XXXXOOO"]), &o),
+        "bad start position: impossible board: blue has four in a row but did not move last"
+    );
+    assert_eq!(
+        start(&rows(&["...X...", ".......", ".......", ".......", ".......", "...O..."]), &o),
+        "bad start position: the disc at column 3, row 5 floats over an empty cell"
+    );
+    assert_eq!(start(&seven("...Z..."), &o), "bad start position: unknown cell 'Z' at column 3, row 0");
+    assert_eq!(start(&seven("...XO"), &o), "bad start position: bad board shape: row 5 is not 7 cells wide like the top row");
+    assert_eq!(start(&rows(&["....", "....", "....", "XO.."]), &o), "bad start position: the start board is 4x4 (columns x rows), the options say 7x6");
+    let four = rows(&["O...", "O...", "OX..", "OXXX"]);
+    assert_eq!(start(&four, &opts(&[("width", "4"), ("height", "4")])), "bad start position: the start board already has four in a row");
+    let full = rows(&["XOXO", "XOXO", "OXOX", "OXOX"]);
+    assert_eq!(start(&full, &opts(&[("width", "4"), ("height", "4")])), "bad start position: the start board is full");
+}
+
+#[test]
 fn start_is_the_empty_board() {
-    let err = Position::new(&Options::new(), Some("3 3 4")).unwrap_err();
-    assert_eq!(err, SetupError::BadStart("connect four starts from the empty board".to_string()));
     assert_eq!(Position::new(&Options::new(), Some(" \n")), Ok(empty(7, 6)));
+    let blank = ".......\n.......\n.......\n.......\n.......\n.......\n";
+    assert_eq!(Position::new(&Options::new(), Some(blank)).unwrap().start_text(), None);
     let pos = empty(7, 6);
     assert_eq!(pos.start_text(), None);
     assert_eq!(pos.to_move(), Some(Side::First));
@@ -609,6 +662,20 @@ fn start_is_the_empty_board() {
     assert_eq!(pos.running_scores(), None);
     assert_eq!(pos.outcome(), None);
     assert_eq!(pos.forfeit(Side::First), Outcome::win(Side::Second));
+}
+
+proptest! {
+    #[test]
+    fn generated_openings_are_starts_with_blue_to_move(seed in any::<u64>(), big in any::<bool>()) {
+        let options = if big { opts(&[("width", "20"), ("height", "20")]) } else { Options::new() };
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let text = <Position as Game>::opening_candidate(&options, &mut rng).unwrap().expect("no four with three discs a side");
+        let pos = Position::new(&options, Some(&text)).unwrap();
+        prop_assert_eq!(pos.start_text(), Some(text.clone()));
+        prop_assert!([2, 4, 6].contains(&pos.n_moves()), "{} discs", pos.n_moves());
+        prop_assert_eq!(pos.n_discs(Side::First), pos.n_discs(Side::Second));
+        prop_assert_eq!(pos.to_move(), Some(Side::First));
+    }
 }
 
 #[test]

@@ -451,7 +451,7 @@ pub fn generated_openings_games() -> Vec<GameKind> {
     GameKind::ALL.into_iter().filter(|kind| kind.info().generated_openings).collect()
 }
 
-/// "only gomoku and pahtum have them", for the errors about generated openings.
+/// "only gomoku, connect4 and pahtum have them", for the errors about generated openings.
 pub fn generated_openings_note() -> String {
     let names: Vec<&str> = generated_openings_games().into_iter().map(GameKind::name).collect();
     let list = match names.split_last() {

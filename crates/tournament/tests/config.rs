@@ -216,9 +216,9 @@ fn bad_configs_give_one_line_each() {
         ("zero matches", head("[[stage]]\nformat = \"round-robin\"\nmatches = 0\n"), "t.toml: line 9: matches = 0: must be at least 1"),
         ("zero cycles", head("[[stage]]\nformat = \"round-robin\"\ncycles = 0\n"), "t.toml: line 9: cycles = 0: must be at least 1"),
         (
-            "generate for connect4",
-            "game = \"connect4\"\nbots = \"b\"\n[[stage]]\nformat = \"round-robin\"\nopenings = { generate = 3 }\n".to_string(),
-            "t.toml: line 5: generate: game connect4 has no generated openings (only gomoku and pahtum have them)",
+            "generate for legions",
+            "game = \"legions\"\nbots = \"b\"\n[[stage]]\nformat = \"round-robin\"\nopenings = { generate = 3 }\n".to_string(),
+            "t.toml: line 5: generate: game legions has no generated openings (only gomoku, connect4 and pahtum have them)",
         ),
         (
             "score-sum for gomoku",

@@ -19,7 +19,7 @@ fn field(text: &str) -> Field {
 
 #[test]
 fn the_same_seed_gives_the_same_openings_and_a_longer_run_extends_a_shorter() {
-    for kind in [GameKind::Gomoku, GameKind::Pahtum] {
+    for kind in [GameKind::Gomoku, GameKind::Pahtum, GameKind::Connect4] {
         let ten = openings::generate(kind, &Options::new(), 10, 7).expect("generate");
         assert_eq!(ten, openings::generate(kind, &Options::new(), 10, 7).expect("generate"));
         assert_eq!(ten[..4], openings::generate(kind, &Options::new(), 4, 7).expect("generate")[..]);
@@ -33,11 +33,11 @@ fn the_same_seed_gives_the_same_openings_and_a_longer_run_extends_a_shorter() {
 
 #[test]
 fn other_games_have_no_generated_openings() {
-    for kind in [GameKind::Connect4, GameKind::Legions, GameKind::Nupud] {
+    for kind in [GameKind::Legions, GameKind::Nupud] {
         assert_eq!(openings::generate(kind, &Options::new(), 1, 0), Err(OpeningsError::NotGenerated(kind)));
     }
-    let err = openings::generate(GameKind::Connect4, &Options::new(), 1, 0).unwrap_err();
-    assert_eq!(err.to_string(), "game connect4 has no generated openings (only gomoku and pahtum have them)");
+    let err = openings::generate(GameKind::Legions, &Options::new(), 1, 0).unwrap_err();
+    assert_eq!(err.to_string(), "game legions has no generated openings (only gomoku, connect4 and pahtum have them)");
 }
 
 #[test]
@@ -158,8 +158,22 @@ proptest! {
     }
 
     #[test]
+    fn generated_connect4_openings_are_valid_and_not_decided_at_once(seed in any::<u64>(), big in any::<bool>()) {
+        let options = if big { opts(&[("width", "20"), ("height", "20")]) } else { Options::new() };
+        let texts = openings::generate(GameKind::Connect4, &options, 2, seed).expect("generate");
+        for text in texts {
+            let pos = GameKind::Connect4.new_position(&options, Some(&text)).expect("valid by the rules");
+            prop_assert_eq!(pos.start_text(), Some(text.clone()));
+            prop_assert_eq!(pos.to_move(), Some(Side::First));
+            let discs = text.chars().filter(|c| *c == 'X' || *c == 'O').count();
+            prop_assert!([2, 4, 6].contains(&discs), "{} discs:\n{}", discs, text);
+            prop_assert!(!openings::decided_early(GameKind::Connect4, &options, &text), "decided at once:\n{}", text);
+        }
+    }
+
+    #[test]
     fn the_file_format_round_trips(seed in any::<u64>(), count in 1usize..6) {
-        for kind in [GameKind::Gomoku, GameKind::Pahtum] {
+        for kind in [GameKind::Gomoku, GameKind::Pahtum, GameKind::Connect4] {
             let positions = openings::generate(kind, &Options::new(), count, seed).expect("generate");
             let text = openings::format_file(&positions);
             prop_assert_eq!(openings::parse_file(kind, &text).expect("parse"), positions);
