@@ -1,9 +1,10 @@
 //! Connect Four's players: the exact solver for the 7×6 board (`perfect`, also `strong`
 //! there; [`solver`]), and the alpha-beta player's evaluation and move ordering for every
-//! size. Scores are in Pascal Pons' convention: positive when the side to move wins, 22
+//! size (searched on a board played in place, [`alphabeta`]). Scores are in Pascal Pons' convention: positive when the side to move wins, 22
 //! minus the number of its own discs when it wins as early as it can; 0 a draw; negative
 //! a loss.
 
+pub mod alphabeta;
 pub mod solver;
 
 use std::cell::RefCell;
@@ -95,7 +96,8 @@ pub fn search(pos: &Position, rung: Rung, budget: &Budget) -> Option<Found<Move>
             }
         };
     }
-    search::best_move(pos, budget, search::depth_of(rung))
+    // The plain search's nodes in the same order, on a board played in place.
+    alphabeta::best_move(pos, budget, search::depth_of(rung))
 }
 
 /// What a window of four cells with `n` discs of one side (and none of the other) is worth.
