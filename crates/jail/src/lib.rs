@@ -627,10 +627,10 @@ impl Process {
 
     /// The exit status if the process has exited, without waiting.
     pub fn try_exit(&mut self) -> Option<ExitStatus> {
-        if self.exit.is_none() {
-            if let Some(status) = self.child.try_wait().ok().flatten() {
-                self.ended(Exit::Reaped(status));
-            }
+        if self.exit.is_none()
+            && let Some(status) = self.child.try_wait().ok().flatten()
+        {
+            self.ended(Exit::Reaped(status));
         }
         self.exit
     }

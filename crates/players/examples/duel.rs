@@ -42,22 +42,6 @@ fn main() -> ExitCode {
     }
 }
 
-/// Whether `medium`, playing both sides from `pos`, wins within `plies` plies.
-fn decided(pos: &rules::AnyPosition, plies: usize) -> bool {
-    let mut pos = pos.clone();
-    let mut rng = ChaCha8Rng::seed_from_u64(0);
-    for _ in 0..plies {
-        if pos.to_move().is_none() {
-            break;
-        }
-        let Some(mv) = Builtin::MEDIUM.choose_text(&pos, &mut rng, &|| false) else { break };
-        if pos.play_text(&mv).is_err() {
-            break;
-        }
-    }
-    pos.outcome().is_some_and(|outcome| outcome.winner.is_some())
-}
-
 /// The seed of part `part` of a run seeded `seed`, as `arbiter` derives it (splitmix64).
 fn derive(seed: u64, part: u64) -> u64 {
     let mut z = seed ^ part.wrapping_mul(0x9e37_79b9_7f4a_7c15);
@@ -123,7 +107,7 @@ fn run(args: Vec<String>) -> Result<(), String> {
                 pos.play_text(&mv).map_err(|err| format!("{mv}: {err}"))?;
             }
             attempts += 1;
-            if quiet == 0 || opening == 0 || !decided(&pos, quiet) {
+            if quiet == 0 || opening == 0 || !players::medium_wins_within(&pos, quiet) {
                 break;
             }
             if attempts == 1000 {

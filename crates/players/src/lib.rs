@@ -276,6 +276,25 @@ pub enum Evaluation {
     Outcome(i32),
 }
 
+/// Whether `medium`, playing both sides from `pos`, wins within `plies` plies (with a
+/// fixed seed: the same answer on every machine). A start it wins that fast is decided
+/// before the players play it (`tournament::openings::decided_early`, the duel example's
+/// `quiet=`).
+pub fn medium_wins_within(pos: &AnyPosition, plies: usize) -> bool {
+    let mut pos = pos.clone();
+    let mut rng = <rand::rngs::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(0);
+    for _ in 0..plies {
+        if pos.to_move().is_none() {
+            break;
+        }
+        let Some(mv) = Builtin::MEDIUM.choose_text(&pos, &mut rng, &|| false) else { break };
+        if pos.play_text(&mv).is_err() {
+            break;
+        }
+    }
+    pos.outcome().is_some_and(|outcome| outcome.winner.is_some())
+}
+
 /// The best move of the search made for `pos`'s game at `rung`: the Connect Four solver,
 /// the alpha-beta players of Gomoku and Connect Four, or the tree search of the others.
 /// `None` when the game is over.

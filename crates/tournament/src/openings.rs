@@ -10,7 +10,6 @@
 //! run is drawn again, so the first `n` openings of a longer run are the openings of a
 //! run of `n`.
 
-use players::Builtin;
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 use rules::{GameKind, Options, SetupError};
@@ -39,20 +38,10 @@ pub fn decided_early(kind: GameKind, options: &Options, start: &str) -> bool {
     if kind.info().has_scores {
         return false;
     }
-    let Ok(mut pos) = kind.new_position(options, Some(start)) else {
+    let Ok(pos) = kind.new_position(options, Some(start)) else {
         return true;
     };
-    let mut rng = ChaCha8Rng::seed_from_u64(0);
-    for _ in 0..QUIET_PLIES {
-        if pos.to_move().is_none() {
-            break;
-        }
-        let Some(mv) = Builtin::MEDIUM.choose_text(&pos, &mut rng, &|| false) else { break };
-        if pos.play_text(&mv).is_err() {
-            break;
-        }
-    }
-    pos.outcome().is_some_and(|outcome| outcome.winner.is_some())
+    players::medium_wins_within(&pos, QUIET_PLIES)
 }
 
 /// Why openings could not be made or read.
