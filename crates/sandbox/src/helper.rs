@@ -289,12 +289,8 @@ fn read_frame(control: &mut impl Read) -> io::Result<Option<Vec<u8>>> {
 fn end_leftovers(alone: bool, leader: u32) {
     if alone {
         let _ = kill(Pid::from_raw(-1), Signal::SIGKILL);
-        loop {
-            match waitpid(None::<Pid>, None) {
-                Ok(_) | Err(Errno::EINTR) => {}
-                Err(_) => break,
-            }
-        }
+        // Until none is left to reap (ECHILD).
+        while let Ok(_) | Err(Errno::EINTR) = waitpid(None::<Pid>, None) {}
     } else if let Ok(leader) = i32::try_from(leader) {
         let _ = killpg(Pid::from_raw(leader), Signal::SIGKILL);
     }
