@@ -162,10 +162,6 @@ fn ended(child: &mut Child, what: &str) -> std::process::ExitStatus {
     }
 }
 
-/// Who holds which lease now: (game key, worker id).
-fn leases(runtime: &tokio::runtime::Runtime, store: &Store) -> Vec<(String, String)> {
-    runtime.block_on(store.leases()).unwrap_or_default().into_iter().map(|(key, worker, _)| (key, worker)).collect()
-}
 
 /// Whether a worker id is that of the process `pid` (ids are `host:pid:joined_ms`).
 fn is_of(worker: &str, pid: u32) -> bool {
@@ -192,16 +188,17 @@ fn killed_workers_and_a_restarted_database_lose_nothing_and_store_nothing_twice(
     wait_for(&db, "the tournament to be created", |runtime, store| runtime.block_on(store.tournament()).ok().flatten().is_some());
     let stall = dir.path().join("stalled");
     let mut storing = worker(&db, &["--stall-before-commit", stall.to_str().unwrap()], &log("storing.err"));
-    let mut playing = worker(&db, &[], &log("playing.err"));
+    // The third stops after playing its first game, before storing it (its lease held,
+    // not renewed), until the test kills it: a kill while it holds a game that cannot
+    // come too late (it stored nothing).
+    let held = dir.path().join("held");
+    let mut playing = worker(&db, &["--pause-before-store", held.to_str().unwrap()], &log("playing.err"));
     wait_for_file(&pause, &log("creator.err"));
 
     // One is killed while it holds a game...
     let runtime = runtime();
-    let mut held = Vec::new();
-    wait_for(&db, "the second worker to hold a game", |runtime, store| {
-        held = leases(runtime, store).into_iter().filter(|(_, worker)| is_of(worker, playing.id())).collect();
-        !held.is_empty()
-    });
+    wait_for_file(&held, &log("playing.err"));
+    let killed_key = std::fs::read_to_string(&held).unwrap();
     playing.kill().unwrap();
     playing.wait().unwrap();
 
@@ -234,11 +231,10 @@ fn killed_workers_and_a_restarted_database_lose_nothing_and_store_nothing_twice(
     assert!(workers.iter().all(|(_, info)| info.sandbox == "none" && !info.version.is_empty()));
     assert!(said.contains(": attempt "), "the game being stored was claimed again after its lease expired: {said}");
     // The game the SIGKILLed worker held was claimed again, played from the same seed and
-    // stored once, by another worker.
-    let (killed_key, killed_id) = &held[0];
-    let stored_by: Vec<&String> = by_worker.iter().filter(|(key, _)| key == killed_key).map(|(_, worker)| worker).collect();
+    // stored once, by another worker; the killed one stored nothing.
+    let stored_by: Vec<&String> = by_worker.iter().filter(|(key, _)| *key == killed_key).map(|(_, worker)| worker).collect();
     assert_eq!(stored_by.len(), 1, "{killed_key} stored once");
-    assert_ne!(stored_by[0], killed_id, "{killed_key} stored by another worker than the killed one");
+    assert!(by_worker.iter().all(|(_, worker)| !is_of(worker, playing.id())), "the worker killed while it held a game stored nothing");
     let logs = ["creator.err", "storing.err"].map(|name| std::fs::read_to_string(log(name)).unwrap()).concat();
     assert!(logs.contains(&format!("game {killed_key}: attempt ")), "{killed_key} was claimed again: {logs}");
     let stored = games(&db).into_iter().find(|g| g["spec"]["key"] == killed_key.as_str()).unwrap();
