@@ -50,6 +50,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         }
         println!();
     }
-    println!("Elo relative to random, from round robins and matches run by arbiter (docs/players.md).");
+    println!("Elo relative to random, from round robins and matches run by arbiter on each game's default board");
+    println!("(Connect Four 7x6; its 20x20 ladder and every figure's command are in docs/players.md).");
     Ok(())
 }
