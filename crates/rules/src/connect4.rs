@@ -315,11 +315,14 @@ impl Position {
             return Err(bad("the start board is full".to_string()));
         }
         if pos.n_moves > 0 {
-            let mut canonical = pos.board_rows(None).join("\n");
-            canonical.push('\n');
-            pos.start = Some(canonical.into());
+            pos.start = Some(pos.start_board_text().into());
         }
         Ok(pos)
+    }
+
+    /// The board in the start text's form: its rows, top first, each ended by a line end.
+    fn start_board_text(&self) -> String {
+        self.board_rows(None).iter().map(|row| format!("{row}\n")).collect()
     }
 
     /// The discs of `side` on the board.
@@ -597,9 +600,7 @@ impl Game for Position {
         if pos.is_over() {
             return Ok(None);
         }
-        let mut text = pos.board_rows(None).join("\n");
-        text.push('\n');
-        Ok(Some(text))
+        Ok(Some(pos.start_board_text()))
     }
 
     /// Seed 002: CPU time per game, 120 s on boards up to 7x6's 42 cells and 600 s on
