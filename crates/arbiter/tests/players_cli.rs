@@ -50,30 +50,54 @@ fn analyse_searches_other_games_with_the_strong_player() {
 }
 
 #[test]
-fn players_lists_the_rungs_of_every_game() {
+fn players_lists_the_rungs_of_every_game_per_board_measured() {
     let json: Value = serde_json::from_str(&stdout(&arbiter(&["players", "--json"]))).expect("json");
-    let games = json.as_array().expect("a list");
-    assert_eq!(games.len(), rules::GameKind::ALL.len());
-    for game in games {
-        let names: Vec<&str> = game["players"].as_array().expect("players").iter().filter_map(|p| p["name"].as_str()).collect();
-        let expected: &[&str] = if game["game"] == "connect4" {
+    let boards = json.as_array().expect("a list");
+    let listed: Vec<(&str, &str)> =
+        boards.iter().map(|b| (b["game"].as_str().expect("game"), b["board"].as_str().expect("a measured board"))).collect();
+    // Every game on its default board, and Connect Four on 20x20 too, with its options.
+    let mut expected: Vec<(&str, &str)> = rules::GameKind::ALL
+        .iter()
+        .map(|kind| {
+            let board = match kind.name() {
+                "gomoku" => "10x10",
+                "connect4" => "7x6",
+                "pahtum" => "7x7",
+                "legions" => "17x17",
+                "nupud" => "6x6",
+                "reversi" => "8x8",
+                other => panic!("a game this test does not know: {other}"),
+            };
+            (kind.name(), board)
+        })
+        .collect();
+    expected.insert(2, ("connect4", "20x20"));
+    assert_eq!(listed, expected);
+    for board in boards {
+        let names: Vec<&str> = board["players"].as_array().expect("players").iter().filter_map(|p| p["name"].as_str()).collect();
+        let expected: &[&str] = if board["game"] == "connect4" && board["board"] == "7x6" {
             &["random", "greedy", "medium", "strong", "perfect"]
         } else {
             &["random", "greedy", "medium", "strong"]
         };
-        assert_eq!(names, expected, "{}", game["game"]);
+        assert_eq!(names, expected, "{board}");
+        // Every ladder is measured: each rung above the one below (docs/players.md).
+        let elos: Vec<i64> = board["players"].as_array().expect("players").iter().filter_map(|p| p["elo"].as_i64()).collect();
+        assert_eq!(elos.len(), names.len(), "{board}");
+        assert!(elos.windows(2).take(3).all(|pair| pair[0] < pair[1]), "{elos:?}");
     }
-    // Connect Four's ladder is measured: each rung above the one below (docs/players.md).
-    let connect4 = games.iter().find(|g| g["game"] == "connect4").expect("connect4");
-    let elos: Vec<i64> = connect4["players"].as_array().expect("players").iter().filter_map(|p| p["elo"].as_i64()).collect();
-    assert_eq!(elos.len(), 5, "{connect4}");
-    assert!(elos.windows(2).take(3).all(|pair| pair[0] < pair[1]), "{elos:?}");
-    // So is Legions' (its round robin at the seed's limits): random < greedy < medium < strong.
-    let legions = games.iter().find(|g| g["game"] == "legions").expect("legions");
-    let elos: Vec<i64> = legions["players"].as_array().expect("players").iter().filter_map(|p| p["elo"].as_i64()).collect();
-    assert_eq!(elos.len(), 4, "{legions}");
-    assert!(elos.windows(2).all(|pair| pair[0] < pair[1]), "{elos:?}");
-    assert!(stdout(&arbiter(&["players"])).contains("perfect"));
+    let wide = boards.iter().find(|b| b["board"] == "20x20").expect("20x20");
+    assert_eq!(wide["options"], serde_json::json!({ "width": "20", "height": "20" }));
+    // docs/players.md's three 200-game matches up the 20x20 ladder (greedy 193 of 200
+    // against random, medium 183 against greedy, strong 194 against medium), each score
+    // made Elo and summed up the ladder.
+    let elo = |points: f64| (-400.0 * (200.0 / points - 1.0).log10()).round() as i64;
+    let steps = [elo(193.0), elo(183.0), elo(194.0)];
+    let elos: Vec<i64> = wide["players"].as_array().expect("players").iter().filter_map(|p| p["elo"].as_i64()).collect();
+    assert_eq!(elos, [0, steps[0], steps[0] + steps[1], steps[0] + steps[1] + steps[2]]);
+    let text = stdout(&arbiter(&["players"]));
+    assert!(text.contains("connect4 7x6\n") && text.contains("connect4 20x20 (-o width=20 -o height=20)\n"), "{text}");
+    assert_eq!(text.matches("perfect").count(), 1, "perfect plays 7x6 only: {text}");
 }
 
 #[test]

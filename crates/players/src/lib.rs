@@ -510,39 +510,117 @@ pub struct Strength {
     pub error: i32,
 }
 
-/// The strengths measured for `docs/players.md` (round robins among the rungs, run by
-/// `arbiter match`), game by game; `None` where a rung was not measured.
-pub fn measured_elo(kind: GameKind, rung: Rung) -> Option<Strength> {
-    MEASURED.iter().find(|(game, r, _)| *game == kind.name() && *r == rung).map(|(_, _, strength)| *strength)
+/// One ladder measured for `docs/players.md`: a game on one board, and the strength of
+/// each of its rungs there.
+#[derive(Copy, Clone, Debug)]
+pub struct Ladder {
+    /// The game's name ([`GameKind::name`]).
+    pub game: &'static str,
+    /// The board, as people write it (`7x6`).
+    pub board: &'static str,
+    /// The options that make that board, beside the game's defaults (none for the
+    /// default board).
+    pub options: &'static [(&'static str, &'static str)],
+    /// Each rung measured, weakest first.
+    pub rungs: &'static [(Rung, Strength)],
 }
 
-/// The table behind [`measured_elo`], copied from `docs/players.md` (the round robins'
-/// Elo less `random`'s, the error bar the rung's own; for Nupud, Pah-tum and Reversi,
-/// the sum of the matches up the ladder, errors in quadrature).
-const MEASURED: &[(&str, Rung, Strength)] = &[
-    ("gomoku", Rung::Random, Strength { elo: 0, error: 346 }),
-    ("gomoku", Rung::Greedy, Strength { elo: 594, error: 186 }),
-    ("gomoku", Rung::Medium, Strength { elo: 848, error: 183 }),
-    ("gomoku", Rung::Strong, Strength { elo: 1422, error: 335 }),
-    ("connect4", Rung::Random, Strength { elo: 0, error: 349 }),
-    ("connect4", Rung::Greedy, Strength { elo: 507, error: 241 }),
-    ("connect4", Rung::Medium, Strength { elo: 747, error: 241 }),
-    ("connect4", Rung::Strong, Strength { elo: 1254, error: 349 }),
-    ("connect4", Rung::Perfect, Strength { elo: 1254, error: 349 }),
-    ("reversi", Rung::Random, Strength { elo: 0, error: 0 }),
-    ("reversi", Rung::Greedy, Strength { elo: 604, error: 133 }),
-    ("reversi", Rung::Medium, Strength { elo: 1645, error: 366 }),
-    ("reversi", Rung::Strong, Strength { elo: 2443, error: 500 }),
-    ("nupud", Rung::Random, Strength { elo: 0, error: 0 }),
-    ("nupud", Rung::Greedy, Strength { elo: 430, error: 87 }),
-    ("nupud", Rung::Medium, Strength { elo: 849, error: 123 }),
-    ("nupud", Rung::Strong, Strength { elo: 1267, error: 145 }),
-    ("pahtum", Rung::Random, Strength { elo: 0, error: 0 }),
-    ("pahtum", Rung::Greedy, Strength { elo: 849, error: 253 }),
-    ("pahtum", Rung::Medium, Strength { elo: 1468, error: 286 }),
-    ("pahtum", Rung::Strong, Strength { elo: 2195, error: 346 }),
-    ("legions", Rung::Random, Strength { elo: 0, error: 343 }),
-    ("legions", Rung::Greedy, Strength { elo: 750, error: 121 }),
-    ("legions", Rung::Medium, Strength { elo: 980, error: 118 }),
-    ("legions", Rung::Strong, Strength { elo: 1250, error: 152 }),
+impl Ladder {
+    /// The game's options for this ladder's board.
+    pub fn options(&self) -> rules::Options {
+        self.options.iter().map(|(key, value)| (key.to_string(), value.to_string())).collect()
+    }
+
+    /// A rung's measured strength on this board.
+    pub fn strength(&self, rung: Rung) -> Option<Strength> {
+        self.rungs.iter().find(|(r, _)| *r == rung).map(|(_, strength)| *strength)
+    }
+}
+
+/// The ladders measured for `docs/players.md`, a game's default board first: the
+/// round robins' Elo less `random`'s, the error bar the rung's own (Gomoku, Connect Four
+/// 7x6, Legions); for Nupud, Pah-tum, Reversi and Connect Four 20x20, the sum of the
+/// matches up the ladder (each of 200 games or more where the ladder's table says so),
+/// errors in quadrature.
+pub const LADDERS: &[Ladder] = &[
+    Ladder {
+        game: "gomoku",
+        board: "10x10",
+        options: &[],
+        rungs: &[
+            (Rung::Random, Strength { elo: 0, error: 346 }),
+            (Rung::Greedy, Strength { elo: 594, error: 186 }),
+            (Rung::Medium, Strength { elo: 848, error: 183 }),
+            (Rung::Strong, Strength { elo: 1422, error: 335 }),
+        ],
+    },
+    Ladder {
+        game: "connect4",
+        board: "7x6",
+        options: &[],
+        rungs: &[
+            (Rung::Random, Strength { elo: 0, error: 349 }),
+            (Rung::Greedy, Strength { elo: 507, error: 241 }),
+            (Rung::Medium, Strength { elo: 747, error: 241 }),
+            (Rung::Strong, Strength { elo: 1254, error: 349 }),
+            (Rung::Perfect, Strength { elo: 1254, error: 349 }),
+        ],
+    },
+    // greedy vs random +576 ± 129 (200 games), medium vs greedy +413 ± 93 (200), strong
+    // vs medium +604 ± 139 (200, from generated starts).
+    Ladder {
+        game: "connect4",
+        board: "20x20",
+        options: &[("width", "20"), ("height", "20")],
+        rungs: &[
+            (Rung::Random, Strength { elo: 0, error: 0 }),
+            (Rung::Greedy, Strength { elo: 576, error: 129 }),
+            (Rung::Medium, Strength { elo: 989, error: 159 }),
+            (Rung::Strong, Strength { elo: 1593, error: 211 }),
+        ],
+    },
+    Ladder {
+        game: "reversi",
+        board: "8x8",
+        options: &[],
+        rungs: &[
+            (Rung::Random, Strength { elo: 0, error: 0 }),
+            (Rung::Greedy, Strength { elo: 604, error: 133 }),
+            (Rung::Medium, Strength { elo: 1645, error: 366 }),
+            (Rung::Strong, Strength { elo: 2443, error: 500 }),
+        ],
+    },
+    Ladder {
+        game: "nupud",
+        board: "6x6",
+        options: &[],
+        rungs: &[
+            (Rung::Random, Strength { elo: 0, error: 0 }),
+            (Rung::Greedy, Strength { elo: 430, error: 87 }),
+            (Rung::Medium, Strength { elo: 849, error: 123 }),
+            (Rung::Strong, Strength { elo: 1267, error: 145 }),
+        ],
+    },
+    Ladder {
+        game: "pahtum",
+        board: "7x7",
+        options: &[],
+        rungs: &[
+            (Rung::Random, Strength { elo: 0, error: 0 }),
+            (Rung::Greedy, Strength { elo: 849, error: 253 }),
+            (Rung::Medium, Strength { elo: 1468, error: 286 }),
+            (Rung::Strong, Strength { elo: 2195, error: 346 }),
+        ],
+    },
+    Ladder {
+        game: "legions",
+        board: "17x17",
+        options: &[],
+        rungs: &[
+            (Rung::Random, Strength { elo: 0, error: 343 }),
+            (Rung::Greedy, Strength { elo: 750, error: 121 }),
+            (Rung::Medium, Strength { elo: 980, error: 118 }),
+            (Rung::Strong, Strength { elo: 1250, error: 152 }),
+        ],
+    },
 ];
