@@ -162,7 +162,6 @@ fn ended(child: &mut Child, what: &str) -> std::process::ExitStatus {
     }
 }
 
-
 /// Whether a worker id is that of the process `pid` (ids are `host:pid:joined_ms`).
 fn is_of(worker: &str, pid: u32) -> bool {
     worker.split(':').nth(1) == Some(pid.to_string().as_str())

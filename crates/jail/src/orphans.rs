@@ -194,7 +194,10 @@ mod tests {
     fn the_greeting_is_read_when_it_comes() {
         assert_eq!(greeting_of("printf 'keeping\\n'; exec sleep 5", Duration::from_secs(30)).as_deref(), Some("keeping\n"));
         // In pieces, as a pipe may give it.
-        assert_eq!(greeting_of("printf 'kee'; sleep 0.2; printf 'ping\\n'; exec sleep 5", Duration::from_secs(30)).as_deref(), Some("keeping\n"));
+        assert_eq!(
+            greeting_of("printf 'kee'; sleep 0.2; printf 'ping\\n'; exec sleep 5", Duration::from_secs(30)).as_deref(),
+            Some("keeping\n")
+        );
     }
 
     #[test]

@@ -621,8 +621,18 @@ fn a_start_board_is_read_checked_and_kept() {
     // read alike; the position line of the start reads back.
     assert_eq!(a.start_text().as_deref(), Some(text));
     assert_eq!(Position::new(&Options::new(), Some(&text.replace('\n', "/"))).unwrap().start_text().as_deref(), Some(text));
-    assert_eq!(Position::new(&Options::new(), Some(&text.to_lowercase().replace('\n', "  \n "))).unwrap().start_text().as_deref(), Some(text));
-    assert_eq!(GameKind::Connect4.new_position(&Options::new(), Some(&<Position as Game>::start_from_line(&<Position as Game>::start_line(text)))).unwrap().start_text().as_deref(), Some(text));
+    assert_eq!(
+        Position::new(&Options::new(), Some(&text.to_lowercase().replace('\n', "  \n "))).unwrap().start_text().as_deref(),
+        Some(text)
+    );
+    assert_eq!(
+        GameKind::Connect4
+            .new_position(&Options::new(), Some(&<Position as Game>::start_from_line(&<Position as Game>::start_line(text))))
+            .unwrap()
+            .start_text()
+            .as_deref(),
+        Some(text)
+    );
 }
 
 #[test]
@@ -631,7 +641,10 @@ fn a_bad_start_board_is_refused_with_its_reason() {
     let rows = |rows: &[&str]| rows.join("\n");
     let seven = |bottom: &str| rows(&[".......", ".......", ".......", ".......", ".......", bottom]);
     let o = Options::new();
-    assert_eq!(start(&seven("...X..."), &o), "bad start position: the start board has 1 blue and 0 red discs; a start needs as many of each (blue moves first)");
+    assert_eq!(
+        start(&seven("...X..."), &o),
+        "bad start position: the start board has 1 blue and 0 red discs; a start needs as many of each (blue moves first)"
+    );
     assert_eq!(
         start(&rows(&[".......", ".......", ".......", ".......", "O......", "XXXXOOO"]), &o),
         "bad start position: impossible board: blue has four in a row but did not move last"
@@ -642,7 +655,10 @@ fn a_bad_start_board_is_refused_with_its_reason() {
     );
     assert_eq!(start(&seven("...Z..."), &o), "bad start position: unknown cell 'Z' at column 3, row 0");
     assert_eq!(start(&seven("...XO"), &o), "bad start position: bad board shape: row 5 is not 7 cells wide like the top row");
-    assert_eq!(start(&rows(&["....", "....", "....", "XO.."]), &o), "bad start position: the start board is 4x4 (columns x rows), the options say 7x6");
+    assert_eq!(
+        start(&rows(&["....", "....", "....", "XO.."]), &o),
+        "bad start position: the start board is 4x4 (columns x rows), the options say 7x6"
+    );
     let four = rows(&["O...", "O...", "OX..", "OXXX"]);
     assert_eq!(start(&four, &opts(&[("width", "4"), ("height", "4")])), "bad start position: the start board already has four in a row");
     let full = rows(&["XOXO", "XOXO", "OXOX", "OXOX"]);
