@@ -540,8 +540,7 @@ impl Ladder {
 /// The ladders measured for `docs/players.md`, a game's default board first: the
 /// round robins' Elo less `random`'s, the error bar the rung's own (Gomoku, Connect Four
 /// 7x6, Legions); for Nupud, Pah-tum, Reversi and Connect Four 20x20, the sum of the
-/// matches up the ladder (each of 200 games or more where the ladder's table says so),
-/// errors in quadrature.
+/// matches up the ladder, errors in quadrature.
 pub const LADDERS: &[Ladder] = &[
     Ladder {
         game: "gomoku",
