@@ -446,6 +446,11 @@ fn a_killed_runs_folders_go_at_the_next_start_and_live_ones_stay() {
         let lock = std::fs::File::open(folder.join(".lock")).unwrap();
         wait_for("the killed run's lock to be let go", || lock.try_lock().is_ok());
     }
+    // A run killed between making a folder and its lock file leaves it empty, under the
+    // name it has while it is made; over a minute old, the next start removes it too.
+    let half_made = tmp.join("arbiter-making-killed");
+    std::fs::create_dir(&half_made).unwrap();
+    std::fs::File::open(&half_made).unwrap().set_modified(std::time::SystemTime::now() - Duration::from_secs(120)).unwrap();
 
     // The next start (another tournament, its own database) removes them before it
     // makes folders of its own.
@@ -455,6 +460,7 @@ fn a_killed_runs_folders_go_at_the_next_start_and_live_ones_stay() {
     for folder in &left {
         assert!(!folder.exists(), "{} is removed", folder.display());
     }
+    assert!(!half_made.exists(), "a half-made folder of a dead run is removed");
     // A start while that run plays leaves its folders alone: it plays on by the rules.
     let quick = config_builtins(dir.path());
     let (status, err) = finish(tournament(&quick, &dir.path().join("quick.db"), &tmp).spawn().unwrap());

@@ -39,7 +39,8 @@ impl GameFolder {
     pub fn create() -> io::Result<GameFolder> {
         // Made and locked under another name, then renamed: a folder that
         // [`remove_stale`] can see always holds a lock, taken before it was visible (a
-        // run killed in between leaves an empty `arbiter-making-*` folder, no bot files).
+        // run killed in between leaves an `arbiter-making-*` folder, empty or holding a
+        // free lock, which [`remove_stale`] removes a minute later).
         let making = tempfile::Builder::new().prefix(MAKING_PREFIX).tempdir()?;
         let lock = File::create_new(making.path().join(LOCK))?;
         lock.lock()?;
@@ -102,9 +103,9 @@ fn remove(path: &Path) -> io::Result<()> {
 
 /// Removes the game folders in the temporary folder whose runs are gone (their lock is
 /// free), and returns them; also removes, without a word, those a process was removing
-/// (it may have died meanwhile), those being made by a run that died (their lock free a
-/// minute after), and the lifeline folders of dead referees (nobody holds the FIFO open
-/// any more). Folders of live runs, folders of other users and links are left alone.
+/// (it may have died meanwhile), those being made by a run that died (a minute after,
+/// their lock free or never made), and the lifeline folders of dead referees (nobody
+/// holds the FIFO open any more). Folders of live runs, folders of other users and links are left alone.
 pub fn remove_stale() -> io::Result<Vec<PathBuf>> {
     remove_stale_in(&std::env::temp_dir())
 }
@@ -136,7 +137,13 @@ pub fn remove_stale_in(temp: &Path) -> io::Result<Vec<PathBuf>> {
             continue;
         }
         if making {
-            if half_made_long && File::open(path.join(LOCK)).is_ok_and(|lock| lock.try_lock().is_ok()) {
+            // A minute old and its lock free, or never made (a run killed between the
+            // folder and its lock file leaves it empty).
+            let lock_free = match File::open(path.join(LOCK)) {
+                Ok(lock) => lock.try_lock().is_ok(),
+                Err(err) => err.kind() == io::ErrorKind::NotFound,
+            };
+            if half_made_long && lock_free {
                 let _ = std::fs::remove_dir_all(&path);
             }
             continue;
@@ -209,11 +216,28 @@ mod tests {
         let half = temp.path().join(format!("{REMOVING_PREFIX}half"));
         std::fs::create_dir_all(half.join("side-1")).unwrap();
 
+        // Folders being made by runs that died over a minute ago: one with its lock
+        // file, free, and one killed before its lock file was made (empty); and an empty
+        // one made just now, whose run may be about to make its lock.
+        let a_while_ago = std::time::SystemTime::now() - 2 * HALF_MADE_GRACE;
+        let old_locked = temp.path().join(format!("{MAKING_PREFIX}old-locked"));
+        std::fs::create_dir(&old_locked).unwrap();
+        File::create(old_locked.join(LOCK)).unwrap();
+        let old_empty = temp.path().join(format!("{MAKING_PREFIX}old-empty"));
+        std::fs::create_dir(&old_empty).unwrap();
+        for folder in [&old_locked, &old_empty] {
+            File::open(folder).unwrap().set_modified(a_while_ago).unwrap();
+        }
+        let young_empty = temp.path().join(format!("{MAKING_PREFIX}young-empty"));
+        std::fs::create_dir(&young_empty).unwrap();
+
         let removed = remove_stale_in(temp.path()).unwrap();
         assert_eq!(removed, vec![dead.clone()]);
         assert!(!dead.exists() && !half.exists());
         assert!(!temp.path().join(format!("{REMOVING_PREFIX}dead")).exists());
         assert!(live.join(LOCK).exists() && young.exists() && other.exists());
+        assert!(!old_locked.exists() && !old_empty.exists(), "half-made folders of dead runs go");
+        assert!(young_empty.exists(), "a folder being made now stays");
         drop(held);
         assert_eq!(remove_stale_in(temp.path()).unwrap(), vec![live]);
     }
