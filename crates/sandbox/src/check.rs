@@ -45,15 +45,20 @@ pub fn check(helper: &Path) -> Vec<Guarantee> {
     check_in(helper, &std::env::temp_dir())
 }
 
-/// Probes every guarantee with a scratch folder under `base`.
+/// Probes every guarantee with a scratch folder under `base`: a fresh folder of a name
+/// nobody can foresee (in a shared `/tmp`, a name made of the process id alone could be
+/// taken first by another user, or be a link to somewhere else), removed at the end.
 pub fn check_in(helper: &Path, base: &Path) -> Vec<Guarantee> {
-    let scratch = base.join(format!("arbiter-sandbox-check-{}", std::process::id()));
-    let guarantees = match Scratch::create(&scratch) {
-        Ok(s) => probe_all(helper, &s),
-        Err(err) => vec![Guarantee { name: "sandbox", status: Status::Missing(format!("cannot create {}: {err}", scratch.display())) }],
-    };
-    let _ = std::fs::remove_dir_all(&scratch);
-    guarantees
+    let made = tempfile::Builder::new().prefix("arbiter-sandbox-check-").tempdir_in(base);
+    match made.as_ref().map(|scratch| (scratch, Scratch::create(scratch.path()))) {
+        Ok((_, Ok(s))) => probe_all(helper, &s),
+        Ok((scratch, Err(err))) => cannot_create(scratch.path(), &err),
+        Err(err) => cannot_create(base, err),
+    }
+}
+
+fn cannot_create(path: &Path, err: &std::io::Error) -> Vec<Guarantee> {
+    vec![Guarantee { name: "sandbox", status: Status::Missing(format!("cannot make a scratch folder in {}: {err}", path.display())) }]
 }
 
 struct Scratch {

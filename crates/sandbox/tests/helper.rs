@@ -523,6 +523,26 @@ fn check_reports_every_guarantee_enforced() {
     assert!(guarantees.iter().all(|g| g.status == Status::Enforced), "{guarantees:?}");
 }
 
+/// The check's scratch folder has a name nobody can foresee: a link laid in the
+/// temporary folder under the name a check of this process would once have used (its
+/// process id) leads nowhere, and nothing is written through it.
+#[test]
+fn the_check_writes_nothing_through_a_link_laid_for_it() {
+    let base = tempfile::tempdir().expect("a folder");
+    let victim = base.path().join("victim");
+    std::fs::create_dir(&victim).expect("victim");
+    let laid = base.path().join(format!("arbiter-sandbox-check-{}", std::process::id()));
+    std::os::unix::fs::symlink(&victim, &laid).expect("link");
+    let guarantees = sandbox::check::check_in(Path::new(HELPER), base.path());
+    assert!(guarantees.iter().all(|g| g.status == Status::Enforced), "{guarantees:?}");
+    let written: Vec<_> = std::fs::read_dir(&victim).expect("victim").map(|e| e.expect("entry").file_name()).collect();
+    assert!(written.is_empty(), "written through the link: {written:?}");
+    // The scratch folder is gone; the link and its target are as they were.
+    let mut left: Vec<_> = std::fs::read_dir(base.path()).expect("base").map(|e| e.expect("entry").path()).collect();
+    left.sort();
+    assert_eq!(left, [laid.clone(), victim.clone()]);
+}
+
 #[test]
 fn helper_path_finds_the_built_helper() {
     if std::env::var_os("ARBITER_SANDBOX").is_some() {
