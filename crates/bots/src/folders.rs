@@ -105,7 +105,8 @@ fn remove(path: &Path) -> io::Result<()> {
 /// free), and returns them; also removes, without a word, those a process was removing
 /// (it may have died meanwhile), those being made by a run that died (a minute after,
 /// their lock free or never made), and the lifeline folders of dead referees (nobody
-/// holds the FIFO open any more). Folders of live runs, folders of other users and links are left alone.
+/// holds the FIFO open any more). Folders of live runs, folders of other users and
+/// links are left alone.
 pub fn remove_stale() -> io::Result<Vec<PathBuf>> {
     remove_stale_in(&std::env::temp_dir())
 }

@@ -49,11 +49,13 @@ pub fn check(helper: &Path) -> Vec<Guarantee> {
 /// nobody can foresee (in a shared `/tmp`, a name made of the process id alone could be
 /// taken first by another user, or be a link to somewhere else), removed at the end.
 pub fn check_in(helper: &Path, base: &Path) -> Vec<Guarantee> {
-    let made = tempfile::Builder::new().prefix("arbiter-sandbox-check-").tempdir_in(base);
-    match made.as_ref().map(|scratch| (scratch, Scratch::create(scratch.path()))) {
-        Ok((_, Ok(s))) => probe_all(helper, &s),
-        Ok((scratch, Err(err))) => cannot_create(scratch.path(), &err),
-        Err(err) => cannot_create(base, err),
+    let scratch = match tempfile::Builder::new().prefix("arbiter-sandbox-check-").tempdir_in(base) {
+        Ok(scratch) => scratch,
+        Err(err) => return cannot_create(base, &err),
+    };
+    match Scratch::create(scratch.path()) {
+        Ok(s) => probe_all(helper, &s),
+        Err(err) => cannot_create(scratch.path(), &err),
     }
 }
 
