@@ -2,6 +2,8 @@
 //! player weighs a sample built here: the strike on the enemy city when five legions take
 //! it, the best-gain turn, and random turns that send each target the legions it needs.
 //! The orders are tried on a copy of the board ([`Board::send`] runs them as the rules do).
+//! `strong` adds turns of two captures, every affordable pair tried ([`capture_turns`]),
+//! and weighs the cuts they threaten ([`capture_threat`]).
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -47,6 +49,23 @@ const STRONG_GUARD: i64 = 3;
 /// veterans cut `strong`'s lines. Half the way (tried first) broke the guard of the city
 /// (`strong_bars_the_way_to_its_city_before_it_is_within_a_turn`).
 const STRONG_GREEDY_WEIGHT: (i64, i64) = (3, 8);
+
+/// How many turns of one or two captures ([`capture_turns`], the best by the lead after
+/// them) `strong` adds to its screen and to each sample of the opponent's replies it
+/// weighs.
+const STRONG_CAPTURES: usize = 3;
+
+/// How much of each side's best cut ([`capture_threat`]) `strong`'s leaf counts, the
+/// enemy's taken off and its own added. In node-limited games against `medium`
+/// (`strong:3000`, games 0 to 127 of `arbiter match legions strong medium --seed 14`,
+/// with [`STRONG_CAPTURES`]): the enemy's alone, 2/8 won 111, 4/8 won 110, 8/8 won 89;
+/// both, 3/8 won 117 (`docs/players.md`).
+const STRONG_THREAT: (i64, i64) = (3, 8);
+
+/// How many captures tried ([`capture_turns`], [`capture_threat`]) count as one turn
+/// weighed in `strong`'s node count (a capture is a copy of the board and one order,
+/// where a turn weighed plays a turn and the greedy reply).
+const CAPTURES_PER_NODE: u64 = 32;
 
 /// How many random turns the sample holds (half of them preferring attacks).
 const RANDOM_TURNS: usize = 40;
@@ -266,10 +285,25 @@ fn greedy_turn(pos: &Position, side: Side, compact: bool) -> Move {
 /// [`greedy_turn`] on `board`, the targets looked at last row first when `mirrored` (ties
 /// then go to the last in row order).
 fn greedy_finish(board: &Board, side: Side, scoring: bool, compact: bool, mirrored: bool) -> Move {
-    let (cx, cy) = board.city_of(side);
-    let mut board = *board;
-    let mut left = LEGIONS_PER_TURN;
     let mut orders = Vec::new();
+    greedy_fill(*board, side, scoring, compact, mirrored, LEGIONS_PER_TURN, &mut orders);
+    Move::sends(&orders)
+}
+
+/// [`greedy_finish`]'s orders for `left` legions on `board`, appended to `orders`.
+fn greedy_fill(
+    mut board: Board,
+    side: Side,
+    scoring: bool,
+    compact: bool,
+    mirrored: bool,
+    mut left: i64,
+    orders: &mut Vec<(i64, i64, i64)>,
+) {
+    let (cx, cy) = board.city_of(side);
+    if holds_enemy_city(&board, side) {
+        return;
+    }
     while left > 0 {
         let base = lead(&board, side, scoring);
         // (gain, legions), the order, the board after it.
@@ -319,7 +353,93 @@ fn greedy_finish(board: &Board, side: Side, scoring: bool, compact: bool, mirror
             break;
         }
     }
-    Move::sends(&orders)
+}
+
+/// `side`'s turns that take two enemy provinces (or one, when no second is affordable
+/// after it), every pair it can afford tried in turn; the `keep` best by `side`'s lead
+/// after them, each finished with the greedy player's orders for the legions left.
+/// Adds the pairs tried to `tried`.
+///
+/// Why pairs: a corridor two provinces wide falls to one turn of two captures, while the
+/// greedy player takes one capture at a time by its own gain, and `medium` finds a given
+/// pair only when its random turns happen to hold it.
+pub fn capture_turns(board: &Board, side: Side, scoring: bool, keep: usize, tried: &mut u64) -> Vec<Move> {
+    // (lead after, the captures, the board after them), best first.
+    let mut best: Vec<(i64, Vec<(i64, i64, i64)>, Board)> = Vec::new();
+    each_capture(board, side, tried, |orders, after| {
+        let value = lead(after, side, scoring);
+        if best.len() == keep && best.last().is_some_and(|(worst, _, _)| value <= *worst) {
+            return;
+        }
+        let at = best.partition_point(|(v, _, _)| *v >= value);
+        best.insert(at, (value, orders.to_vec(), *after));
+        best.truncate(keep);
+    });
+    best.into_iter()
+        .map(|(_, mut orders, after)| {
+            let left = LEGIONS_PER_TURN - orders.iter().map(|(_, _, c)| c).sum::<i64>();
+            greedy_fill(after, side, scoring, false, false, left, &mut orders);
+            Move::sends(&orders)
+        })
+        .collect()
+}
+
+/// How many points beyond the captures themselves `side`'s best turn of one or two
+/// captures gains (provinces it cuts from the enemy city, or joins again to its own).
+pub fn capture_threat(board: &Board, side: Side, scoring: bool, tried: &mut u64) -> i64 {
+    let base = lead(board, side, scoring);
+    let mut best = 0;
+    each_capture(board, side, tried, |orders, after| {
+        if holds_enemy_city(after, side) {
+            // The city's fall is for the strike's own checks to weigh.
+            return;
+        }
+        // A novice taken is 3 points of lead (2 gained, 1 lost), a veteran 4.
+        let face: i64 = orders.iter().map(|&(_, _, c)| c + 1).sum();
+        best = best.max(lead(after, side, scoring).saturating_sub(base) - face);
+    });
+    best
+}
+
+/// Calls `visit` with every turn of `side` that takes two enemy provinces it can afford
+/// (or one, when no second is affordable after it), the captures and the board after
+/// them; each pair once. Adds the captures tried to `tried`.
+fn each_capture(board: &Board, side: Side, tried: &mut u64, mut visit: impl FnMut(&[(i64, i64, i64)], &Board)) {
+    let affordable = |board: &Board, left: i64| -> Vec<(usize, usize, i64)> {
+        board
+            .targets(side)
+            .into_iter()
+            .filter_map(|(x, y)| {
+                let need = board.cost(side, x, y);
+                (need >= 2 && need <= left).then_some((x, y, need))
+            })
+            .collect()
+    };
+    let firsts = affordable(board, LEGIONS_PER_TURN);
+    for (i, &(ax, ay, a_need)) in firsts.iter().enumerate() {
+        let mut one = *board;
+        one.send(side, ax, ay, a_need);
+        *tried += 1;
+        let first = (ax as i64, ay as i64, a_need);
+        if holds_enemy_city(&one, side) {
+            visit(&[first], &one);
+            continue;
+        }
+        let seconds = affordable(&one, LEGIONS_PER_TURN - a_need);
+        if seconds.is_empty() {
+            visit(&[first], &one);
+        }
+        for (bx, by, b_need) in seconds {
+            // Each pair once: the second before the first when both were reachable at first.
+            if firsts[..i].iter().any(|&(x, y, _)| (x, y) == (bx, by)) {
+                continue;
+            }
+            let mut two = one;
+            two.send(side, bx, by, b_need);
+            *tried += 1;
+            visit(&[first, (bx as i64, by as i64, b_need)], &two);
+        }
+    }
 }
 
 /// Whether (x, y) borders a province of `side` cut off from its city (taking it may
@@ -433,7 +553,8 @@ fn weigh(pos: &Position, turn: &Move, me: Side) -> Option<i64> {
     Some(if after.outcome().is_some() { outcome_value(&after, me) } else { leaf_value(&after, me, pos.score_disconnected()) })
 }
 
-/// `strong`'s turn: [`STRONG_SCREEN`] samples weighed as `medium` weighs them, then the
+/// `strong`'s turn: [`STRONG_SCREEN`] samples and its [`STRONG_CAPTURES`] best turns of
+/// captures ([`capture_turns`]) weighed as `medium` weighs them, then the
 /// best of them, best first, weighed again by [`deep_value`] (the opponent answering as
 /// `medium` would, its [`STRONG_REPLIES`] best replies, the worst for `me` counted) until
 /// the budget is spent; the best by that deeper value is played. Weighing more samples
@@ -460,6 +581,17 @@ fn strong<R: Rng + ?Sized>(pos: &Position, me: Side, rng: &mut R, budget: &Budge
             }
         }
     }
+    let mut tried = 0;
+    for turn in capture_turns(pos.board(), me, pos.score_disconnected(), STRONG_CAPTURES, &mut tried) {
+        weighed += 1;
+        if screened.iter().any(|(_, t)| *t == turn) {
+            continue;
+        }
+        if let Some(value) = weigh(pos, &turn, me) {
+            screened.push((value, turn));
+        }
+    }
+    weighed += tried / CAPTURES_PER_NODE;
     screened.sort_by_key(|(value, _)| Reverse(*value));
     let mut best: Option<(i64, Move)> = None;
     for (shallow, turn) in screened.iter() {
@@ -481,11 +613,29 @@ fn strong<R: Rng + ?Sized>(pos: &Position, me: Side, rng: &mut R, budget: &Budge
 
 /// How good `turn` is for `me`, `me` to move in `pos`, when the opponent answers with
 /// the worst for `me` of its `replies` best replies as `medium` weighs them (one sample
-/// of its turns, [`sample`], each weighed by [`weigh`]); the lead then, as
+/// of its turns, [`sample`], and its [`STRONG_CAPTURES`] best turns of captures, each
+/// weighed by [`weigh`]); the lead then, as
 /// [`strong_leaf_value`] counts it, taken [`STRONG_GREEDY_WEIGHT`] of the way down to
 /// the lead after the greedy player's reply when that is lower. Adds the turns it plays
-/// to `weighed`.
+/// to `weighed`, and one for each [`CAPTURES_PER_NODE`] captures its line tries.
 fn deep_value<R: Rng + ?Sized>(pos: &Position, turn: &Move, me: Side, replies: usize, rng: &mut R, weighed: &mut u64) -> i64 {
+    // The captures its leaves try, counted together at the end.
+    let mut tried = 0;
+    let value = deep_line(pos, turn, me, replies, rng, weighed, &mut tried);
+    *weighed += tried / CAPTURES_PER_NODE;
+    value
+}
+
+/// [`deep_value`]'s line, the captures its leaves try added to `tried`.
+fn deep_line<R: Rng + ?Sized>(
+    pos: &Position,
+    turn: &Move,
+    me: Side,
+    replies: usize,
+    rng: &mut R,
+    weighed: &mut u64,
+    tried: &mut u64,
+) -> i64 {
     let mut next = pos.clone();
     *weighed += 1;
     if next.play(turn).is_err() {
@@ -494,6 +644,13 @@ fn deep_value<R: Rng + ?Sized>(pos: &Position, turn: &Move, me: Side, replies: u
     let Some(them) = next.to_move() else { return outcome_value(&next, me) };
     let mut answers = Vec::new();
     sample(&next, them, rng, &mut answers);
+    let mut captures_tried = 0;
+    for turn in capture_turns(next.board(), them, pos.score_disconnected(), STRONG_CAPTURES, &mut captures_tried) {
+        if !answers.contains(&turn) {
+            answers.push(turn);
+        }
+    }
+    *weighed += captures_tried / CAPTURES_PER_NODE;
     let mut ranked: Vec<(i64, Move)> = answers
         .into_iter()
         .filter_map(|answer| {
@@ -511,7 +668,7 @@ fn deep_value<R: Rng + ?Sized>(pos: &Position, turn: &Move, me: Side, replies: u
             if after.play(answer).is_err() {
                 return leaf_value(&next, me, scoring);
             }
-            if after.outcome().is_some() { outcome_value(&after, me) } else { strong_leaf_value(&after, me, scoring) }
+            if after.outcome().is_some() { outcome_value(&after, me) } else { strong_leaf_value(&after, me, scoring, tried) }
         })
         .min()
         .unwrap_or(i64::MIN);
@@ -527,7 +684,7 @@ fn deep_value<R: Rng + ?Sized>(pos: &Position, turn: &Move, me: Side, replies: u
     if after.play(&reply).is_err() {
         return value;
     }
-    let greedy_value = if after.outcome().is_some() { outcome_value(&after, me) } else { strong_leaf_value(&after, me, scoring) };
+    let greedy_value = if after.outcome().is_some() { outcome_value(&after, me) } else { strong_leaf_value(&after, me, scoring, tried) };
     if greedy_value >= value {
         value
     } else if greedy_value <= i64::MIN / 8 {
@@ -565,15 +722,21 @@ fn leaf_value(pos: &Position, me: Side, scoring: bool) -> i64 {
 
 /// [`leaf_value`] as `strong` counts it at the end of its line: short of a city falling,
 /// [`STRONG_GUARD`] points for each legion the enemy needs to take `me`'s city (up to
-/// [`STRONG_REACH`]). The games lost show why: a line of the enemy's that reaches the
-/// city's corner cuts every province from it, long before the city is within 5 legions.
-fn strong_leaf_value(pos: &Position, me: Side, scoring: bool) -> i64 {
+/// [`STRONG_REACH`]), and [`STRONG_THREAT`] of each side's best cut ([`capture_threat`]):
+/// the enemy's taken off, `me`'s own (it is `me` to move) added. The games lost show why:
+/// a line of the enemy's that reaches the city's corner cuts every province from it,
+/// long before the city is within 5 legions, and a corridor two provinces wide falls to
+/// one turn. Adds the captures it tries to `tried`.
+fn strong_leaf_value(pos: &Position, me: Side, scoring: bool, tried: &mut u64) -> i64 {
     let value = leaf_value(pos, me, scoring);
     if value.abs() >= i64::MAX / 8 {
         return value;
     }
     let theirs = strike_cost(pos.board(), me.other(), STRONG_REACH).unwrap_or(STRONG_REACH + 1);
-    value + STRONG_GUARD * theirs
+    let (weight, of) = STRONG_THREAT;
+    let board = pos.board();
+    let (threat, chance) = (capture_threat(board, me.other(), scoring, tried), capture_threat(board, me, scoring, tried));
+    value + STRONG_GUARD * theirs - threat * weight / of + chance * weight / of
 }
 
 /// A finished game for `me`: far above any lead when won, below when lost.

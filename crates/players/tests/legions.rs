@@ -8,7 +8,7 @@ use rules::legions::{Effect, Move, Position};
 use rules::{Game, Options, Side};
 
 use players::Builtin;
-use players::legions::{candidates, city_strike, greedy, strike_cost};
+use players::legions::{candidates, capture_threat, capture_turns, city_strike, greedy, strike_cost};
 
 /// A position from map rows written like the native input (cells separated by spaces).
 fn board(player: Side, rows: &[&str]) -> Position {
@@ -215,4 +215,65 @@ fn strong_weighing_greedys_reply_wins_a_game_it_lost_to_greedy() {
         pos.play(&mv).unwrap();
     }
     assert_eq!(pos.outcome().expect("over").winner, Some(Side::Second), "after {} turns", pos.turn());
+}
+
+#[test]
+fn two_captures_cut_a_corridor_two_provinces_wide() {
+    // Player 1's rows 2 and 3 (10 novices) reach its block round its city only through
+    // (3, 4) and (4, 4). Player 0 reaches (4, 4) from (5, 4), and (3, 4) once it holds
+    // (4, 4): 4 legions cut the 10 off. Before, 18 : 26; after the two captures 22 : 14
+    // (two veterans gained, 12 provinces of player 1's lost); the fifth legion takes an
+    // empty province, 23 : 14.
+    let pos = board(
+        Side::First,
+        &[
+            "N0 N0 N0 N0 N0 N0 N0 N0",
+            "N0 N0 N0 N0 N0 N0 N0 N0",
+            "N1 N1 N1 N1 N1 N0 . .",
+            "N1 N1 N1 N1 N1 N0 . .",
+            ". . . N1 N1 N0 . .",
+            ". . . N1 N1 N1 N1 N1",
+            ". . . N1 N1 N1 N1 N1",
+            ". . . N1 N1 N1 N1 N1",
+        ],
+    );
+    let lead = |pos: &Position| pos.running_scores().map(|s| s[0] - s[1]).unwrap();
+    assert_eq!(pos.running_scores(), Some([18, 26]));
+    let mut tried = 0;
+    let turns = capture_turns(pos.board(), Side::First, false, 3, &mut tried);
+    assert!(tried > 10, "{tried} captures tried");
+    let best = &turns[0];
+    assert_eq!(&best.orders[..2], &Move::sends(&[(4, 4, 2), (3, 4, 2)]).orders[..], "{best:?}");
+    let mut next = pos.clone();
+    next.play(best).unwrap();
+    assert_eq!(next.running_scores(), Some([23, 14]));
+    // What the cut gains beyond the two captures' own 3 points each: the 10 cut off.
+    assert_eq!(capture_threat(pos.board(), Side::First, false, &mut tried), 10);
+    // The greedy player, one capture at a time, does not find it.
+    let mut greedy_next = pos.clone();
+    greedy_next.play(&greedy(&pos, Side::First)).unwrap();
+    assert!(lead(&greedy_next) < 9, "{:?}", greedy_next.last_turn());
+    // Player 1's two captures that take the city ((0, 1), then (0, 0)) are not counted
+    // (the strike's own checks weigh them); its best cut is (1, 1) and (1, 0), which cut
+    // player 0's columns 2 to 7 of rows 0 and 1 and the three provinces below: 15.
+    assert_eq!(capture_threat(pos.board(), Side::Second, false, &mut tried), 15);
+}
+
+#[test]
+fn strong_stops_at_its_cap_whatever_its_clock() {
+    // In Legions `strong` stops at 3,000 turns weighed even when its clock would let it
+    // go on (weighing more did not play better, docs/players.md): its turns are those
+    // of `strong:3000`, so a game at the seed's limits is the node-limited game.
+    assert_eq!(Builtin::STRONG.node_limit_in(&Position::with_size(17)), Some(players::LEGIONS_STRONG_NODES));
+    let mut pos = Position::with_size(17);
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    for _ in 0..24 {
+        let mv = Builtin::MEDIUM.choose(&pos, &mut rng, &|| false).expect("a turn");
+        pos.play(&mv).unwrap();
+    }
+    let capped = Builtin::parse("strong:3000").expect("a rung");
+    for seed in 0..2 {
+        let free = Builtin::STRONG.choose(&pos, &mut ChaCha8Rng::seed_from_u64(seed), &|| false);
+        assert_eq!(free, capped.choose(&pos, &mut ChaCha8Rng::seed_from_u64(seed), &|| false), "seed {seed}");
+    }
 }
