@@ -625,9 +625,9 @@ pub const LADDERS: &[Ladder] = &[
         options: &[],
         rungs: &[
             (Rung::Random, Strength { elo: 0, error: 343 }),
-            (Rung::Greedy, Strength { elo: 750, error: 121 }),
-            (Rung::Medium, Strength { elo: 980, error: 118 }),
-            (Rung::Strong, Strength { elo: 1250, error: 152 }),
+            (Rung::Greedy, Strength { elo: 738, error: 124 }),
+            (Rung::Medium, Strength { elo: 941, error: 123 }),
+            (Rung::Strong, Strength { elo: 1541, error: 340 }),
         ],
     },
 ];
