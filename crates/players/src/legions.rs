@@ -358,7 +358,7 @@ fn greedy_fill(
 /// `side`'s turns that take two enemy provinces (or one, when no second is affordable
 /// after it), every pair it can afford tried in turn; the `keep` best by `side`'s lead
 /// after them, each finished with the greedy player's orders for the legions left.
-/// Adds the pairs tried to `tried`.
+/// Adds the captures tried to `tried`.
 ///
 /// Why pairs: a corridor two provinces wide falls to one turn of two captures, while the
 /// greedy player takes one capture at a time by its own gain, and `medium` finds a given
@@ -385,7 +385,8 @@ pub fn capture_turns(board: &Board, side: Side, scoring: bool, keep: usize, trie
 }
 
 /// How many points beyond the captures themselves `side`'s best turn of one or two
-/// captures gains (provinces it cuts from the enemy city, or joins again to its own).
+/// captures gains (provinces it cuts from the enemy city, or joins again to its own);
+/// turns that take the city are left out. Adds the captures tried to `tried`.
 pub fn capture_threat(board: &Board, side: Side, scoring: bool, tried: &mut u64) -> i64 {
     let base = lead(board, side, scoring);
     let mut best = 0;
