@@ -127,7 +127,7 @@ fn run_shared(
     );
     runtime.block_on(async {
         let store = store::Store::open_at(&args.db, super::worker_cmd::connections(jobs)).await?;
-        arena::shared::create(config, text, entrants, &store, config_dir).await?;
+        arena::shared::create(config, text, entrants, &store, config_dir, args.shared.pause_while_creating.as_deref()).await?;
         for line in &sandbox.degraded {
             eprintln!("warning: sandbox degraded: {line}");
         }

@@ -48,6 +48,10 @@ pub struct SharedArgs {
     /// FILE is removed before storing it.
     #[arg(long, value_name = "FILE", hide = true)]
     pause_before_store: Option<PathBuf>,
+    /// Tests only (`tournament --db URL`): once the tournament is recorded, write FILE
+    /// and wait until FILE is removed before storing its entrants and files.
+    #[arg(long, value_name = "FILE", hide = true)]
+    pub(crate) pause_while_creating: Option<PathBuf>,
 }
 
 pub fn run(args: &Args) -> anyhow::Result<()> {
@@ -165,5 +169,6 @@ fn report(event: &WorkEvent) {
         WorkEvent::LeaseLost { key } => eprintln!("game {key} abandoned: its lease could not be renewed (another worker plays it)"),
         WorkEvent::Retrying { error } => eprintln!("database unreachable, trying again: {}", printable(error)),
         WorkEvent::Note { text } => eprintln!("note: {}", printable(text)),
+        WorkEvent::AwaitingCreation => eprintln!("the tournament is being created; waiting for it"),
     }
 }

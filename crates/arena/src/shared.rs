@@ -27,6 +27,17 @@ use crate::{
 /// The setting that holds the folder the config's relative paths are resolved against.
 const CONFIG_DIR: &str = "config_dir";
 
+/// The setting that says a tournament is being created (`pending`) or was (`done`): its
+/// row is recorded first and its entrants and their files after, so a worker that comes
+/// in between waits instead of reading half a tournament (a bot whose files are not
+/// stored yet would be taken from the config's folder, under another fingerprint).
+/// Absent in databases created before it: created.
+const CREATING: &str = "creating";
+
+/// How long a worker waits for a tournament being created before it gives up (its
+/// creator may have stopped mid-way).
+const CREATION_PATIENCE: Duration = Duration::from_secs(600);
+
 /// The owner of the bundle of files the config reads (its openings files).
 const CONFIG_FILES: &str = "config";
 
@@ -92,6 +103,8 @@ pub enum WorkEvent {
     Retrying { error: String },
     /// Something a person should know (the runner's notes).
     Note { text: String },
+    /// The tournament is being created: the worker waits for it.
+    AwaitingCreation,
 }
 
 /// Records a tournament in a shared database (the config, its entrants, the folder its
@@ -99,17 +112,34 @@ pub enum WorkEvent {
 /// for workers that have nothing but the URL. Creating the same tournament again stores
 /// the bots' files as they are now (a bot changed since is refused by the fingerprint
 /// checks as on one machine); another tournament is refused.
+///
+/// Workers wait while it runs ([`CREATING`]). `pause` (tests only): once the tournament
+/// is recorded, write that file and wait until it is removed before going on.
 pub async fn create(
     config: &TournamentConfig,
     config_text: &str,
     entrants: &[ResolvedEntrant],
     store: &store::Store,
     config_dir: &Path,
+    pause: Option<&Path>,
 ) -> Result<(), ArenaError> {
     if !store.is_shared() {
         return Err(store::StoreError::NotShared { file: store.location().name() }.into());
     }
-    store.begin_tournament(&config.name, config_text, &tournament_hash(config_text, entrants)).await?;
+    let hash = tournament_hash(config_text, entrants);
+    // Marked before the row is recorded, so no worker sees the row unmarked; not when the
+    // database holds another tournament (recording it is refused below).
+    if store.tournament().await?.is_none_or(|row| row.config_hash == hash) {
+        store.save_setting(CREATING, "pending").await?;
+    }
+    store.begin_tournament(&config.name, config_text, &hash).await?;
+    if let Some(path) = pause
+        && write_whole(path, b"creating").is_ok()
+    {
+        while path.exists() {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    }
     let config_dir = std::fs::canonicalize(config_dir).unwrap_or_else(|_| config_dir.to_path_buf());
     let (mut all, specs, _) = with_baselines(config, entrants, &config_dir)?;
     // Bots named by a path relative to where the command ran (`--bots DIR`) are stored
@@ -125,7 +155,9 @@ pub async fn create(
     }
     store.save_entrants(&all).await?;
     store.save_setting(CONFIG_DIR, &config_dir.to_string_lossy()).await?;
-    store_files(config, &all, &specs, store, &config_dir).await
+    store_files(config, &all, &specs, store, &config_dir).await?;
+    store.save_setting(CREATING, "done").await?;
+    Ok(())
 }
 
 /// Stores each program bot's folder ([`bundles::pack_bot`]) and the files the config
@@ -297,11 +329,26 @@ pub async fn work(
     }
     let id = retrying(&mut on_event, || store.register_worker(info)).await?;
     on_event(WorkEvent::Joined { worker: id.clone() });
+    let mut creating_since: Option<Instant> = None;
     let tournament = loop {
         match retrying(&mut on_event, || load(store, &options.cache)).await? {
-            Some(tournament) => break tournament,
-            None if options.wait => tokio::time::sleep(POLL).await,
-            None => {
+            Loaded::Ready(tournament) => break *tournament,
+            Loaded::Creating => {
+                if creating_since.is_none() {
+                    on_event(WorkEvent::AwaitingCreation);
+                }
+                let since = *creating_since.get_or_insert_with(Instant::now);
+                if since.elapsed() > CREATION_PATIENCE {
+                    return Err(ArenaError::Entrants(format!(
+                        "the tournament in {} has been in creation for {} minutes: its `arbiter tournament CONFIG --db URL` may have stopped mid-way; run it again",
+                        store.location().name(),
+                        CREATION_PATIENCE.as_secs() / 60
+                    )));
+                }
+                tokio::time::sleep(POLL).await;
+            }
+            Loaded::Absent if options.wait => tokio::time::sleep(POLL).await,
+            Loaded::Absent => {
                 return Err(ArenaError::Entrants(format!(
                     "{} holds no tournament yet: create one with `arbiter tournament CONFIG --db URL`",
                     store.location().name()
@@ -353,10 +400,22 @@ pub async fn work(
     failure.map_or(Ok(()), Err)
 }
 
-/// Reads the tournament, its entrants and their bots (fetched into `cache`); `None`
-/// before one is created.
-async fn load(store: &store::Store, cache: &Path) -> Result<Option<Tournament>, ArenaError> {
-    let Some(row) = store.tournament().await? else { return Ok(None) };
+/// What a worker finds in the database.
+enum Loaded {
+    /// No tournament yet.
+    Absent,
+    /// A tournament being created ([`CREATING`]): its entrants or files may be missing.
+    Creating,
+    Ready(Box<Tournament>),
+}
+
+/// Reads the tournament, its entrants and their bots (fetched into `cache`), once its
+/// creation is over.
+async fn load(store: &store::Store, cache: &Path) -> Result<Loaded, ArenaError> {
+    let Some(row) = store.tournament().await? else { return Ok(Loaded::Absent) };
+    if store.setting(CREATING).await?.as_deref() == Some("pending") {
+        return Ok(Loaded::Creating);
+    }
     let name = store.location().name();
     let config = TournamentConfig::parse_without_entrants(&row.config_text, &name).map_err(|err| ArenaError::Entrants(err.to_string()))?;
     let config_dir = PathBuf::from(store.setting(CONFIG_DIR).await?.unwrap_or_else(|| ".".to_string()));
@@ -372,7 +431,7 @@ async fn load(store: &store::Store, cache: &Path) -> Result<Option<Tournament>, 
         .map(|stage| (stage.format.kind() == Format::EntryCheck).then(|| all.iter().position(|e| e.name == baseline_name(stage))).flatten())
         .collect();
     let entrants = all.len() - baselines.iter().flatten().collect::<HashSet<_>>().len();
-    Ok(Some(Tournament { config, config_dir, files, all, specs: Arc::new(specs), baselines, entrants }))
+    Ok(Loaded::Ready(Box::new(Tournament { config, config_dir, files, all, specs: Arc::new(specs), baselines, entrants })))
 }
 
 /// Calls `call` until it succeeds or fails for good: a database that cannot be reached
