@@ -133,12 +133,8 @@ pub async fn create(
         store.save_setting(CREATING, "pending").await?;
     }
     store.begin_tournament(&config.name, config_text, &hash).await?;
-    if let Some(path) = pause
-        && write_whole(path, b"creating").is_ok()
-    {
-        while path.exists() {
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        }
+    if let Some(path) = pause {
+        hold_until_removed(path, b"creating").await;
     }
     let config_dir = std::fs::canonicalize(config_dir).unwrap_or_else(|_| config_dir.to_path_buf());
     let (mut all, specs, _) = with_baselines(config, entrants, &config_dir)?;
@@ -676,11 +672,8 @@ impl Worker {
     /// The test pause before a store (see [`WorkOptions::pause_before_store`]).
     async fn pause(&self, key: &str) {
         let Some(path) = &self.options.pause_before_store else { return };
-        if self.paused.swap(true, std::sync::atomic::Ordering::SeqCst) || write_whole(path, key.as_bytes()).is_err() {
-            return;
-        }
-        while path.exists() {
-            tokio::time::sleep(Duration::from_millis(10)).await;
+        if !self.paused.swap(true, std::sync::atomic::Ordering::SeqCst) {
+            hold_until_removed(path, key.as_bytes()).await;
         }
     }
 
@@ -692,6 +685,17 @@ impl Worker {
         }
         let _ = write_whole(path, self.id.as_bytes());
         std::future::pending::<()>().await;
+    }
+}
+
+/// A test hook's pause: writes `content` to `path` ([`write_whole`]) and waits until the
+/// test removes the file (at once when it cannot be written).
+async fn hold_until_removed(path: &Path, content: &[u8]) {
+    if write_whole(path, content).is_err() {
+        return;
+    }
+    while path.exists() {
+        tokio::time::sleep(Duration::from_millis(10)).await;
     }
 }
 

@@ -365,7 +365,8 @@ fn greedy_fill(
 /// pair only when its random turns happen to hold it.
 pub fn capture_turns(board: &Board, side: Side, scoring: bool, keep: usize, tried: &mut u64) -> Vec<Move> {
     // (lead after, the captures, the board after them), best first.
-    let mut best: Vec<(i64, Vec<(i64, i64, i64)>, Board)> = Vec::new();
+    type Kept = (i64, Vec<(i64, i64, i64)>, Board);
+    let mut best: Vec<Kept> = Vec::new();
     each_capture(board, side, tried, |orders, after| {
         let value = lead(after, side, scoring);
         if best.len() == keep && best.last().is_some_and(|(worst, _, _)| value <= *worst) {
@@ -574,23 +575,13 @@ fn strong<R: Rng + ?Sized>(pos: &Position, me: Side, rng: &mut R, budget: &Budge
                 break 'samples;
             }
             weighed += 1;
-            if screened.iter().any(|(_, t)| *t == turn) {
-                continue;
-            }
-            if let Some(value) = weigh(pos, &turn, me) {
-                screened.push((value, turn));
-            }
+            screen(pos, turn, me, &mut screened);
         }
     }
     let mut tried = 0;
     for turn in capture_turns(pos.board(), me, pos.score_disconnected(), STRONG_CAPTURES, &mut tried) {
         weighed += 1;
-        if screened.iter().any(|(_, t)| *t == turn) {
-            continue;
-        }
-        if let Some(value) = weigh(pos, &turn, me) {
-            screened.push((value, turn));
-        }
+        screen(pos, turn, me, &mut screened);
     }
     weighed += tried / CAPTURES_PER_NODE;
     screened.sort_by_key(|(value, _)| Reverse(*value));
@@ -610,6 +601,17 @@ fn strong<R: Rng + ?Sized>(pos: &Position, me: Side, rng: &mut R, budget: &Budge
     }
     let (value, mv) = best.or_else(|| screened.into_iter().next())?;
     Some(found(mv, value, 3, weighed))
+}
+
+/// Adds `turn` to `strong`'s screen with its value as `medium` weighs it ([`weigh`]),
+/// unless it is there already or illegal.
+fn screen(pos: &Position, turn: Move, me: Side, screened: &mut Vec<(i64, Move)>) {
+    if screened.iter().any(|(_, t)| *t == turn) {
+        return;
+    }
+    if let Some(value) = weigh(pos, &turn, me) {
+        screened.push((value, turn));
+    }
 }
 
 /// How good `turn` is for `me`, `me` to move in `pos`, when the opponent answers with
@@ -733,9 +735,9 @@ fn strong_leaf_value(pos: &Position, me: Side, scoring: bool, tried: &mut u64) -
     if value.abs() >= i64::MAX / 8 {
         return value;
     }
-    let theirs = strike_cost(pos.board(), me.other(), STRONG_REACH).unwrap_or(STRONG_REACH + 1);
-    let (weight, of) = STRONG_THREAT;
     let board = pos.board();
+    let theirs = strike_cost(board, me.other(), STRONG_REACH).unwrap_or(STRONG_REACH + 1);
+    let (weight, of) = STRONG_THREAT;
     let (threat, chance) = (capture_threat(board, me.other(), scoring, tried), capture_threat(board, me, scoring, tried));
     value + STRONG_GUARD * theirs - threat * weight / of + chance * weight / of
 }

@@ -185,11 +185,11 @@ impl Builtin {
     /// Reversi and Legions ([`PAHTUM_MEDIUM_NODES`], [`REVERSI_MEDIUM_NODES`],
     /// [`LEGIONS_MEDIUM_NODES`]); `strong` stops at [`LEGIONS_STRONG_NODES`] in Legions.
     pub fn node_limit_in<G: Game>(self, pos: &G) -> Option<u64> {
-        if self.rung == Rung::Strong && self.nodes.is_none() && (pos as &dyn Any).is::<rules::legions::Position>() {
+        let any = pos as &dyn Any;
+        if self.rung == Rung::Strong && self.nodes.is_none() && any.is::<rules::legions::Position>() {
             return Some(LEGIONS_STRONG_NODES);
         }
         if self.rung == Rung::Medium && self.nodes.is_none() {
-            let any = pos as &dyn Any;
             if any.is::<rules::pahtum::Position>() {
                 return Some(PAHTUM_MEDIUM_NODES);
             }
