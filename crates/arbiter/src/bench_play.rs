@@ -69,6 +69,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     super::sandboxing::warn(&sandbox);
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the async runtime")?;
     let pool = args.reuse.pool(1);
+    let ahead = super::play::ahead(sandbox.sandboxed, 1);
     let mut rng = <rand::rngs::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(1);
     let start_text = kind.random_start(&options, &mut rng)?;
     let start = kind.new_position(&options, start_text.as_deref())?;
@@ -80,6 +81,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         let order = if idx % 2 == 0 { [0, 1] } else { [1, 0] };
         let mut setup = GameSetup::new(start.clone(), options.clone(), u64::from(idx));
         setup.pool = pool.clone();
+        setup.ahead = ahead.clone();
         setup.limits = order.map(|player| super::play::side_limits(setup.limits[0], &bots[player], &overrides));
         for limits in &mut setup.limits {
             limits.sandboxed = sandbox.sandboxed;
@@ -111,6 +113,9 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let seconds = began.elapsed().as_secs_f64();
     if let Some(pool) = pool {
         runtime.block_on(pool.close());
+    }
+    if let Some(ahead) = ahead {
+        runtime.block_on(ahead.close());
     }
     let figures = Figures {
         game: kind.name().to_string(),

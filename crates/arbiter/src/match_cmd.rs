@@ -71,6 +71,9 @@ struct Match {
     games: u32,
     /// Where the bots' processes wait between games (`--no-reuse`: none).
     pool: Option<Arc<referee::pool::Pool>>,
+    /// Where the sandboxes of the bots' next games are started ahead (none outside the
+    /// sandbox).
+    ahead: Option<Arc<referee::ahead::Ahead>>,
 }
 
 /// One finished pair (or the last, single game): A's scores and faults per game.
@@ -150,6 +153,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     }
     args.cores.apply(args.jobs as usize, !has_programs)?;
     let pool = args.reuse.pool(args.jobs as usize);
+    let ahead = super::play::ahead(sandbox.sandboxed, args.jobs as usize);
     let shared = Arc::new(Match {
         kind,
         options: options.clone(),
@@ -159,6 +163,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         seed,
         games: args.games,
         pool: pool.clone(),
+        ahead: ahead.clone(),
     });
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the async runtime")?;
 
@@ -219,6 +224,9 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     if let Some(pool) = pool {
         runtime.block_on(pool.close());
     }
+    if let Some(ahead) = ahead {
+        runtime.block_on(ahead.close());
+    }
     drop(runtime);
     result?;
 
@@ -266,6 +274,7 @@ async fn play_pair(shared: &Match, pair: u32) -> anyhow::Result<PairResult> {
         let order = if idx % 2 == 0 { [0, 1] } else { [1, 0] };
         let mut setup = GameSetup::new(start.clone(), shared.options.clone(), derive(shared.seed, u64::from(idx)));
         setup.pool = shared.pool.clone();
+        setup.ahead = shared.ahead.clone();
         setup.limits = order.map(|player| side_limits(setup.limits[0], &shared.bots[player], &shared.overrides));
         for limits in &mut setup.limits {
             limits.sandboxed = shared.sandboxed;

@@ -73,6 +73,12 @@ impl ReuseArgs {
     }
 }
 
+/// Where sandboxes for the next games of bots with a process per move are started ahead,
+/// for `jobs` parallel games of two bots; `None` outside the sandbox.
+pub fn ahead(sandboxed: bool, jobs: usize) -> Option<std::sync::Arc<referee::ahead::Ahead>> {
+    sandboxed.then(|| referee::ahead::Ahead::new(referee::pool::Pool::size_for(2, jobs)))
+}
+
 #[derive(Serialize)]
 struct GameReport {
     index: u32,
@@ -136,6 +142,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     }
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the async runtime")?;
     let pool = args.reuse.pool(1);
+    let ahead = ahead(sandbox.sandboxed, 1);
     if !args.json {
         println!("{kind}: {} vs {}, {} game(s), seed {seed}", args.a, args.b, args.games);
     }
@@ -162,6 +169,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         let game_seed = derive(seed, u64::from(idx));
         let mut setup = GameSetup::new(start.clone(), options.clone(), game_seed);
         setup.pool = pool.clone();
+        setup.ahead = ahead.clone();
         setup.limits = order.map(|player| side_limits(setup.limits[0], &bots[player], &overrides));
         for limits in &mut setup.limits {
             limits.sandboxed = sandbox.sandboxed;
@@ -239,6 +247,9 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     }
     if let Some(pool) = pool {
         runtime.block_on(pool.close());
+    }
+    if let Some(ahead) = ahead {
+        runtime.block_on(ahead.close());
     }
     let written: Vec<PathBuf> = reports.iter().filter_map(|r| r.record.clone()).collect();
     let average_moves = reports.iter().map(|r| r.moves.len() as f64).sum::<f64>() / reports.len() as f64;

@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
+use referee::ahead::Ahead;
 use referee::pool::Pool;
 use referee::{BotSpec, GameRecord, GameSetup, LimitOverrides, Limits};
 use rules::{AnyPosition, GameKind, Options};
@@ -174,7 +175,9 @@ pub fn baseline_name(stage: &StageConfig) -> String {
 
 /// Runs (or resumes) the tournament to its end. When the config allows it (`reuse`),
 /// bots that can play game after game keep their processes between their games, in a
-/// pool for the whole run, ended with it.
+/// pool for the whole run, ended with it. In the sandbox, bots with a process per move
+/// find their next game's sandbox started ahead (`referee::ahead`), a stock ended with
+/// the run too.
 pub async fn run_tournament(
     config: &TournamentConfig,
     config_text: &str,
@@ -184,10 +187,15 @@ pub async fn run_tournament(
     on_event: impl FnMut(Event),
 ) -> Result<Vec<StoredStageResult>, ArenaError> {
     // Every entrant and every stage's baseline may have a process waiting.
-    let pool = config.reuse.then(|| Pool::new(Pool::size_for(entrants.len() + config.stages.len(), options.jobs.max(1))));
-    let result = run_stages(config, config_text, entrants, store, options, pool.clone(), on_event).await;
+    let size = Pool::size_for(entrants.len() + config.stages.len(), options.jobs.max(1));
+    let pool = config.reuse.then(|| Pool::new(size));
+    let ahead = options.sandboxed.then(|| Ahead::new(size));
+    let result = run_stages(config, config_text, entrants, store, options, (pool.clone(), ahead.clone()), on_event).await;
     if let Some(pool) = pool {
         pool.close().await;
+    }
+    if let Some(ahead) = ahead {
+        ahead.close().await;
     }
     result
 }
@@ -198,7 +206,7 @@ async fn run_stages(
     entrants: &[ResolvedEntrant],
     store: &store::Store,
     options: &RunOptions,
-    pool: Option<Arc<Pool>>,
+    (pool, ahead): (Option<Arc<Pool>>, Option<Arc<Ahead>>),
     mut on_event: impl FnMut(Event),
 ) -> Result<Vec<StoredStageResult>, ArenaError> {
     // One runner per tournament, from before the first read of its games to the end.
@@ -294,6 +302,7 @@ async fn run_stages(
                                 limits,
                                 sandboxed: options.sandboxed,
                                 pool: pool.clone(),
+                                ahead: ahead.clone(),
                                 watch: options.watch.clone().map(|w| (w, names)),
                                 prints: Arc::new(StagePrints::load(store, idx, &stage.name, &all).await?),
                                 shared: options.shared.clone(),
@@ -735,6 +744,8 @@ struct GameJob {
     sandboxed: bool,
     /// Where processes wait between games (`reuse`).
     pool: Option<Arc<Pool>>,
+    /// Where sandboxes of the next games are started ahead (in the sandbox).
+    ahead: Option<Arc<Ahead>>,
     watch: Option<(Watch, Vec<String>)>,
     prints: Arc<StagePrints>,
     shared: Option<SharedWorkers>,
@@ -767,6 +778,7 @@ impl GameJob {
         let bots = [&job.specs[spec.players[0]], &job.specs[spec.players[1]]];
         let mut setup = GameSetup::new(start.clone(), job.options.clone(), spec.seed);
         setup.pool = job.pool.clone();
+        setup.ahead = job.ahead.clone();
         setup.limits = [0, 1].map(|side| side_limits(setup.limits[side], bots[side], &job.limits));
         for side_limits in &mut setup.limits {
             side_limits.sandboxed = job.sandboxed;

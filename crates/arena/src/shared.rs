@@ -294,6 +294,8 @@ struct Worker {
     /// Whether the test stall and pause were used (once each).
     stalled: std::sync::atomic::AtomicBool,
     paused: std::sync::atomic::AtomicBool,
+    /// Where the sandboxes of its next games are started ahead (in the sandbox).
+    ahead: Option<Arc<referee::ahead::Ahead>>,
 }
 
 /// What a worker needs to play a stage's games.
@@ -353,6 +355,8 @@ pub async fn work(
         }
     };
     let (events, mut received) = mpsc::unbounded_channel();
+    let ahead =
+        options.sandboxed.then(|| referee::ahead::Ahead::new(referee::pool::Pool::size_for(tournament.specs.len(), options.jobs.max(1))));
     let worker = Arc::new(Worker {
         store: store.clone(),
         id,
@@ -363,6 +367,7 @@ pub async fn work(
         events,
         stalled: std::sync::atomic::AtomicBool::new(false),
         paused: std::sync::atomic::AtomicBool::new(false),
+        ahead: ahead.clone(),
     });
     let mut lanes = JoinSet::new();
     for _ in 0..options.jobs.max(1) {
@@ -392,6 +397,9 @@ pub async fn work(
     }
     while let Ok(event) = received.try_recv() {
         on_event(event);
+    }
+    if let Some(ahead) = ahead {
+        ahead.close().await;
     }
     failure.map_or(Ok(()), Err)
 }
@@ -600,6 +608,7 @@ impl Worker {
             limits: config.limits.overridden_by(stage.limits),
             sandboxed: self.options.sandboxed,
             pool: None,
+            ahead: self.ahead.clone(),
             watch: None,
             prints: Arc::new(StagePrints::load(&self.store, idx, &stage.name, &t.all).await?),
             shared: None,

@@ -3,6 +3,7 @@
 //! share (a turn asked, a reply, a fault, a start that failed). Every process of a bot is
 //! started through `jail`, inside the sandbox unless the caller says otherwise.
 
+pub mod ahead;
 pub mod build;
 pub mod doctor;
 pub mod drivers;
@@ -146,15 +147,20 @@ pub struct SeatContext {
     /// Where processes of bots that can play game after game are kept between games
     /// (`None`: one process per game, the default of the seeds' contests).
     pub pool: Option<std::sync::Arc<pool::Pool>>,
+    /// Where sandboxes for the next games of bots with a process per move are started
+    /// ahead (`None`: each seat starts its own when it opens).
+    pub ahead: Option<std::sync::Arc<ahead::Ahead>>,
 }
 
 impl SeatContext {
     /// Whether `bot` works in a folder of the game's (`workdir`): every program does,
     /// except one whose process may be kept (the project protocol, Gomocup) when
-    /// processes are kept, which has a folder of its own for as long as its process
-    /// lives.
-    pub fn uses_game_folder(bot: &ProgramBot, pooled: bool) -> bool {
-        !(pooled && matches!(bot.manifest.protocol, Protocol::Arbiter | Protocol::Gomocup))
+    /// processes are kept (`pooled`), which has a folder of its own for as long as its
+    /// process lives, and one with a process per move in the sandbox when sandboxes are
+    /// started ahead (`ahead`, [`ahead::Ahead::serves`]), which works in its sandbox's own.
+    pub fn uses_game_folder(bot: &ProgramBot, sandboxed: bool, pooled: bool, ahead: bool) -> bool {
+        let protocol = bot.manifest.protocol;
+        !(pooled && matches!(protocol, Protocol::Arbiter | Protocol::Gomocup) || ahead && ahead::Ahead::serves(protocol, sandboxed))
     }
 }
 

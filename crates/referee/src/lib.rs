@@ -20,7 +20,7 @@ pub use bots::{
     BoxFuture, Fault, FaultKind, LastMove, ProgramBot, Protocol, RefereeError, Reply, SeatContext, StartError, TurnClock, TurnRequest,
     is_exhaustion, read_move,
 };
-pub use bots::{build, doctor, drivers, folders, limits, manifest, nofollow, pool};
+pub use bots::{ahead, build, doctor, drivers, folders, limits, manifest, nofollow, pool};
 pub use spec::BotSpec;
 
 use std::path::{Path, PathBuf};
@@ -129,13 +129,18 @@ pub struct GameSetup {
     /// (`None`: a process per game). A process from it keeps a working folder of its
     /// own instead of `side-N`.
     pub pool: Option<std::sync::Arc<bots::pool::Pool>>,
+    /// Where sandboxes for the next games of bots with a process per move are started
+    /// ahead (`None`: a seat starts its own when it opens). A seat served from it works in
+    /// its sandbox's own folder instead of `side-N`; not used with `workdir_root`, whose
+    /// folders the caller looks into.
+    pub ahead: Option<std::sync::Arc<bots::ahead::Ahead>>,
 }
 
 impl GameSetup {
     /// A game from `start` with the game's own limits for both sides.
     pub fn new(start: AnyPosition, options: Options, seed: u64) -> GameSetup {
         let limits = Limits::for_game(start.kind(), &options);
-        GameSetup { start, options, seed, limits: [limits; 2], workdir_root: None, pool: None }
+        GameSetup { start, options, seed, limits: [limits; 2], workdir_root: None, pool: None, ahead: None }
     }
 }
 
@@ -192,8 +197,11 @@ pub async fn play<G: Registered>(
     let kind = G::KIND;
     // Seats that work in the game's folder: programs, but for those that keep a folder
     // of their own with their process.
-    let in_folder = bots.map(|bot| match bot {
-        BotSpec::Program(program) => SeatContext::uses_game_folder(program, setup.pool.is_some()),
+    let ahead = setup.ahead.as_ref().filter(|_| setup.workdir_root.is_none());
+    let in_folder = [0, 1].map(|side| match bots[side] {
+        BotSpec::Program(program) => {
+            SeatContext::uses_game_folder(program, setup.limits[side].sandboxed, setup.pool.is_some(), ahead.is_some())
+        }
         _ => false,
     });
     let folder = match &setup.workdir_root {
@@ -231,6 +239,7 @@ pub async fn play<G: Registered>(
             workdir: root.join(format!("side-{}", side.index())),
             seed: setup.seed,
             pool: setup.pool.clone(),
+            ahead: ahead.cloned(),
         };
         let opening = Instant::now();
         let prepared = if in_folder[side.index()] || setup.workdir_root.is_some() {

@@ -434,3 +434,78 @@ async fn a_sandboxed_move_that_ends_badly_is_a_crash_with_its_status() {
         assert!(stderr_of(&record).contains("last-words"), "{name}: {:?}", stderr_of(&record));
     }
 }
+
+/// Put before [`GOOD`]: counts the bot's moves in a file of its working folder and says
+/// on stderr the count and the folder (`move N in FOLDER`).
+const COUNTING: &str = r#"n=$(cat count 2>/dev/null || echo 0); n=$((n + 1)); echo "$n" > count; echo "move $n in $(pwd)" >&2
+"#;
+
+/// The `--workdir` of each sandbox helper running for the bot in `dir`.
+fn helper_workdirs(dir: &Path) -> Vec<String> {
+    let mut folders: Vec<String> = processes_running(dir)
+        .into_iter()
+        .filter_map(|pid| std::fs::read(format!("/proc/{pid}/cmdline")).ok())
+        .filter_map(|line| {
+            let args: Vec<String> = line.split(|&b| b == 0).map(|arg| String::from_utf8_lossy(arg).into_owned()).collect();
+            args.iter().position(|arg| arg == "--workdir").and_then(|at| args.get(at + 1).cloned())
+        })
+        .collect();
+    folders.sort();
+    folders.dedup();
+    folders
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn sandboxes_started_ahead_give_each_game_and_seat_a_fresh_folder_and_end_with_the_stock() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = pahtum_bot(dir.path(), "counting", &format!("{COUNTING}{GOOD}"));
+    let ahead = referee::ahead::Ahead::new(4);
+    let mut folders: Vec<String> = Vec::new();
+    for game in 0..3 {
+        let mut setup = sandboxed_setup(3 + game, 30_000);
+        setup.ahead = Some(std::sync::Arc::clone(&ahead));
+        // The bot plays itself: two seats of one bot, each with a sandbox of its own.
+        let record = play(&setup, [&bot, &bot]).await;
+        assert_eq!(record.result.termination, Termination::Rules, "{:?} {:?}", record.result, record.turns.last());
+        for side in 0..2 {
+            let said: Vec<(usize, String)> = record
+                .turns
+                .iter()
+                .filter(|turn| turn.side == side)
+                .map(|turn| {
+                    let line = turn.stderr.trim_end();
+                    let (count, folder) = line.strip_prefix("move ").and_then(|rest| rest.split_once(" in ")).expect(line);
+                    (count.parse().expect(line), folder.to_string())
+                })
+                .collect();
+            // Counted from 1 in each game: no file of an earlier game, nor of the other
+            // seat, in the folder.
+            let counts: Vec<usize> = said.iter().map(|(count, _)| *count).collect();
+            assert_eq!(counts, (1..=said.len()).collect::<Vec<_>>(), "game {game} side {side}");
+            // One folder for the seat's game, its sandbox's own (not the game's `side-N`).
+            let folder = &said[0].1;
+            assert!(said.iter().all(|(_, f)| f == folder), "game {game} side {side}: {said:?}");
+            assert!(folder.ends_with("/bot"), "game {game} side {side}: {folder}");
+            assert!(!Path::new(folder).exists(), "the folder of game {game} side {side} outlived its game");
+            folders.push(folder.clone());
+        }
+        // Two sandboxes wait for the bot's next game, one for each seat.
+        assert_eq!(ahead.len(), 2, "game {game}");
+    }
+    let unique: std::collections::BTreeSet<&String> = folders.iter().collect();
+    assert_eq!(unique.len(), folders.len(), "a folder served twice: {folders:?}");
+    // The two waiting sandboxes run no bot code, in folders not yet used; the stock's
+    // end ends them and removes their folders.
+    let mut waiting = helper_workdirs(&dir.path().join("counting"));
+    let until = std::time::Instant::now() + common::GONE;
+    while waiting.len() < 2 && std::time::Instant::now() < until {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+        waiting = helper_workdirs(&dir.path().join("counting"));
+    }
+    assert_eq!(waiting.len(), 2, "{waiting:?}");
+    assert!(waiting.iter().all(|folder| Path::new(folder).is_dir() && !folders.contains(folder)), "{waiting:?}");
+    ahead.close().await;
+    assert!(ahead.is_empty());
+    assert!(common::all_gone(&processes_running(&dir.path().join("counting")), common::GONE).await, "the stock's sandboxes outlived it");
+    assert!(waiting.iter().all(|folder| !Path::new(folder).exists()), "{waiting:?}");
+}

@@ -43,14 +43,16 @@ const INFO_CAP: u64 = 4096;
 
 pub struct Bot {
     launcher: Launcher,
+    /// The working directory the files are exchanged in.
     workdir: PathBuf,
 }
 
 impl Bot {
-    pub async fn open(bot: &ProgramBot, ctx: &SeatContext) -> Result<Bot, Fault> {
+    pub async fn open(bot: &ProgramBot, ctx: &SeatContext) -> Result<Bot, StartError> {
         let mark = gomoku::mark_char(ctx.side).to_string();
-        let command = command(bot, &ctx.workdir, &ctx.limits, &[&mark, FIELD_FILE, ANSWER_FILE]);
-        Ok(Bot { launcher: Launcher::new(command), workdir: ctx.workdir.clone() })
+        let launcher = Launcher::open(bot, ctx, &[&mark, FIELD_FILE, ANSWER_FILE]).await?;
+        let workdir = launcher.workdir().to_path_buf();
+        Ok(Bot { launcher, workdir })
     }
 
     async fn play_turn(&mut self, req: &TurnRequest<'_, gomoku::Position>) -> Result<Reply<gomoku::Move>, RefereeError> {
@@ -95,7 +97,7 @@ impl Driver<gomoku::Position> for Bot {
     }
 
     fn finish<'a>(&'a mut self, _outcome: &'a Outcome) -> BoxFuture<'a, ()> {
-        Box::pin(async {})
+        Box::pin(self.launcher.finish())
     }
 }
 

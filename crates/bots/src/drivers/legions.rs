@@ -27,8 +27,8 @@ pub struct Bot {
 }
 
 impl Bot {
-    pub async fn open(bot: &ProgramBot, ctx: &SeatContext) -> Result<Bot, Fault> {
-        Ok(Bot { launcher: Launcher::new(command(bot, &ctx.workdir, &ctx.limits, &[])) })
+    pub async fn open(bot: &ProgramBot, ctx: &SeatContext) -> Result<Bot, StartError> {
+        Ok(Bot { launcher: Launcher::open(bot, ctx, &[]).await? })
     }
 
     async fn play_turn(&mut self, req: &TurnRequest<'_, legions::Position>) -> Result<Reply<legions::Move>, RefereeError> {
@@ -51,7 +51,7 @@ impl Driver<legions::Position> for Bot {
     }
 
     fn finish<'a>(&'a mut self, _outcome: &'a Outcome) -> BoxFuture<'a, ()> {
-        Box::pin(async {})
+        Box::pin(self.launcher.finish())
     }
 }
 

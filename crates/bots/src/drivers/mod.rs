@@ -119,7 +119,7 @@ async fn build(bot: &ProgramBot, sandboxed: bool) -> Result<(), StartError> {
 /// bot's working directory prepared in it (as a game's folder would have it); the folder
 /// and the working directory's path. A bot whose files cannot be copied (a link out of
 /// its folder) is at fault; anything else is ours.
-pub(super) async fn own_folder(bot: &ProgramBot) -> Result<(crate::folders::GameFolder, std::path::PathBuf), StartError> {
+pub(crate) async fn own_folder(bot: &ProgramBot) -> Result<(crate::folders::GameFolder, std::path::PathBuf), StartError> {
     let own =
         crate::folders::GameFolder::create_async().await.map_err(|err| RefereeError::new("cannot make a bot's working folder", err))?;
     let workdir = crate::pool::Resident::workdir_in(own.path());
@@ -310,13 +310,20 @@ fn move_output(
 /// namespaces and confinement, kept for the game, which starts each move's process
 /// inside and kills what it leaves, so that a move pays for the bot's own start only.
 /// A zygote is kept while its moves end cleanly and given up after any fault (a crash,
-/// a timeout, the memory cap); a move after that gets a fresh one.
+/// a timeout, the memory cap); a move after that gets a fresh one. With a stock of
+/// sandboxes started ahead ([`crate::ahead`]) the seat's first zygote, and the folder it
+/// works in, come from the stock.
 pub struct Launcher {
     command: jail::Command,
     /// The zygote of the last move, when it ended cleanly.
     kept: Option<jail::Process>,
     /// A zygote being started for the next move.
     next: Option<tokio::task::JoinHandle<std::io::Result<jail::Process>>>,
+    /// The folder of its own that the seat works in, when it came with a sandbox of the
+    /// stock (else the game's folder, not the launcher's).
+    own: Option<crate::folders::GameFolder>,
+    /// The seat, counted by the stock while it plays.
+    _in_use: Option<crate::ahead::InUse>,
 }
 
 impl Launcher {
@@ -331,7 +338,50 @@ impl Launcher {
             }
             _ => None,
         };
-        Launcher { command, kept: None, next }
+        Launcher { command, kept: None, next, own: None, _in_use: None }
+    }
+
+    /// The launcher of a seat that runs `bot` with `args` on each move: in the game's
+    /// folder ([`Launcher::new`]), or, for a seat the stock serves
+    /// ([`crate::ahead::Ahead::serves`]), in the sandbox started ahead for it (else one
+    /// started now), in a folder of its own; either way the stock then starts the
+    /// sandbox of the bot's next game.
+    pub async fn open(bot: &ProgramBot, ctx: &SeatContext, args: &[&str]) -> Result<Launcher, StartError> {
+        let ahead = ctx.ahead.as_ref().filter(|_| crate::ahead::Ahead::serves(bot.manifest.protocol, ctx.limits.sandboxed));
+        let Some(ahead) = ahead else {
+            return Ok(Launcher::new(command(bot, &ctx.workdir, &ctx.limits, args)));
+        };
+        let args: Vec<String> = args.iter().map(|arg| arg.to_string()).collect();
+        let (stocked, in_use) = ahead.open(bot, &ctx.limits, &args);
+        let prepared = match stocked {
+            Some(handle) => handle.await.ok().flatten(),
+            None => None,
+        };
+        let prepared = match prepared {
+            Some(prepared) => prepared,
+            None => crate::ahead::Prepared::start(bot, &ctx.limits, &args).await?,
+        };
+        Ok(Launcher {
+            command: prepared.command,
+            kept: Some(prepared.zygote),
+            next: None,
+            own: Some(prepared.folder),
+            _in_use: Some(in_use),
+        })
+    }
+
+    /// The bot's working directory: the game's, or the seat's own.
+    pub fn workdir(&self) -> &Path {
+        &self.command.cwd
+    }
+
+    /// At the game's end: its zygote killed (as when dropped, not waited for), the
+    /// seat's own folder removed.
+    pub async fn finish(&mut self) {
+        drop(self.kept.take());
+        if let Some(own) = self.own.take() {
+            own.remove_async().await;
+        }
     }
 
     /// One move: [`run_once`] of the launcher's command, in the sandbox through its zygote.

@@ -26,8 +26,8 @@ pub struct Bot {
 }
 
 impl Bot {
-    pub async fn open(bot: &ProgramBot, ctx: &SeatContext) -> Result<Bot, Fault> {
-        Ok(Bot { launcher: Launcher::new(command(bot, &ctx.workdir, &ctx.limits, &[])) })
+    pub async fn open(bot: &ProgramBot, ctx: &SeatContext) -> Result<Bot, StartError> {
+        Ok(Bot { launcher: Launcher::open(bot, ctx, &[]).await? })
     }
 
     async fn play_turn(&mut self, req: &TurnRequest<'_, nupud::Position>) -> Result<Reply<nupud::Move>, RefereeError> {
@@ -52,7 +52,7 @@ impl Driver<nupud::Position> for Bot {
     }
 
     fn finish<'a>(&'a mut self, _outcome: &'a Outcome) -> BoxFuture<'a, ()> {
-        Box::pin(async {})
+        Box::pin(self.launcher.finish())
     }
 }
 

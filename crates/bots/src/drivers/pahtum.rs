@@ -6,7 +6,7 @@ use std::path::Path;
 
 use rules::{MoveError, Outcome, pahtum};
 
-use super::{Driver, Identity, Launcher, command, quote};
+use super::{Driver, Identity, Launcher, quote};
 use crate::{BoxFuture, Fault, FaultKind, ProgramBot, RefereeError, Reply, SeatContext, StartError, TurnRequest};
 
 pub struct Bot {
@@ -14,8 +14,8 @@ pub struct Bot {
 }
 
 impl Bot {
-    pub async fn open(bot: &ProgramBot, ctx: &SeatContext) -> Result<Bot, Fault> {
-        Ok(Bot { launcher: Launcher::new(command(bot, &ctx.workdir, &ctx.limits, &[])) })
+    pub async fn open(bot: &ProgramBot, ctx: &SeatContext) -> Result<Bot, StartError> {
+        Ok(Bot { launcher: Launcher::open(bot, ctx, &[]).await? })
     }
 
     async fn play_turn(&mut self, req: &TurnRequest<'_, pahtum::Position>) -> Result<Reply<pahtum::Move>, RefereeError> {
@@ -35,7 +35,7 @@ impl Driver<pahtum::Position> for Bot {
     }
 
     fn finish<'a>(&'a mut self, _outcome: &'a Outcome) -> BoxFuture<'a, ()> {
-        Box::pin(async {})
+        Box::pin(self.launcher.finish())
     }
 }
 
