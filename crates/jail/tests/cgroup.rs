@@ -65,6 +65,8 @@ const HOG: &str = "x=$(head -c 268435456 /dev/zero | tr '\\0' a); echo survived 
 fn memory_cap_ends_in_an_oom_kill() {
     require_cgroups();
     let cg = BotCgroup::create(Some(64 * MB), Some(64)).unwrap();
+    // Read before as after (the file is kept open between reads): no OOM yet.
+    assert!(!cg.hit_memory_limit());
     let mut hog = start_in(&cg, HOG);
     let status = hog.wait().unwrap();
     let mut out = String::new();
