@@ -119,23 +119,59 @@ fn reaped_in_group(pid: i32, pgid: i32) -> Option<Duration> {
     Some(Duration::from_nanos(ticks.saturating_mul(1_000_000_000) / ticks_per_second))
 }
 
-/// The run-queue wait of every thread of the processes `pids` (the second field of
-/// `/proc/PID/task/TID/schedstat`: nanoseconds ready to run but not running). Threads
-/// and processes that are gone count for nothing. The kernel adds a wait when the
-/// thread runs again: a wait under way is not in it yet (see [`stalled`]).
-pub fn run_queue_wait(pids: impl IntoIterator<Item = i32>) -> Duration {
-    let mut total = Duration::ZERO;
-    for pid in pids {
-        for task in tasks(pid) {
-            let Ok(stat) = std::fs::read_to_string(task.join("schedstat")) else {
-                continue;
-            };
-            if let Some(nanos) = stat.split_ascii_whitespace().nth(1).and_then(|f| f.parse::<u64>().ok()) {
-                total += Duration::from_nanos(nanos);
+/// Reads the run-queue wait of every thread of the processes given (the second field of
+/// `/proc/PID/task/TID/schedstat`: nanoseconds ready to run but not running), again and
+/// again (a turn reads it before and after), each thread's file kept open from one read
+/// to the next: opening a file of `/proc` costs several times reading one
+/// (`docs/benchmarks.md`). Threads and processes that are gone count for nothing: a file
+/// kept open belongs to its thread, and once the thread is gone its read fails and the
+/// file is opened again by its path (a thread that took the same number since is read),
+/// or dropped. The kernel adds a wait when the thread runs again: a wait under way is not
+/// in it yet (see [`stalled`]).
+#[derive(Debug, Default)]
+pub struct WaitReader {
+    open: std::collections::HashMap<i32, std::fs::File>,
+}
+
+impl WaitReader {
+    pub fn read(&mut self, pids: impl IntoIterator<Item = i32>) -> Duration {
+        let mut total = Duration::ZERO;
+        let mut seen = std::collections::HashSet::new();
+        for pid in pids {
+            for tid in task_ids(pid) {
+                seen.insert(tid);
+                let path = format!("/proc/{pid}/task/{tid}/schedstat");
+                let mut nanos = self.open.get(&tid).and_then(schedstat_wait);
+                if nanos.is_none() {
+                    self.open.remove(&tid);
+                    if let Ok(file) = std::fs::File::open(&path) {
+                        nanos = schedstat_wait(&file);
+                        self.open.insert(tid, file);
+                    }
+                }
+                total += Duration::from_nanos(nanos.unwrap_or(0));
             }
         }
+        self.open.retain(|tid, _| seen.contains(tid));
+        total
     }
-    total
+}
+
+/// The wait (second field) that an open `schedstat` holds now, read from its start.
+fn schedstat_wait(file: &std::fs::File) -> Option<u64> {
+    use std::os::unix::fs::FileExt;
+    let mut buffer = [0u8; 256];
+    let n = file.read_at(&mut buffer, 0).ok()?;
+    std::str::from_utf8(&buffer[..n]).ok()?.split_ascii_whitespace().nth(1)?.parse().ok()
+}
+
+/// The thread ids of process `pid` (none once it is gone).
+fn task_ids(pid: i32) -> impl Iterator<Item = i32> {
+    std::fs::read_dir(format!("/proc/{pid}/task"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|entry| entry.file_name().to_str().and_then(|name| name.parse().ok()))
 }
 
 /// Whether one of the threads of `pids` is ready to run (state `R`, running or waiting
@@ -271,12 +307,44 @@ mod tests {
     }
 
     #[test]
+    fn a_reader_kept_from_read_to_read_agrees_with_a_fresh_one() {
+        // Three busy loops on this machine's CPUs wait for one now and then; stopped,
+        // their waits hold still, so a reader that kept their files open since before
+        // and a fresh one must read the same, and again once one of them is gone.
+        let loops: Vec<Group> = (0..3).map(|_| Group::start("while :; do :; done")).collect();
+        let pids: Vec<i32> = loops.iter().map(Group::pgid).collect();
+        let mut kept = super::WaitReader::default();
+        let until = std::time::Instant::now() + Duration::from_secs(30);
+        while kept.read(pids.clone()) == Duration::ZERO {
+            assert!(std::time::Instant::now() < until, "three busy loops never waited for a CPU in 30 s");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let stop = |pid: i32, signal| rustix::process::kill_process(rustix::process::Pid::from_raw(pid).unwrap(), signal).unwrap();
+        for &pid in &pids {
+            stop(pid, rustix::process::Signal::STOP);
+        }
+        // A stopped thread's wait stops growing once it is off its CPU's queue.
+        std::thread::sleep(Duration::from_millis(50));
+        let both = (kept.read(pids.clone()), super::WaitReader::default().read(pids.clone()));
+        assert_eq!(both.0, both.1);
+        assert!(both.0 > Duration::ZERO);
+        let mut loops = loops;
+        drop(loops.pop());
+        let both = (kept.read(pids.clone()), super::WaitReader::default().read(pids.clone()));
+        assert_eq!(both.0, both.1, "after one loop's end");
+        assert_eq!(kept.open.len(), 2, "the ended loop's file is dropped");
+        for &pid in &pids[..2] {
+            stop(pid, rustix::process::Signal::CONT);
+        }
+    }
+
+    #[test]
     fn the_run_queue_wait_of_this_process_is_read() {
         // This test's own threads have waited for a CPU now and then, or at least the
         // reading works and a gone process counts for nothing.
         let me = std::process::id() as i32;
-        let _ = super::run_queue_wait([me]);
-        assert_eq!(super::run_queue_wait([i32::MAX - 7]), Duration::ZERO);
+        let _ = super::WaitReader::default().read([me]);
+        assert_eq!(super::WaitReader::default().read([i32::MAX - 7]), Duration::ZERO);
         assert!(std::fs::read_to_string(format!("/proc/{me}/task/{me}/schedstat")).is_ok(), "schedstat is readable here");
     }
 

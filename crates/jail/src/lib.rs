@@ -392,7 +392,7 @@ impl Process {
             stderr,
             stderr_task,
             limits: command.limits,
-            cpu: CpuSource { meter: Mutex::new(CpuMeter::new(raw)), cgroup, leader: raw },
+            cpu: CpuSource { meter: Mutex::new(CpuMeter::new(raw)), waits: Mutex::default(), cgroup, leader: raw },
             _lifeline: lifeline,
             status,
             zygote,
@@ -831,6 +831,8 @@ enum Step {
 /// and daemons included), else the group's processes in `/proc`.
 struct CpuSource {
     meter: Mutex<CpuMeter>,
+    /// The bot's threads' run-queue waits, their files kept open between reads.
+    waits: Mutex<cpu::WaitReader>,
     cgroup: Option<Arc<cgroup::BotCgroup>>,
     /// The process the referee started (the group's leader).
     leader: i32,
@@ -847,7 +849,8 @@ impl CpuSource {
     }
 
     fn wait(&self) -> Duration {
-        cpu::run_queue_wait(self.pids())
+        let pids = self.pids();
+        self.waits.lock().expect("wait reader lock").read(pids)
     }
 
     /// [`cpu::stalled`] of the bot's processes.
