@@ -281,7 +281,8 @@ pub struct BotCgroup {
 /// A cgroup file read again and again (at every move, or while a CPU limit runs), kept
 /// open and read from its start: an open of a cgroup file costs several times its read
 /// (about 6.8 µs against 1.2 µs here, `docs/benchmarks.md`). After the cgroup is removed
-/// the read fails, as a fresh open would.
+/// the read fails, as a fresh open would. For the small files it holds (a few lines, far
+/// under its buffer of 4 KiB), one read gives the whole file.
 #[derive(Debug, Default)]
 struct Counter(OnceLock<Option<fs::File>>, Option<PathBuf>);
 
