@@ -140,11 +140,10 @@ impl WaitReader {
         for pid in pids {
             for tid in task_ids(pid) {
                 seen.insert(tid);
-                let path = format!("/proc/{pid}/task/{tid}/schedstat");
                 let mut nanos = self.open.get(&tid).and_then(schedstat_wait);
                 if nanos.is_none() {
                     self.open.remove(&tid);
-                    if let Ok(file) = std::fs::File::open(&path) {
+                    if let Ok(file) = std::fs::File::open(format!("/proc/{pid}/task/{tid}/schedstat")) {
                         nanos = schedstat_wait(&file);
                         self.open.insert(tid, file);
                     }
@@ -195,7 +194,7 @@ pub fn stalled(pids: impl IntoIterator<Item = i32>) -> (bool, Duration) {
 
 /// The folders of the threads of process `pid` (none once it is gone).
 fn tasks(pid: i32) -> impl Iterator<Item = std::path::PathBuf> {
-    std::fs::read_dir(format!("/proc/{pid}/task")).into_iter().flatten().flatten().map(|entry| entry.path())
+    task_ids(pid).map(move |tid| std::path::PathBuf::from(format!("/proc/{pid}/task/{tid}")))
 }
 
 /// What a turn gives back of the bot's wait for a CPU (`waited`, summed over its
