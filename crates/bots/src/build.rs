@@ -94,7 +94,7 @@ pub async fn run(build: &Build<'_>) -> Result<BuildRun, BuildError> {
         per_move: false,
     };
     let mut log = format!("$ {}\n", argv.join(" "));
-    let mut process = match jail::Process::spawn(&command) {
+    let mut process = match jail::Process::spawn_async(&command).await {
         Ok(process) => process,
         // Outside the sandbox a program that is not there is the build's own fault.
         Err(err) if command.sandbox.is_none() && !crate::is_exhaustion(&err) => {

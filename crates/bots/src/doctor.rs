@@ -156,7 +156,7 @@ pub async fn examine(
             _ => Dialect::Arbiter,
         };
         let cmd = command(bot, &workdir, limits, &[]);
-        let process = match crate::drivers::spawn(&cmd) {
+        let process = match crate::drivers::spawn(&cmd).await {
             Ok(process) => process,
             Err(StartError::Referee(err)) => return Err(err),
             Err(StartError::Bot { fault, stderr }) => {

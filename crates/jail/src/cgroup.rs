@@ -332,7 +332,12 @@ impl BotCgroup {
         }
     }
 
+    /// Makes this run's cgroups, with the caps set. Blocking: making a cgroup waits for
+    /// the kernel's cgroup lock, which another cgroup's move may hold for a grace period
+    /// of the kernel's (some 10 ms here); async code starts bots with
+    /// `Process::spawn_async`.
     pub fn create(memory: Option<u64>, pids: Option<u64>) -> io::Result<BotCgroup> {
+        testing::delay_create();
         static RUNS: AtomicU64 = AtomicU64::new(0);
         let layout = layout();
         let name = format!("{}-{}", std::process::id(), RUNS.fetch_add(1, Ordering::Relaxed));
@@ -623,14 +628,30 @@ pub mod testing {
     use std::time::Duration;
 
     static DELAY_MS: AtomicU64 = AtomicU64::new(0);
+    static CREATE_DELAY_MS: AtomicU64 = AtomicU64::new(0);
 
     /// Every kill from now on first waits `delay` (zero: no wait).
     pub fn slow_kills(delay: Duration) {
         DELAY_MS.store(delay.as_millis() as u64, Ordering::Relaxed);
     }
 
+    /// Every [`BotCgroup::create`](super::BotCgroup::create) from now on first waits
+    /// `delay` (zero: no wait), as the kernel makes a cgroup's directory wait behind
+    /// another's move into its cgroup.
+    pub fn slow_creates(delay: Duration) {
+        CREATE_DELAY_MS.store(delay.as_millis() as u64, Ordering::Relaxed);
+    }
+
     pub(super) fn delay() {
-        let ms = DELAY_MS.load(Ordering::Relaxed);
+        sleep(&DELAY_MS);
+    }
+
+    pub(super) fn delay_create() {
+        sleep(&CREATE_DELAY_MS);
+    }
+
+    fn sleep(millis: &AtomicU64) {
+        let ms = millis.load(Ordering::Relaxed);
         if ms > 0 {
             std::thread::sleep(Duration::from_millis(ms));
         }

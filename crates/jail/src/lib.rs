@@ -264,6 +264,22 @@ impl Process {
         Process::start(command, false)
     }
 
+    /// [`Process::spawn`] from async code. A sandboxed start waits on the kernel (the
+    /// helper's `exec`, its cgroups made and joined: a cgroup's lock may be held for a
+    /// grace period, some 10 ms), so it runs on a blocking thread and the runtime's
+    /// threads go on serving the other games; a plain start (a `vfork` and `exec`, as
+    /// tokio's own spawn) runs here.
+    pub async fn spawn_async(command: &Command) -> io::Result<Process> {
+        if command.sandbox.is_none() {
+            return Process::spawn(command);
+        }
+        let command = command.clone();
+        tokio::task::spawn_blocking(move || Process::spawn(&command))
+            .await
+            // Cancelled when the runtime shuts down (a match stopped early).
+            .unwrap_or_else(|cancelled| Err(io::Error::other(cancelled)))
+    }
+
     /// Starts a zygote for a per-move interface: the sandbox helper with its cgroups,
     /// namespaces and confinement, kept for a series of moves, each of which starts one
     /// process of the command inside it ([`Process::run_move`]). A command without a

@@ -94,7 +94,7 @@ impl<G: Registered> Bot<G> {
     /// `keep` is where it may go after the game, if the bot can play another.
     async fn start(bot: &ProgramBot, ctx: &SeatContext, workdir: &Path, keep: Option<(Arc<Pool>, String)>) -> Result<Bot<G>, StartError> {
         let cmd = command(bot, workdir, &ctx.limits, &[]);
-        let mut process = super::spawn(&cmd)?;
+        let mut process = super::spawn(&cmd).await?;
         let told = async {
             let said = handshake(&mut process).await?;
             let deadline = jail::Deadline::wall_in(STARTUP_TIME);
@@ -282,7 +282,7 @@ pub async fn describe(bot: &ProgramBot, workdir: &Path, sandboxed: bool) -> Resu
     let limits = crate::Limits { sandboxed, ..bot.game.map_or(crate::Limits::NONE, crate::Limits::for_kind) };
     let mut cmd = command(bot, workdir, &limits, &[]);
     cmd.limits.memory = None;
-    let mut process = super::spawn(&cmd)?;
+    let mut process = super::spawn(&cmd).await?;
     let identity = match handshake(&mut process).await {
         Ok(said) => said.identity,
         Err(fault) => return Err(StartError::Bot { fault, stderr: give_up(&mut process).await }),

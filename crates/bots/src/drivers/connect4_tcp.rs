@@ -216,7 +216,7 @@ async fn start(
         // The one connection a sandboxed Connect Four bot may open: to this server.
         sandbox.connect_port = Some(addr.port());
     }
-    let mut process = super::spawn(&cmd)?;
+    let mut process = super::spawn(&cmd).await?;
     match connect(&mut process, listener, addr, wall, cpu).await {
         Ok((conn, name)) => Ok(Started { process, conn, name }),
         Err(StartError::Bot { fault, .. }) => Err(StartError::Bot { fault, stderr: give_up(&mut process).await }),

@@ -132,7 +132,7 @@ impl Bot {
     async fn start(bot: &ProgramBot, ctx: &SeatContext, workdir: &Path) -> Result<Bot, StartError> {
         let mut cmd = command(bot, workdir, &ctx.limits, &[]);
         cmd.limits.line_cap = LINE_CAP;
-        let mut process = super::spawn(&cmd)?;
+        let mut process = super::spawn(&cmd).await?;
         let mut log = ProtocolLog::new(ctx.limits.stderr_per_move);
         let text: String = infos(ctx).iter().map(Command::format).collect();
         let started = async {
@@ -345,7 +345,7 @@ pub async fn describe(bot: &ProgramBot, workdir: &Path, sandboxed: bool) -> Resu
     let mut cmd = command(bot, workdir, &limits, &[]);
     cmd.limits.memory = None;
     cmd.limits.line_cap = LINE_CAP;
-    let mut process = super::spawn(&cmd)?;
+    let mut process = super::spawn(&cmd).await?;
     let deadline = jail::Deadline::wall_in(STARTUP_TIME);
     let clock = TurnClock { move_time: Some(STARTUP_TIME), ..TurnClock::default() };
     let asked = async {

@@ -55,7 +55,7 @@ impl Bot {
         let mut deadline = req.clock.deadline_from_now(cpu_before);
         let process = match &mut self.process {
             Some(process) => process,
-            None => match super::spawn(&self.command) {
+            None => match super::spawn(&self.command).await {
                 Ok(process) => self.process.insert(Box::new(process)),
                 Err(StartError::Referee(err)) => return Err(err),
                 Err(StartError::Bot { fault, stderr }) => {

@@ -193,8 +193,8 @@ fn read_only_paths(bot: &ProgramBot) -> Vec<std::path::PathBuf> {
 
 /// Starts a bot's process. A program that cannot be run (missing, not executable) is
 /// the bot's fault; anything else (out of descriptors, no sandbox helper) is ours.
-pub fn spawn(cmd: &jail::Command) -> Result<jail::Process, StartError> {
-    jail::Process::spawn(cmd).map_err(|err| {
+pub async fn spawn(cmd: &jail::Command) -> Result<jail::Process, StartError> {
+    jail::Process::spawn_async(cmd).await.map_err(|err| {
         let what = format!("cannot start {}", cmd.program.display());
         if cmd.blames_program(&err) {
             StartError::from(Fault::new(FaultKind::Crash, format!("{what}: {err}")))
@@ -244,7 +244,7 @@ impl Once {
 /// non-zero exit or a death by signal is a crash. An `Err` is our own failure to start it.
 pub async fn run_once(cmd: &jail::Command, input: &[u8], clock: &TurnClock) -> Result<Once, RefereeError> {
     let began = Instant::now();
-    let mut process = match spawn(cmd) {
+    let mut process = match spawn(cmd).await {
         Ok(process) => process,
         Err(StartError::Referee(err)) => return Err(err),
         Err(StartError::Bot { fault, stderr }) => {

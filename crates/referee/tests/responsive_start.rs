@@ -1,0 +1,65 @@
+//! No blocking call on a runtime thread when a bot starts in the sandbox: making its
+//! cgroups may wait on the kernel (another cgroup's move can hold the kernel's cgroup
+//! lock for a grace period), made slow here with `jail::cgroup::testing::slow_creates`.
+//! A whole sandboxed game on a current-thread runtime, whose one thread would stall for
+//! every slow start if a start ran on it, keeps a ticker beside it on its beat.
+//!
+//! A binary of its own: the hook's delay is global to the process. Needs writable
+//! cgroups, which CI (root, on this machine kind) has.
+
+mod common;
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use referee::{GameSetup, Termination};
+use rules::{GameKind, Options};
+
+/// The hook's delay: long beside the ticker's period, short for a test.
+const SLOW: Duration = Duration::from_millis(1500);
+
+/// The longest the ticker may miss its beat and still count the runtime as responsive: a
+/// generous bound (a start on the runtime's thread stalls it for the whole delay).
+const RESPONSIVE: Duration = Duration::from_millis(500);
+
+#[test]
+fn a_slow_sandboxed_start_does_not_stall_the_games_runtime() {
+    let support = jail::cgroup::detect();
+    assert!(support.memory.is_some() || support.pids.is_some(), "no cgroups to make here: {support:?}");
+    let bot = common::sample("arbiter", "c");
+    let start = GameKind::Connect4.new_position(&Options::new(), None).unwrap();
+    let mut setup = GameSetup::new(start, Options::new(), 1);
+    for limits in &mut setup.limits {
+        limits.sandboxed = true;
+    }
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let (record, took, gap) = runtime.block_on(async {
+        let longest = Arc::new(Mutex::new(Duration::ZERO));
+        let seen = Arc::clone(&longest);
+        let ticker = tokio::spawn(async move {
+            let mut last = Instant::now();
+            loop {
+                tokio::time::sleep(Duration::from_millis(10)).await;
+                let now = Instant::now();
+                let mut max = seen.lock().unwrap();
+                *max = (*max).max(now - last);
+                last = now;
+            }
+        });
+        // Let the ticker run once before the game starts.
+        tokio::time::sleep(Duration::from_millis(30)).await;
+        jail::cgroup::testing::slow_creates(SLOW);
+        let began = Instant::now();
+        let record = common::play(&setup, [&bot, &bot]).await;
+        let took = began.elapsed();
+        jail::cgroup::testing::slow_creates(Duration::ZERO);
+        // One more beat after the game, so that a stall at its very end is seen too.
+        tokio::time::sleep(Duration::from_millis(30)).await;
+        ticker.abort();
+        let gap = *longest.lock().unwrap();
+        (record, took, gap)
+    });
+    assert_eq!(record.result.termination, Termination::Rules, "{:?}", record.result);
+    assert!(took >= SLOW, "the starts were made slow (the game took {took:?})");
+    assert!(gap < RESPONSIVE, "the runtime stalled for {gap:?} in a game of {took:?} whose starts were slow");
+}
