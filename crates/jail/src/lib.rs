@@ -22,6 +22,8 @@ use tokio::process::{Child, ChildStdin};
 pub mod cgroup;
 mod cpu;
 mod orphans;
+#[doc(hidden)]
+pub mod ticker;
 
 pub use cpu::{CpuMeter, group_cpu_time};
 

@@ -33,34 +33,10 @@ fn start_in(cg: &BotCgroup) -> Child {
     child
 }
 
-/// Runs `work` on a current-thread runtime beside a task that ticks every 10 ms; returns
-/// how long `work` took and the longest gap between two ticks meanwhile.
+/// `jail::ticker::with_ticker`, for work that gives nothing back.
 fn with_ticker<F: std::future::Future<Output = ()>>(work: impl FnOnce() -> F) -> (Duration, Duration) {
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-    runtime.block_on(async {
-        let gaps = Arc::new(std::sync::Mutex::new(Duration::ZERO));
-        let seen = Arc::clone(&gaps);
-        let ticker = tokio::spawn(async move {
-            let mut last = Instant::now();
-            loop {
-                tokio::time::sleep(Duration::from_millis(10)).await;
-                let now = Instant::now();
-                let mut max = seen.lock().unwrap();
-                *max = (*max).max(now - last);
-                last = now;
-            }
-        });
-        // Let the ticker run once before the work starts.
-        tokio::time::sleep(Duration::from_millis(30)).await;
-        let began = Instant::now();
-        work().await;
-        let took = began.elapsed();
-        // One more beat after the work, so that a stall at its very end is seen too.
-        tokio::time::sleep(Duration::from_millis(30)).await;
-        ticker.abort();
-        let max = *gaps.lock().unwrap();
-        (took, max)
-    })
+    let ((), took, gap) = jail::ticker::with_ticker(work);
+    (took, gap)
 }
 
 /// One test, so that the hook's delay (global to this binary) is set by one test at a time.

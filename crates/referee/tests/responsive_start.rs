@@ -9,8 +9,7 @@
 
 mod common;
 
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use referee::{GameSetup, Termination};
 use rules::{GameKind, Options};
@@ -32,32 +31,11 @@ fn a_slow_sandboxed_start_does_not_stall_the_games_runtime() {
     for limits in &mut setup.limits {
         limits.sandboxed = true;
     }
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-    let (record, took, gap) = runtime.block_on(async {
-        let longest = Arc::new(Mutex::new(Duration::ZERO));
-        let seen = Arc::clone(&longest);
-        let ticker = tokio::spawn(async move {
-            let mut last = Instant::now();
-            loop {
-                tokio::time::sleep(Duration::from_millis(10)).await;
-                let now = Instant::now();
-                let mut max = seen.lock().unwrap();
-                *max = (*max).max(now - last);
-                last = now;
-            }
-        });
-        // Let the ticker run once before the game starts.
-        tokio::time::sleep(Duration::from_millis(30)).await;
+    let (record, took, gap) = jail::ticker::with_ticker(|| async {
         jail::cgroup::testing::slow_creates(SLOW);
-        let began = Instant::now();
         let record = common::play(&setup, [&bot, &bot]).await;
-        let took = began.elapsed();
         jail::cgroup::testing::slow_creates(Duration::ZERO);
-        // One more beat after the game, so that a stall at its very end is seen too.
-        tokio::time::sleep(Duration::from_millis(30)).await;
-        ticker.abort();
-        let gap = *longest.lock().unwrap();
-        (record, took, gap)
+        record
     });
     assert_eq!(record.result.termination, Termination::Rules, "{:?}", record.result);
     assert!(took >= SLOW, "the starts were made slow (the game took {took:?})");
