@@ -20,7 +20,7 @@ use std::process::{Command, ExitStatus, Stdio};
 use nix::errno::Errno;
 use nix::sys::signal::{SigSet, Signal, kill, killpg, raise};
 use nix::sys::wait::waitpid;
-use nix::unistd::{Pid, getpgrp, getpid, setpgid};
+use nix::unistd::{Pid, getpgid, getpgrp, getpid, getppid, setpgid};
 
 use crate::options::{Options, ProcView};
 use crate::{confine, filter, limits, namespaces};
@@ -81,15 +81,23 @@ impl HelperError {
 /// The first stage: waits for the go, enters the namespaces, starts the second stage
 /// (which confines itself and becomes the bot), waits for it and returns its status.
 pub fn run(options: &Options) -> Result<ExitStatus, HelperError> {
-    // Killing "the group" must never reach the referee's group.
+    // The bot's process group, whose id is the helper's pid (so it cannot be given to
+    // another group while the helper lives): the referee stops, continues and kills it.
+    // Killing it must never reach the referee's group.
     if getpgrp() != getpid() {
         let _ = setpgid(Pid::from_raw(0), Pid::from_raw(0));
     }
+    let group = getpgrp();
     // SIGHUP reaches a stopped, orphaned group when the referee dies: the helper must
-    // live on to see the lifeline break. Children start with an empty mask (std resets it).
-    let mut hup = SigSet::empty();
-    hup.add(Signal::SIGHUP);
-    let _ = hup.thread_block();
+    // live on to see the lifeline break. Once the helper has left the bot's group for the
+    // referee's (see `leave_the_bots_group`), the signals a terminal or a supervisor
+    // sends to the referee's group must not end or stop it either: the referee's own
+    // handling ends its games. Children start with an empty mask (std resets it).
+    let mut blocked = SigSet::empty();
+    for signal in [Signal::SIGHUP, Signal::SIGINT, Signal::SIGQUIT, Signal::SIGTSTP, Signal::SIGTERM] {
+        blocked.add(signal);
+    }
+    let _ = blocked.thread_block();
 
     // Opened now, before the namespaces: close-on-exec, so the bot never holds it. A
     // zygote reports each move's end itself.
@@ -104,7 +112,7 @@ pub fn run(options: &Options) -> Result<ExitStatus, HelperError> {
             await_go(&mut fifo)?;
             layers.push(Layer { name: "lifeline", outcome: Ok(format!("watching {}", path.display())) });
             // Before the PID namespace: the kernel refuses new threads after it.
-            std::thread::spawn(move || watch(fifo));
+            std::thread::spawn(move || watch(fifo, group));
         }
         None => layers.push(Layer { name: "lifeline", outcome: Err("no --lifeline given".to_string()) }),
     }
@@ -125,7 +133,10 @@ pub fn run(options: &Options) -> Result<ExitStatus, HelperError> {
     let mut command = Command::new("/proc/self/exe");
     command.arg0("arbiter-sandbox").arg("--inner").arg(proc_view.name()).args(std::env::args_os().skip(1));
     let mut child = command.spawn().map_err(|err| HelperError::Spawn("the helper's second stage".to_string(), err))?;
-    let status = child.wait().map_err(HelperError::Wait)?;
+    if !options.zygote {
+        leave_the_bots_group();
+    }
+    let status = wait_for_exit(&mut child).map_err(HelperError::Wait)?;
     if let Some(fifo) = status_fifo.as_mut() {
         // Let go of the bot's pipes first: closed at the exit, they would close only after
         // the namespaces are torn down, and the referee reads them to their end.
@@ -138,6 +149,38 @@ pub fn run(options: &Options) -> Result<ExitStatus, HelperError> {
         let _ = fifo.write_all(&status.into_raw().to_ne_bytes());
     }
     Ok(status)
+}
+
+/// Moves the helper out of the bot's process group into its parent's (the referee's),
+/// so that the referee's stop and continue around every move of a persistent bot reach
+/// the bot alone: stopping and continuing the helper too woke its two threads twice a
+/// move, on the bot's clock. The group keeps the helper's pid as its id (the bot is in
+/// it) and the helper keeps the pid while it lives, so the referee's signals to it never
+/// reach another group. Where the parent's group cannot be joined (another session: the
+/// referee is gone), the helper stays.
+fn leave_the_bots_group() {
+    if let Ok(referees) = getpgid(Some(getppid())) {
+        let _ = setpgid(Pid::from_raw(0), referees);
+    }
+}
+
+/// Waits until the second stage (the bot) has ended and reaps it. Waiting on a pidfd
+/// instead of in `waitpid` keeps the helper asleep while the bot is stopped and
+/// continued: a parent in `waitpid` is woken by each of its child's stops and continues.
+fn wait_for_exit(child: &mut std::process::Child) -> io::Result<ExitStatus> {
+    use rustix::event::{PollFd, PollFlags, poll};
+    let pid = i32::try_from(child.id()).ok().and_then(rustix::process::Pid::from_raw);
+    if let Some(pidfd) = pid.and_then(|pid| rustix::process::pidfd_open(pid, rustix::process::PidfdFlags::empty()).ok()) {
+        loop {
+            let mut fds = [PollFd::new(&pidfd, PollFlags::IN)];
+            match poll(&mut fds, None) {
+                Ok(_) if !fds[0].revents().is_empty() => break,
+                Ok(_) | Err(rustix::io::Errno::INTR) => {}
+                Err(_) => break,
+            }
+        }
+    }
+    child.wait()
 }
 
 /// Opens the status FIFO for writing without waiting: the referee holds it open
@@ -154,6 +197,11 @@ fn open_status(path: &Path) -> io::Result<File> {
 /// hidden by Landlock), confines itself layer by layer, and becomes the bot (`exec`),
 /// keeping its pid: pid 1 of the bot's PID namespace. Returns only on failure.
 pub fn run_inner(options: &Options, proc_view: ProcView) -> HelperError {
+    // The first stage, the bot's parent, is outside the bot's process group, where a
+    // kill of the referee's whole group reaches it: the bot dies with it (kept across the
+    // `exec`: the bot gains no privilege). On a failure the lifeline and the cgroup's kill
+    // remain.
+    let _ = rustix::process::set_parent_process_death_signal(Some(rustix::process::Signal::KILL));
     let mut layers = Vec::new();
     let (proc_view, proc) = match proc_view {
         ProcView::Fresh => match namespaces::mount_fresh_proc() {
@@ -301,7 +349,11 @@ fn end_leftovers(alone: bool, leader: u32) {
 /// ignores in the helper (and no safe call restores), comes out as exit code 128 + 13.
 pub fn exit_like(status: ExitStatus) -> ! {
     if let Some(signal) = status.signal().and_then(|s| Signal::try_from(s).ok()) {
-        let _ = SigSet::all().thread_unblock();
+        // Only that signal: others the helper blocked (a terminal's SIGINT to the
+        // referee's group) may be pending, and would end it first.
+        let mut only = SigSet::empty();
+        only.add(signal);
+        let _ = only.thread_unblock();
         // The Rust runtime handles SIGSEGV and SIGBUS (stack overflow detection); its
         // handler restores the default action and returns, so a second raise kills.
         let _ = raise(signal);
@@ -336,8 +388,9 @@ fn await_go(fifo: &mut File) -> Result<(), HelperError> {
     }
 }
 
-/// Reads the lifeline until it breaks, then kills the whole group (the helper with it).
-fn watch(mut fifo: File) {
+/// Reads the lifeline until it breaks, then kills the bot's whole group, and the helper
+/// (which may have left that group).
+fn watch(mut fifo: File, group: Pid) {
     let mut buffer = [0u8; 64];
     loop {
         match fifo.read(&mut buffer) {
@@ -347,7 +400,8 @@ fn watch(mut fifo: File) {
             Err(_) => break,
         }
     }
-    let _ = killpg(getpgrp(), Signal::SIGKILL);
+    let _ = killpg(group, Signal::SIGKILL);
+    let _ = kill(getpid(), Signal::SIGKILL);
     std::process::exit(137);
 }
 

@@ -482,6 +482,28 @@ fn a_broken_lifeline_kills_the_bot_and_its_children() {
     }
 }
 
+/// A field of `/proc/PID/stat` after the command's name: 0 the state, 2 the process group.
+fn stat_field(pid: u32, field: usize) -> Option<String> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    stat[stat.rfind(')')? + 2..].split(' ').nth(field).map(str::to_string)
+}
+
+/// Polls `done` every 10 ms until it holds; false after 30 s.
+fn eventually(mut done: impl FnMut() -> bool) -> bool {
+    let until = Instant::now() + Duration::from_secs(30);
+    while Instant::now() < until {
+        if done() {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    done()
+}
+
+/// The referee signals the bot's group (the helper's pid) to stop, continue and kill the
+/// bot. Once the bot runs, the helper has left that group for its parent's, so a stop
+/// reaches the bot alone (the helper, not stopped, is not woken twice a move), and the
+/// signals a terminal sends to its new group do not end it.
 #[test]
 fn the_referee_can_stop_continue_and_kill_the_group() {
     let mut fixture = Fixture::new();
@@ -495,17 +517,53 @@ fn the_referee_can_stop_continue_and_kill_the_group() {
         .stdout(Stdio::piped())
         .spawn()
         .expect("start the helper");
-    let pgid = nix::unistd::Pid::from_raw(child.id() as i32);
+    let helper = child.id();
+    let pgid = nix::unistd::Pid::from_raw(helper as i32);
     let mut stdin = child.stdin.take().expect("piped");
     let mut stdout = BufReader::new(child.stdout.take().expect("piped"));
+    let mut exchange = |x: u32| {
+        writeln!(stdin, "{x}").expect("write");
+        let mut line = String::new();
+        stdout.read_line(&mut line).expect("answer");
+        assert_eq!(line, format!("got {x}\n"));
+    };
+    exchange(0);
+    let ours = nix::unistd::getpgrp().as_raw().to_string();
+    assert!(eventually(|| stat_field(helper, 2).as_deref() == Some(ours.as_str())), "the helper stays in the bot's group");
+    let children = std::fs::read_to_string(format!("/proc/{helper}/task/{helper}/children")).expect("the helper's children");
+    let bot: u32 = children.split_whitespace().next().expect("the bot").parse().expect("a pid");
+    assert_eq!(stat_field(bot, 2).as_deref(), Some(helper.to_string().as_str()), "the bot's group is the helper's pid");
+    nix::sys::signal::kill(pgid, nix::sys::signal::Signal::SIGTERM).expect("a supervisor's TERM");
+    nix::sys::signal::kill(pgid, nix::sys::signal::Signal::SIGINT).expect("a terminal's INT");
+    exchange(1);
+
     nix::sys::signal::killpg(pgid, nix::sys::signal::Signal::SIGSTOP).expect("stop");
-    writeln!(stdin, "1").expect("write");
+    assert!(eventually(|| stat_field(bot, 0).as_deref() == Some("T")), "the bot is stopped");
+    assert_ne!(stat_field(helper, 0).as_deref(), Some("T"), "the stop reached the helper");
     nix::sys::signal::killpg(pgid, nix::sys::signal::Signal::SIGCONT).expect("continue");
-    let mut line = String::new();
-    stdout.read_line(&mut line).expect("answer");
-    assert_eq!(line, "got 1\n");
+    exchange(2);
     nix::sys::signal::killpg(pgid, nix::sys::signal::Signal::SIGKILL).expect("kill");
-    assert_eq!(child.wait().expect("wait").signal(), Some(9));
+    assert_eq!(child.wait().expect("wait").signal(), Some(9), "the helper ends as the bot ended");
+}
+
+/// The helper, outside the bot's group, can be killed alone (a kill of the referee's
+/// whole group, which it joined): the bot dies with it, and so does everything in the
+/// bot's PID namespace, although the lifeline is still held.
+#[test]
+fn the_bot_dies_with_its_helper() {
+    let mut fixture = Fixture::new();
+    let policy = fixture.policy();
+    let script = "sleep 1000 & setsid sh -c 'sleep 1000' & readlink /proc/self/ns/pid; sleep 1000";
+    let mut child = fixture.spawn(&policy, &["/bin/sh", "-c", script]);
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().expect("piped")).read_line(&mut line).expect("the bot's namespace");
+    let ns = line.trim().to_string();
+    assert!(ns.starts_with("pid:["), "{line:?}");
+    assert!(eventually(|| processes_in(&ns).len() >= 3), "the bot's children did not start: {:?}", processes_in(&ns));
+    child.kill().expect("kill the helper alone");
+    child.wait().expect("reap the helper");
+    assert!(eventually(|| processes_in(&ns).is_empty()), "the bot outlived its helper: {:?}", processes_in(&ns));
+    assert!(fixture.fifo.is_some(), "the lifeline was held all along");
 }
 
 #[test]
