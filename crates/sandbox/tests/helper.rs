@@ -456,9 +456,9 @@ fn processes_in(ns: &str) -> Vec<u32> {
     pids
 }
 
-#[test]
-fn a_broken_lifeline_kills_the_bot_and_its_children() {
-    let mut fixture = Fixture::new();
+/// Starts a bot that leaves a child and a daemon of another session running, and waits
+/// until all are up; returns the helper and the bot's PID namespace (a `pid:[...]` link).
+fn start_with_sleepers(fixture: &mut Fixture) -> (Child, String) {
     let policy = fixture.policy();
     // A child, and a daemon that left the group, both holding on.
     let script = "sleep 1000 & setsid sh -c 'sleep 1000' & readlink /proc/self/ns/pid; sleep 1000";
@@ -467,19 +467,18 @@ fn a_broken_lifeline_kills_the_bot_and_its_children() {
     BufReader::new(child.stdout.take().expect("piped")).read_line(&mut line).expect("the bot's namespace");
     let ns = line.trim().to_string();
     assert!(ns.starts_with("pid:["), "{line:?}");
-    let before = Instant::now();
-    while processes_in(&ns).len() < 4 {
-        assert!(before.elapsed() < Duration::from_secs(30), "the bot's children did not start: {:?}", processes_in(&ns));
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    assert!(eventually(|| processes_in(&ns).len() >= 4), "the bot's children did not start: {:?}", processes_in(&ns));
+    (child, ns)
+}
+
+#[test]
+fn a_broken_lifeline_kills_the_bot_and_its_children() {
+    let mut fixture = Fixture::new();
+    let (mut child, ns) = start_with_sleepers(&mut fixture);
     drop(fixture.fifo.take());
-    let closed = Instant::now();
     let status = child.wait().expect("wait for the helper");
     assert_eq!(status.signal(), Some(9), "{status:?}");
-    while !processes_in(&ns).is_empty() {
-        assert!(closed.elapsed() < Duration::from_secs(30), "processes outlived the lifeline: {:?}", processes_in(&ns));
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    assert!(eventually(|| processes_in(&ns).is_empty()), "processes outlived the lifeline: {:?}", processes_in(&ns));
 }
 
 /// A field of `/proc/PID/stat` after the command's name: 0 the state, 2 the process group.
@@ -552,14 +551,7 @@ fn the_referee_can_stop_continue_and_kill_the_group() {
 #[test]
 fn the_bot_dies_with_its_helper() {
     let mut fixture = Fixture::new();
-    let policy = fixture.policy();
-    let script = "sleep 1000 & setsid sh -c 'sleep 1000' & readlink /proc/self/ns/pid; sleep 1000";
-    let mut child = fixture.spawn(&policy, &["/bin/sh", "-c", script]);
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().expect("piped")).read_line(&mut line).expect("the bot's namespace");
-    let ns = line.trim().to_string();
-    assert!(ns.starts_with("pid:["), "{line:?}");
-    assert!(eventually(|| processes_in(&ns).len() >= 3), "the bot's children did not start: {:?}", processes_in(&ns));
+    let (mut child, ns) = start_with_sleepers(&mut fixture);
     child.kill().expect("kill the helper alone");
     child.wait().expect("reap the helper");
     assert!(eventually(|| processes_in(&ns).is_empty()), "the bot outlived its helper: {:?}", processes_in(&ns));
