@@ -1,7 +1,7 @@
 //! The seccomp filter, applied last: calls a bot has no business making return EPERM
 //! (`socket` entirely but for TCP with `--net connect:PORT`: a Unix socket could reach
 //! any listener's socket file, which Landlock up to ABI 7 does not mediate; `socketpair`
-//! stays allowed; ptrace, io_uring, mounts and namespaces, keys, BPF,
+//! stays allowed; `prctl(PR_SET_PDEATHSIG)`; ptrace, io_uring, mounts and namespaces, keys, BPF,
 //! perf, modules, reboot, swap, the clock), `clone` with namespace flags too, and
 //! `clone3` returns ENOSYS (its flags are behind a pointer a filter cannot read, and C
 //! libraries fall back to `clone` on ENOSYS).
@@ -83,6 +83,13 @@ pub fn compile(net: Net) -> Result<Filters, String> {
     let arch = TargetArch::try_from(std::env::consts::ARCH).map_err(|err| format!("unsupported architecture: {err}"))?;
     let mut denied: BTreeMap<i64, Vec<SeccompRule>> = DENIED.iter().map(|&(_, nr)| (nr, Vec::new())).collect();
     denied.insert(libc::SYS_socket, socket_rules(net).map_err(|e| e.to_string())?);
+    // The bot dies with the helper by the parent-death signal the helper set before the
+    // `exec` (the helper shares the referee's process group, where a kill of that group
+    // reaches it): a bot must not clear it.
+    denied.insert(
+        libc::SYS_prctl,
+        vec![rule(vec![cond(0, SeccompCmpOp::Eq, libc::PR_SET_PDEATHSIG as u64).map_err(|e| e.to_string())?]).map_err(|e| e.to_string())?],
+    );
     let clone = NAMESPACE_FLAGS
         .iter()
         .map(|&flag| rule(vec![cond(0, SeccompCmpOp::MaskedEq(flag), flag)?]))

@@ -309,12 +309,13 @@ params = ctypes.create_string_buffer(120)
 report("io_uring", libc.syscall(425, 8, params))
 report("mount", libc.mount(b"none", b".", b"tmpfs", 0, None))
 report("kill-referee", libc.kill(int(os.environ["REFEREE"]), 0))
+report("pdeathsig", libc.prctl(1, 0, 0, 0, 0))
 "#;
     let mut policy = fixture.policy();
     policy.env.push(("REFEREE".into(), std::process::id().to_string()));
     let output = fixture.run(&policy, &["python3", "-c", script]);
     let out = stdout(&output);
-    for name in ["unshare", "ptrace", "io_uring", "mount"] {
+    for name in ["unshare", "ptrace", "io_uring", "mount", "pdeathsig"] {
         assert!(out.contains(&format!("{name} Operation not permitted")), "{name}: {output:?}");
     }
     assert!(out.contains("kill-referee No such process"), "the referee is out of the bot's sight: {output:?}");
