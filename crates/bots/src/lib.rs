@@ -235,18 +235,20 @@ impl TurnClock {
         self.move_time.is_some() || self.game_time_left.is_some()
     }
 
-    /// The bot's wait for a CPU so far ([`jail::Process::cpu_wait`]) where this turn
-    /// gives waits back, else zero (not read): what [`TurnClock::deadline_crediting`]
-    /// takes as `wait_before`, read before the clock starts.
-    pub fn wait_before(&self, process: &jail::Process) -> Duration {
-        if self.credits_waits() { process.cpu_wait() } else { Duration::ZERO }
+    /// The bot's wait for a CPU and the machine's steal so far ([`jail::Process::waits`])
+    /// where this turn gives them back, else zero (not read): what
+    /// [`TurnClock::deadline_crediting`] takes as `wait_before`, read before the clock
+    /// starts.
+    pub fn wait_before(&self, process: &jail::Process) -> jail::Waits {
+        if self.credits_waits() { process.waits() } else { jail::Waits::default() }
     }
 
     /// The deadline of a turn whose clock started at `start`, `wait_before` being the
-    /// bot's wait for a CPU then ([`jail::Process::cpu_wait`]): with a wall-clock limit
-    /// of the organiser's, the time the bot waits for a CPU during the turn is given
-    /// back, at most [`WAIT_GIVEN_BACK`] times the limit.
-    pub fn deadline_crediting(&self, start: Instant, cpu_used_before: Duration, wait_before: Duration) -> jail::Deadline {
+    /// readings then ([`TurnClock::wait_before`]): with a wall-clock limit of the
+    /// organiser's, the time the bot waits for a CPU during the turn, and the time the
+    /// machine's host takes from it, are given back, at most [`WAIT_GIVEN_BACK`] times
+    /// the limit.
+    pub fn deadline_crediting(&self, start: Instant, cpu_used_before: Duration, wait_before: jail::Waits) -> jail::Deadline {
         let mut deadline = self.deadline_from(start, cpu_used_before);
         if self.credits_waits() {
             deadline.credit = self.wall_limit().map(|limit| jail::Credit {
@@ -260,11 +262,11 @@ impl TurnClock {
     }
 
     /// The time a turn clocked from `start` under `deadline` counts against the bot
-    /// now, and the wait for a CPU it gave back.
-    pub fn charged(process: &jail::Process, start: Instant, deadline: &jail::Deadline) -> (Duration, Duration) {
+    /// now, and what it gave back (the wait for a CPU, the steal).
+    pub fn charged(process: &jail::Process, start: Instant, deadline: &jail::Deadline) -> (Duration, jail::Waits) {
         let elapsed = start.elapsed();
-        let waited = deadline.credit.map_or(Duration::ZERO, |credit| process.credit(&credit));
-        (elapsed.saturating_sub(waited), waited.min(elapsed))
+        let waited = deadline.credit.map_or_else(jail::Waits::default, |credit| process.credit(&credit));
+        (elapsed.saturating_sub(waited.total()), waited)
     }
 
     /// A human-readable description of the limit that was hit, for fault details.
@@ -312,9 +314,10 @@ pub struct Reply<M> {
     pub elapsed: Duration,
     /// CPU time the bot used for this turn (zero where it is not measured).
     pub cpu: Duration,
-    /// The time the bot waited for a CPU that its clock did not count (already taken
-    /// out of `elapsed`; zero where the limit does not give it back).
-    pub waited: Duration,
+    /// The time the bot waited for a CPU, and the time the machine's host took from it,
+    /// that its clock did not count (already taken out of `elapsed`; zero where the limit
+    /// does not give them back).
+    pub waited: jail::Waits,
     pub stderr: jail::Log,
     /// What the referee wrote to the bot for this turn, as text: its stdin, the commands
     /// of a session, the field file it was given, a TCP line (empty where nothing is
@@ -324,7 +327,14 @@ pub struct Reply<M> {
 
 impl<M> Reply<M> {
     pub fn fault(kind: FaultKind, detail: impl Into<String>, elapsed: Duration, stderr: jail::Log) -> Reply<M> {
-        Reply { answer: Err(Fault::new(kind, detail)), elapsed, cpu: Duration::ZERO, waited: Duration::ZERO, stderr, input: String::new() }
+        Reply {
+            answer: Err(Fault::new(kind, detail)),
+            elapsed,
+            cpu: Duration::ZERO,
+            waited: jail::Waits::default(),
+            stderr,
+            input: String::new(),
+        }
     }
 
     /// The same reply, with what the referee wrote for the turn.

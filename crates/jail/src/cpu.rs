@@ -197,14 +197,86 @@ fn tasks(pid: i32) -> impl Iterator<Item = std::path::PathBuf> {
     task_ids(pid).map(move |tid| std::path::PathBuf::from(format!("/proc/{pid}/task/{tid}")))
 }
 
-/// What a turn gives back of the bot's wait for a CPU (`waited`, summed over its
-/// tasks) after `elapsed` of wall-clock time in which the bot used `used` of CPU time on
-/// a machine of `cpus` CPUs: the wait, but no more than the time in which the bot did not
-/// fill every CPU itself (`elapsed - used / cpus`: a bot with more busy threads than
-/// CPUs waits behind itself, and gets none of that back), nor more than `cap`.
-pub fn given_back(waited: Duration, elapsed: Duration, used: Duration, cpus: u32, cap: Duration) -> Duration {
-    let not_all_cpus = elapsed.saturating_sub(used / cpus.max(1));
-    waited.min(not_all_cpus).min(cap)
+/// What a turn gives back, or the readings it starts from: the bot's wait for a CPU (the
+/// kernel's run-queue wait of its tasks) and the time the machine's host took from its
+/// CPUs (steal).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Waits {
+    pub queue: Duration,
+    pub steal: Duration,
+}
+
+impl Waits {
+    pub fn total(self) -> Duration {
+        self.queue + self.steal
+    }
+}
+
+/// What a turn gives back after `elapsed` of wall-clock time in which the bot used `used`
+/// of CPU time on a machine of `cpus` CPUs, its tasks waited `waited` for a CPU (summed),
+/// and the machine's host took `stolen` from the machine's CPUs (summed):
+/// - the wait, but no more than the time in which the bot did not fill every CPU itself
+///   (`elapsed - used / cpus`: a bot with more busy threads than CPUs waits behind
+///   itself, and gets none of that back);
+/// - of the steal, no more than the time in which the bot was neither running nor
+///   waiting for a CPU (`elapsed - used - waited`): a virtual CPU taken by its host
+///   stops its task's CPU clock without a wait, so that is where a steal that fell on
+///   the bot (or on the referee while the bot's answer waited for it) shows; a bot that
+///   slept in that time gets at most the machine's steal back;
+/// - both together, no more than `cap` nor than the first bound.
+pub fn given_back(waited: Duration, stolen: Duration, elapsed: Duration, used: Duration, cpus: u32, cap: Duration) -> Waits {
+    let bound = elapsed.saturating_sub(used / cpus.max(1)).min(cap);
+    let queue = waited.min(bound);
+    let neither = elapsed.saturating_sub(used + waited);
+    let steal = stolen.min(neither).min(bound - queue);
+    Waits { queue, steal }
+}
+
+/// The time the machine's host has taken from its CPUs so far, summed over them: the
+/// steal column of `/proc/stat`'s `cpu` line (zero on a machine that is not virtual, or
+/// where it cannot be read). The kernel counts it in clock ticks (10 ms), at its timer
+/// interrupts, so a steal shows a few milliseconds after it and rounded to ticks.
+pub fn machine_steal() -> Duration {
+    use std::os::unix::fs::FileExt;
+    static STAT: std::sync::OnceLock<Option<std::fs::File>> = std::sync::OnceLock::new();
+    let Some(file) = STAT.get_or_init(|| std::fs::File::open("/proc/stat").ok()) else {
+        return Duration::ZERO;
+    };
+    let mut buffer = [0u8; 256];
+    let read = file.read_at(&mut buffer, 0).unwrap_or(0);
+    steal_of(&buffer[..read]).unwrap_or_default()
+}
+
+/// [`machine_steal`] read at most [`STEAL_FRESH`] ago (reading `/proc/stat` costs several
+/// microseconds, and a turn's start reads it): what a turn's credit starts from, an
+/// earlier reading giving back no less.
+pub fn recent_steal() -> Duration {
+    static LAST: std::sync::Mutex<Option<(Instant, Duration)>> = std::sync::Mutex::new(None);
+    let mut last = LAST.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    match *last {
+        Some((read, steal)) if read.elapsed() < STEAL_FRESH => steal,
+        _ => {
+            let steal = machine_steal();
+            *last = Some((Instant::now(), steal));
+            steal
+        }
+    }
+}
+
+/// How old a reading of [`recent_steal`] may be.
+pub const STEAL_FRESH: Duration = Duration::from_millis(1);
+
+/// The steal of the start of a `/proc/stat` (its first line, `cpu user nice system idle
+/// iowait irq softirq steal ...`, in clock ticks).
+fn steal_of(stat: &[u8]) -> Option<Duration> {
+    let line = std::str::from_utf8(stat.split(|&b| b == b'\n').next()?).ok()?;
+    let mut fields = line.split_ascii_whitespace();
+    if fields.next()? != "cpu" {
+        return None;
+    }
+    let ticks: u64 = fields.nth(7)?.parse().ok()?;
+    let ticks_per_second = rustix::param::clock_ticks_per_second().max(1);
+    Some(Duration::from_nanos(ticks.saturating_mul(1_000_000_000) / ticks_per_second))
 }
 
 /// The CPUs of the machine a bot could run on: those online (`/sys/devices/system/cpu/online`,
@@ -284,25 +356,57 @@ mod tests {
     #[test]
     fn a_wait_is_given_back_only_where_others_kept_the_bot_from_a_cpu() {
         let ms = Duration::from_millis;
-        // (waited, elapsed, used, cpus, cap) -> given back
+        let back = |queue, steal| super::Waits { queue: ms(queue), steal: ms(steal) };
+        // (waited, stolen, elapsed, used, cpus, cap) -> given back
         let table = [
             // One thread, kept from its CPU half the time: the whole wait.
-            ((ms(150), ms(300), ms(150), 2, ms(800)), ms(150)),
+            ((ms(150), ms(0), ms(300), ms(150), 2, ms(800)), back(150, 0)),
             // The same on one CPU.
-            ((ms(150), ms(300), ms(150), 1, ms(800)), ms(150)),
+            ((ms(150), ms(0), ms(300), ms(150), 1, ms(800)), back(150, 0)),
             // Four busy threads on two CPUs filled both all along: nothing back, however
             // long their summed wait.
-            ((ms(600), ms(300), ms(600), 2, ms(800)), ms(0)),
+            ((ms(600), ms(0), ms(300), ms(600), 2, ms(800)), back(0, 0)),
             // Three threads on two CPUs: back only the time the bot did not fill both.
-            ((ms(300), ms(300), ms(500), 2, ms(800)), ms(50)),
+            ((ms(300), ms(0), ms(300), ms(500), 2, ms(800)), back(50, 0)),
             // A starving machine: the cap.
-            ((ms(5000), ms(6000), ms(100), 2, ms(800)), ms(800)),
+            ((ms(5000), ms(0), ms(6000), ms(100), 2, ms(800)), back(800, 0)),
             // No wait, nothing back.
-            ((ms(0), ms(300), ms(150), 2, ms(800)), ms(0)),
+            ((ms(0), ms(0), ms(300), ms(150), 2, ms(800)), back(0, 0)),
+            // The fairness bot's lost turn: it spun 45 ms of wall time for 38 ms of CPU and
+            // 1 ms of wait while its host took 10 ms from each of the two CPUs: the 13 ms in
+            // which it neither ran nor waited are given back.
+            ((ms(1), ms(20), ms(52), ms(38), 2, ms(200)), back(1, 13)),
+            // The same with a steal smaller than that time: the steal only.
+            ((ms(1), ms(10), ms(52), ms(38), 2, ms(200)), back(1, 10)),
+            // A steal on a machine where the bot ran or waited all along: nothing of it.
+            ((ms(10), ms(20), ms(50), ms(40), 2, ms(200)), back(10, 0)),
+            // A bot that slept 30 ms of its turn gets no more than the machine's steal.
+            ((ms(0), ms(10), ms(50), ms(20), 2, ms(200)), back(0, 10)),
+            // Without steal a sleep is the bot's own time.
+            ((ms(0), ms(0), ms(50), ms(20), 2, ms(200)), back(0, 0)),
+            // Both under the cap, the wait first.
+            ((ms(150), ms(100), ms(300), ms(50), 2, ms(200)), back(150, 50)),
         ];
-        for ((waited, elapsed, used, cpus, cap), expected) in table {
-            assert_eq!(super::given_back(waited, elapsed, used, cpus, cap), expected, "{waited:?} {elapsed:?} {used:?} {cpus}");
+        for ((waited, stolen, elapsed, used, cpus, cap), expected) in table {
+            assert_eq!(
+                super::given_back(waited, stolen, elapsed, used, cpus, cap),
+                expected,
+                "{waited:?} {stolen:?} {elapsed:?} {used:?} {cpus}"
+            );
         }
+    }
+
+    #[test]
+    fn the_steal_is_read_from_the_cpu_line() {
+        let ticks = rustix::param::clock_ticks_per_second();
+        let stat = b"cpu  359 0 464 11717 53 0 12 4 0 0\ncpu0 148 0 196 5949 2 0 2 1 0 0\n";
+        assert_eq!(super::steal_of(stat), Some(Duration::from_nanos(4 * 1_000_000_000 / ticks)));
+        // A kernel before steal was counted, or something else: nothing.
+        assert_eq!(super::steal_of(b"cpu  359 0 464 11717\n"), None);
+        assert_eq!(super::steal_of(b"intr 5 6 7 8 9 10 11 12 13\n"), None);
+        // This machine's own file parses, and a reading never goes back.
+        let earlier = super::recent_steal();
+        assert!(super::machine_steal() >= earlier);
     }
 
     #[test]

@@ -25,7 +25,7 @@ mod orphans;
 #[doc(hidden)]
 pub mod ticker;
 
-pub use cpu::{CpuMeter, group_cpu_time};
+pub use cpu::{CpuMeter, Waits, group_cpu_time};
 
 /// How to start a bot process.
 #[derive(Clone, Debug)]
@@ -132,13 +132,14 @@ impl Deadline {
 }
 
 /// A wall-clock limit that does not count the time the bot was ready to run but waited
-/// for a CPU (the kernel's run-queue wait of its tasks): the readings when its clock
-/// started, and the most it may be given back. See [`Process::credit`].
+/// for a CPU (the kernel's run-queue wait of its tasks), nor the time the machine's host
+/// took from it (steal): the readings when its clock started, and the most it may be
+/// given back. See [`Process::credit`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Credit {
     pub start: Instant,
-    /// [`Process::cpu_wait`] when the clock started.
-    pub wait: Duration,
+    /// [`Process::waits`] when the clock started.
+    pub wait: Waits,
     /// [`Process::cpu_time`] when the clock started.
     pub cpu: Duration,
     /// The most given back: a machine that never lets the bot run still ends the turn.
@@ -445,11 +446,18 @@ impl Process {
         self.cpu.wait()
     }
 
-    /// What a turn clocked from `credit` gives back: the bot's wait for a CPU since then,
-    /// but no more than the time the bot did not itself fill every CPU of the machine
-    /// (a bot whose own threads outnumber the CPUs waits behind itself, which is not
-    /// given back), nor more than the credit's cap.
-    pub fn credit(&self, credit: &Credit) -> Duration {
+    /// The readings a turn's [`Credit`] starts from: [`Process::cpu_wait`] and the
+    /// machine's steal ([`cpu::recent_steal`]).
+    pub fn waits(&self) -> Waits {
+        Waits { queue: self.cpu_wait(), steal: cpu::recent_steal() }
+    }
+
+    /// What a turn clocked from `credit` gives back ([`cpu::given_back`]): the bot's wait
+    /// for a CPU since then, but no more than the time the bot did not itself fill every
+    /// CPU of the machine (a bot whose own threads outnumber the CPUs waits behind
+    /// itself, which is not given back); and of the machine's steal since then, no more
+    /// than the time the bot neither ran nor waited; both within the credit's cap.
+    pub fn credit(&self, credit: &Credit) -> Waits {
         self.cpu.credit(credit)
     }
 
@@ -503,20 +511,33 @@ impl Process {
         Ok(std::mem::take(&mut self.pending))
     }
 
+    /// Reads what stdout holds next, within the deadline. When the wall-clock time is up,
+    /// what the pipe holds at that moment is still taken: the referee looks at the
+    /// deadline, and an answer that came while the referee itself was late to look (its
+    /// thread kept from a CPU, its machine's CPUs taken by the host) was in time as far
+    /// as anyone can tell; each such look reads at most a chunk, and the line cap bounds
+    /// them.
     async fn fill(&mut self, deadline: Deadline) -> Result<(), Failure> {
         let mut chunk = [0u8; 8192];
         let stdout = &mut self.stdout;
-        match watch(&self.cpu, deadline, stdout.read(&mut chunk)).await {
-            Ok(Ok(0)) => {
+        let read = match watch(&self.cpu, deadline, stdout.read(&mut chunk)).await {
+            Ok(read) => read,
+            Err(TimeLimit::Wall) => match read_now(stdout, &mut chunk) {
+                Ok(n) => Ok(n),
+                Err(_) => return Err(Failure::Timeout(TimeLimit::Wall)),
+            },
+            Err(limit) => return Err(Failure::Timeout(limit)),
+        };
+        match read {
+            Ok(0) => {
                 self.stdout_closed = true;
                 Ok(())
             }
-            Ok(Ok(n)) => {
+            Ok(n) => {
                 self.pending.extend_from_slice(&chunk[..n]);
                 Ok(())
             }
-            Ok(Err(err)) => Err(Failure::Io(format!("cannot read from the bot: {err}"))),
-            Err(limit) => Err(Failure::Timeout(limit)),
+            Err(err) => Err(Failure::Io(format!("cannot read from the bot: {err}"))),
         }
     }
 
@@ -876,10 +897,11 @@ impl CpuSource {
         cpu::stalled(self.pids())
     }
 
-    fn credit(&self, credit: &Credit) -> Duration {
-        let waited = self.wait().saturating_sub(credit.wait);
+    fn credit(&self, credit: &Credit) -> Waits {
+        let waited = self.wait().saturating_sub(credit.wait.queue);
+        let stolen = cpu::machine_steal().saturating_sub(credit.wait.steal);
         let used = self.read().saturating_sub(credit.cpu);
-        cpu::given_back(waited, credit.start.elapsed(), used, cpu::machine_cpus(), credit.cap)
+        cpu::given_back(waited, stolen, credit.start.elapsed(), used, cpu::machine_cpus(), credit.cap)
     }
 
     fn read(&self) -> Duration {
@@ -908,7 +930,7 @@ async fn watch<T>(cpu_meter: &CpuSource, deadline: Deadline, work: impl std::fut
             let Some(credit) = &deadline.credit else {
                 break;
             };
-            let later = limit + cpu_meter.credit(credit);
+            let later = limit + cpu_meter.credit(credit).total();
             if later > at {
                 at = later;
                 ran_before = None;

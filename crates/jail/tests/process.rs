@@ -105,6 +105,40 @@ async fn a_silent_bot_times_out_on_the_wall_clock() {
     p.kill().await;
 }
 
+/// The referee's thread is kept from looking (blocked here, as a thread taken by the
+/// machine's host or held up by other work would be) until after the deadline, while the
+/// bot answers in time: when the referee looks, the deadline and the answer are there
+/// at once, and the answer counts. Twenty times, since which of the two the runtime
+/// hands over first is left to chance.
+#[tokio::test(flavor = "current_thread")]
+async fn an_answer_that_came_while_the_referee_was_late_is_taken() {
+    let dir = tempfile::tempdir().unwrap();
+    for round in 0..20 {
+        let (go, answered) = (dir.path().join(format!("go{round}")), dir.path().join(format!("answered{round}")));
+        let script = format!("while [ ! -e {go:?} ]; do sleep 0.01; done; echo 'move 3'; : > {answered:?}; exec sleep 60");
+        let mut p = Process::spawn(&sh(&script, dir.path(), Limits::default())).unwrap();
+        let deadline = Deadline::wall_in(Duration::from_millis(100));
+        let answer = {
+            let read = p.read_line(deadline);
+            tokio::pin!(read);
+            // One look before the bot answers: the runtime now waits for the pipe and the clock.
+            assert!(tokio::time::timeout(Duration::ZERO, &mut read).await.is_err(), "an answer before the bot was told to");
+            std::fs::write(&go, "").unwrap();
+            let until = Instant::now() + Duration::from_secs(30);
+            while !answered.exists() {
+                assert!(Instant::now() < until, "the bot did not answer in 30 s");
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            while Instant::now() < deadline.wall.unwrap() + Duration::from_millis(20) {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            read.await
+        };
+        assert_eq!(answer, Ok("move 3".to_string()), "round {round}");
+        p.kill().await;
+    }
+}
+
 #[tokio::test]
 async fn a_spinning_bot_runs_out_of_cpu_time() {
     let dir = tempfile::tempdir().unwrap();

@@ -82,7 +82,7 @@ impl Human {
                         answer: Ok(mv),
                         elapsed: began.elapsed(),
                         cpu: Duration::ZERO,
-                        waited: Duration::ZERO,
+                        waited: jail::Waits::default(),
                         stderr: Default::default(),
                         input: String::new(),
                     };
@@ -146,7 +146,7 @@ impl Remote {
                 answer: read_move(req.pos, &text, FaultKind::IllegalMove),
                 elapsed: began.elapsed(),
                 cpu: Duration::ZERO,
-                waited: Duration::ZERO,
+                waited: jail::Waits::default(),
                 stderr: Default::default(),
                 input: String::new(),
             },

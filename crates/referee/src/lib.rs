@@ -110,7 +110,7 @@ async fn builtin_turn<G: Registered>(
         (Some(mv), _) => Ok(mv),
     };
     // A built-in player computes on one thread all the time it takes.
-    Ok(Reply { answer, elapsed, cpu: elapsed, waited: Duration::ZERO, stderr: jail::Log::default(), input: String::new() })
+    Ok(Reply { answer, elapsed, cpu: elapsed, waited: jail::Waits::default(), stderr: jail::Log::default(), input: String::new() })
 }
 
 /// What a game is played from.
@@ -304,7 +304,8 @@ pub async fn play<G: Registered>(
                 bot_us: reply.elapsed.as_micros() as u64,
                 turn_us: 0,
                 cpu_us: reply.cpu.as_micros() as u64,
-                wait_us: reply.waited.as_micros() as u64,
+                wait_us: reply.waited.total().as_micros() as u64,
+                steal_us: reply.waited.steal.as_micros() as u64,
                 stderr: reply.stderr.text,
                 stderr_dropped: reply.stderr.dropped,
                 note: None,

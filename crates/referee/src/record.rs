@@ -50,11 +50,15 @@ pub struct TurnRecord {
     /// it is not measured: built-in players, people).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub cpu_us: u64,
-    /// The bot's wait for a CPU in this turn that its clock did not count, in
-    /// microseconds (already out of `bot_us` and `ms`; absent: none, or a limit that does
-    /// not give it back). See `docs/bots.md`, "Time".
+    /// The bot's wait for a CPU in this turn, and the steal (`steal_us`), that its clock
+    /// did not count, in microseconds (already out of `bot_us` and `ms`; absent: none, or
+    /// a limit that does not give it back). See `docs/bots.md`, "Time".
     #[serde(default, skip_serializing_if = "is_zero")]
     pub wait_us: u64,
+    /// Of `wait_us`, the part that was the machine's host taking its CPUs (steal: the
+    /// bot neither ran nor waited for a CPU meanwhile), in microseconds (absent: none).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub steal_us: u64,
     /// The bot's stderr during this turn (its debug log), at most the cap.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub stderr: String,

@@ -244,7 +244,7 @@ async fn ask<G: Registered>(
     process: &mut jail::Process,
     req: &TurnRequest<'_, G>,
     cpu_before: Duration,
-) -> (Result<G::Move, Fault>, Duration, Duration, String) {
+) -> (Result<G::Move, Fault>, Duration, jail::Waits, String) {
     let input = turn_lines(req);
     // Read before the clock starts: the referee's own reading is not the bot's time.
     let wait_before = req.clock.wait_before(process);
@@ -252,7 +252,7 @@ async fn ask<G: Registered>(
     let written = process.send(input.as_bytes(), req.clock.deadline_from_now(cpu_before)).await;
     let began = Instant::now();
     if let Err(failure) = written {
-        return (Err(gone(process, failure, &req.clock).await), began.elapsed(), Duration::ZERO, input);
+        return (Err(gone(process, failure, &req.clock).await), began.elapsed(), jail::Waits::default(), input);
     }
     let deadline = req.clock.deadline_crediting(began, cpu_before, wait_before);
     let line = match process.read_line(deadline).await {

@@ -353,7 +353,7 @@ impl Bot {
         let stderr = self.process.take_stderr().await;
         // What the referee wrote on the connection for this turn.
         let input = format!("{}\n", message.to_line());
-        Reply { answer, elapsed, cpu, waited: Duration::ZERO, stderr, input }
+        Reply { answer, elapsed, cpu, waited: jail::Waits::default(), stderr, input }
     }
 
     /// Sends `over` and `bye`, gives the bot a moment to close its end, and kills

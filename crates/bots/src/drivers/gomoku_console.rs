@@ -63,7 +63,7 @@ impl Bot {
                         answer: Err(fault),
                         elapsed: began.elapsed(),
                         cpu: Duration::ZERO,
-                        waited: Duration::ZERO,
+                        waited: jail::Waits::default(),
                         stderr,
                         input: String::new(),
                     });
@@ -121,7 +121,7 @@ impl Bot {
             process.finish_stderr(Duration::from_millis(100)).await;
         }
         let stderr = process.take_stderr().await;
-        Ok(Reply { answer, elapsed, cpu, waited: Duration::ZERO, stderr, input: written })
+        Ok(Reply { answer, elapsed, cpu, waited: jail::Waits::default(), stderr, input: written })
     }
 }
 

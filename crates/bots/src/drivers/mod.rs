@@ -218,8 +218,9 @@ pub struct Once {
     pub output: Result<Vec<u8>, Fault>,
     pub elapsed: Duration,
     pub cpu: Duration,
-    /// The bot's wait for a CPU, not counted in `elapsed` (see `Reply::waited`).
-    pub waited: Duration,
+    /// The bot's wait for a CPU and the steal, not counted in `elapsed` (see
+    /// `Reply::waited`).
+    pub waited: jail::Waits,
     pub stderr: jail::Log,
     /// What was written to its stdin (lossy UTF-8).
     pub input: String,
@@ -252,7 +253,7 @@ pub async fn run_once(cmd: &jail::Command, input: &[u8], clock: &TurnClock) -> R
                 output: Err(fault),
                 elapsed: began.elapsed(),
                 cpu: Duration::ZERO,
-                waited: Duration::ZERO,
+                waited: jail::Waits::default(),
                 stderr,
                 input: String::from_utf8_lossy(input).into_owned(),
             });
