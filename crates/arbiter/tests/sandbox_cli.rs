@@ -243,12 +243,12 @@ fn every_bot_process_dies_with_a_killed_referee() {
     let marker = format!("hostile-{}", std::process::id());
     let folder = dir.path().join(&marker);
     std::fs::create_dir_all(&folder).unwrap();
-    // A persistent bot (the project protocol) that starts a daemon in a new session and
-    // spins on its first move.
+    // A persistent bot (the project protocol) that leaves an orphaned daemon (a new
+    // session is refused it in the sandbox) and spins on its first move.
     std::fs::write(
         folder.join("bot.sh"),
         format!(
-            "read hello; echo ready\nsetsid sh -c 'while :; do sleep 1; done # {marker}' &\nwhile read line; do case \"$line\" in go) while :; do :; done;; esac; done\n"
+            "read hello; echo ready\nsh -c \"sh -c 'while :; do sleep 1; done # {marker}' & exit 0\"\nwhile read line; do case \"$line\" in go) while :; do :; done;; esac; done\n"
         ),
     )
     .unwrap();

@@ -130,6 +130,7 @@ fn probe_all(helper: &Path, scratch: &Scratch) -> Vec<Guarantee> {
     let syscalls = [
         ("unshares namespaces", probe(&["unshare"])),
         ("uses ptrace", probe(&["ptrace"])),
+        ("leaves its process group (thinks while stopped)", probe(&["setsid"])),
         ("has capabilities", if status.contains("CapEff=0000000000000000") { "refused".into() } else { format!("ok: {status}") }),
     ];
     guarantees.push(Guarantee {

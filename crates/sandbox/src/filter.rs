@@ -2,7 +2,8 @@
 //! (`socket` entirely but for TCP with `--net connect:PORT`: a Unix socket could reach
 //! any listener's socket file, which Landlock up to ABI 7 does not mediate; `socketpair`
 //! stays allowed; `prctl(PR_SET_PDEATHSIG)`; ptrace, io_uring, mounts and namespaces, keys, BPF,
-//! perf, modules, reboot, swap, the clock), `clone` with namespace flags too, and
+//! perf, modules, reboot, swap, the clock; for a bot the referee stops between its moves,
+//! `setsid` and `setpgid`), `clone` with namespace flags too, and
 //! `clone3` returns ENOSYS (its flags are behind a pointer a filter cannot read, and C
 //! libraries fall back to `clone` on ENOSYS).
 
@@ -78,8 +79,9 @@ const NAMESPACE_FLAGS: &[u64] = &[
 ];
 
 /// Compiles the filters for this machine's architecture (before anything is restricted,
-/// since compiling allocates).
-pub fn compile(net: Net) -> Result<Filters, String> {
+/// since compiling allocates). `paused`: the referee stops the bot's process group
+/// between its moves (a persistent bot, not a zygote's moves).
+pub fn compile(net: Net, paused: bool) -> Result<Filters, String> {
     let arch = TargetArch::try_from(std::env::consts::ARCH).map_err(|err| format!("unsupported architecture: {err}"))?;
     let mut denied: BTreeMap<i64, Vec<SeccompRule>> = DENIED.iter().map(|&(_, nr)| (nr, Vec::new())).collect();
     denied.insert(libc::SYS_socket, socket_rules(net).map_err(|e| e.to_string())?);
@@ -90,6 +92,14 @@ pub fn compile(net: Net) -> Result<Filters, String> {
         libc::SYS_prctl,
         vec![rule(vec![cond(0, SeccompCmpOp::Eq, libc::PR_SET_PDEATHSIG as u64).map_err(|e| e.to_string())?]).map_err(|e| e.to_string())?],
     );
+    // The referee stops a persistent bot between its moves by its process group: a
+    // process of the bot that left the group (a new session, or a group of its own) would
+    // go on thinking on the opponent's time. A zygote's moves are never stopped (each
+    // ends with its move) and the zygote may give each a group of its own.
+    if paused {
+        denied.insert(libc::SYS_setsid, Vec::new());
+        denied.insert(libc::SYS_setpgid, Vec::new());
+    }
     let clone = NAMESPACE_FLAGS
         .iter()
         .map(|&flag| rule(vec![cond(0, SeccompCmpOp::MaskedEq(flag), flag)?]))
@@ -110,7 +120,7 @@ pub fn compile(net: Net) -> Result<Filters, String> {
 }
 
 /// Applies the filters to the calling thread (and so to the children it starts).
-pub fn apply(filters: &Filters, net: Net) -> Result<String, String> {
+pub fn apply(filters: &Filters, net: Net, paused: bool) -> Result<String, String> {
     for program in &filters.0 {
         seccompiler::apply_filter(program).map_err(|err| format!("cannot load the filter: {err}"))?;
     }
@@ -118,7 +128,11 @@ pub fn apply(filters: &Filters, net: Net) -> Result<String, String> {
         Net::None => "no sockets but socketpair".to_string(),
         Net::Connect(_) => "no sockets but socketpair and tcp".to_string(),
     };
-    Ok(format!("{} calls refused, {sockets}, no clone into namespaces", DENIED.len()))
+    let (refused, group) = match paused {
+        true => (DENIED.len() + 2, ", no leaving the process group"),
+        false => (DENIED.len(), ""),
+    };
+    Ok(format!("{refused} calls refused, {sockets}, no clone into namespaces{group}"))
 }
 
 /// Which `socket(domain, type, protocol)` calls are refused.

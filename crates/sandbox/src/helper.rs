@@ -226,12 +226,12 @@ pub fn run_inner(options: &Options, proc_view: ProcView) -> HelperError {
         },
         None => None,
     };
-    let filters = filter::compile(options.net);
+    let filters = filter::compile(options.net, !options.zygote);
     let program = resolve(&options.command[0]);
     layers.push(Layer { name: "rlimits", outcome: limits::set(options) });
     layers.push(Layer { name: "capabilities", outcome: limits::drop_capabilities() });
     layers.push(Layer { name: "landlock", outcome: confine::apply(options, proc_view) });
-    layers.push(Layer { name: "seccomp", outcome: filters.and_then(|filters| filter::apply(&filters, options.net)) });
+    layers.push(Layer { name: "seccomp", outcome: filters.and_then(|filters| filter::apply(&filters, options.net, !options.zygote)) });
     layers.push(Layer { name: "environment", outcome: Ok(format!("only {}", env_names(options).join(", "))) });
     if let Some((path, mut file)) = report {
         let text: String = layers.iter().map(|l| format!("{l}\n")).collect();

@@ -25,6 +25,7 @@ pub fn run(args: &[OsString]) -> String {
             .map_err(|e| e.desc().to_lowercase()),
         "unshare" => unshare(CloneFlags::CLONE_NEWUSER).map(|()| String::new()).map_err(|e| e.desc().to_lowercase()),
         "ptrace" => nix::sys::ptrace::traceme().map(|()| String::new()).map_err(|e| e.desc().to_lowercase()),
+        "setsid" => nix::unistd::setsid().map(|_| String::new()).map_err(|e| e.desc().to_lowercase()),
         "env" => Ok(std::env::vars().map(|(k, _)| k).collect::<Vec<_>>().join(" ")),
         "status" => status_fields(&["Seccomp", "CapEff", "CapBnd", "NoNewPrivs"]),
         "limits" => std::fs::read_to_string("/proc/self/limits").map(|t| limits(&t)).map_err(text),

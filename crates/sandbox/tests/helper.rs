@@ -310,12 +310,23 @@ report("io_uring", libc.syscall(425, 8, params))
 report("mount", libc.mount(b"none", b".", b"tmpfs", 0, None))
 report("kill-referee", libc.kill(int(os.environ["REFEREE"]), 0))
 report("pdeathsig", libc.prctl(1, 0, 0, 0, 0))
+# Leaving the process group the referee stops between moves: each tried by a child of
+# its own (not a group leader, so the kernel itself would allow both).
+import sys
+for name, call in (("setsid", lambda: libc.setsid()), ("setpgid", lambda: libc.setpgid(0, 0))):
+    sys.stdout.flush()
+    pid = os.fork()
+    if pid == 0:
+        report(name, call())
+        sys.stdout.flush()
+        os._exit(0)
+    os.waitpid(pid, 0)
 "#;
     let mut policy = fixture.policy();
     policy.env.push(("REFEREE".into(), std::process::id().to_string()));
     let output = fixture.run(&policy, &["python3", "-c", script]);
     let out = stdout(&output);
-    for name in ["unshare", "ptrace", "io_uring", "mount", "pdeathsig"] {
+    for name in ["unshare", "ptrace", "io_uring", "mount", "pdeathsig", "setsid", "setpgid"] {
         assert!(out.contains(&format!("{name} Operation not permitted")), "{name}: {output:?}");
     }
     assert!(out.contains("kill-referee No such process"), "the referee is out of the bot's sight: {output:?}");
@@ -457,12 +468,13 @@ fn processes_in(ns: &str) -> Vec<u32> {
     pids
 }
 
-/// Starts a bot that leaves a child and a daemon of another session running, and waits
-/// until all are up; returns the helper and the bot's PID namespace (a `pid:[...]` link).
+/// Starts a bot that leaves a child and an orphaned daemon running (a new session is
+/// refused it), and waits until all are up; returns the helper and the bot's PID
+/// namespace (a `pid:[...]` link).
 fn start_with_sleepers(fixture: &mut Fixture) -> (Child, String) {
     let policy = fixture.policy();
-    // A child, and a daemon that left the group, both holding on.
-    let script = "sleep 1000 & setsid sh -c 'sleep 1000' & readlink /proc/self/ns/pid; sleep 1000";
+    // A child, and a daemon whose parent is gone, both holding on.
+    let script = "sleep 1000 & sh -c 'sleep 1000 & exit 0'; readlink /proc/self/ns/pid; sleep 1000";
     let mut child = fixture.spawn(&policy, &["/bin/sh", "-c", script]);
     let mut line = String::new();
     BufReader::new(child.stdout.take().expect("piped")).read_line(&mut line).expect("the bot's namespace");
@@ -544,6 +556,54 @@ fn the_referee_can_stop_continue_and_kill_the_group() {
     exchange(2);
     nix::sys::signal::killpg(pgid, nix::sys::signal::Signal::SIGKILL).expect("kill");
     assert_eq!(child.wait().expect("wait").signal(), Some(9), "the helper ends as the bot ended");
+}
+
+/// A bot the referee stops between its moves cannot leave its process group (a new
+/// session, a group of its own) to go on thinking on its opponent's time: both calls are
+/// refused, and a stop of the group stops every process of the bot, spinning children
+/// included.
+#[test]
+fn a_stopped_bot_leaves_nothing_running() {
+    let mut fixture = Fixture::new();
+    let policy = fixture.policy();
+    let script = r#"
+import os, signal
+r, w = os.pipe()
+for name, leave in (("stay", None), ("setsid", os.setsid), ("setpgid", lambda: os.setpgid(0, 0))):
+    if os.fork() == 0:
+        os.close(r)
+        try:
+            if leave:
+                leave()
+            outcome = "ok"
+        except OSError:
+            outcome = "refused"
+        os.write(w, f"{name}-{outcome}\n".encode())
+        os.close(w)
+        while True:
+            pass
+os.close(w)
+with os.fdopen(r) as reports:
+    said = sorted(line.strip() for line in reports)
+print(os.readlink("/proc/self/ns/pid"), *said, flush=True)
+while True:
+    signal.pause()
+"#;
+    let mut child = fixture.spawn(&policy, &["python3", "-c", script]);
+    let group = nix::unistd::Pid::from_raw(child.id() as i32);
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().expect("piped")).read_line(&mut line).expect("the bot's report");
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let ns = words.first().expect("the bot's namespace").to_string();
+    assert!(ns.starts_with("pid:["), "{line:?}");
+    assert_eq!(&words[1..], ["setpgid-refused", "setsid-refused", "stay-ok"], "{line:?}");
+    assert!(eventually(|| processes_in(&ns).len() == 4), "the bot and its three children: {:?}", processes_in(&ns));
+    nix::sys::signal::killpg(group, nix::sys::signal::Signal::SIGSTOP).expect("stop");
+    let states = || processes_in(&ns).iter().map(|&pid| stat_field(pid, 0).unwrap_or_default()).collect::<Vec<_>>();
+    assert!(eventually(|| states().iter().all(|state| state == "T")), "a process of the bot runs on while stopped: {:?}", states());
+    nix::sys::signal::killpg(group, nix::sys::signal::Signal::SIGKILL).expect("kill");
+    child.wait().expect("reap the helper");
+    assert!(eventually(|| processes_in(&ns).is_empty()), "processes outlived the bot: {:?}", processes_in(&ns));
 }
 
 /// The helper, outside the bot's group, can be killed alone (a kill of the referee's
