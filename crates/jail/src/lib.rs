@@ -963,7 +963,11 @@ async fn watch<T>(cpu_meter: &CpuSource, deadline: Deadline, work: impl std::fut
             None => std::future::pending().await,
         }
     };
+    // The work first: when the referee, late to look, finds the work done and the time up
+    // at the same look, the work was done in time as far as anyone can tell. (Every
+    // work here is bounded: a line, an answer, a write, an exit.)
     tokio::select! {
+        biased;
         out = work => Ok(out),
         () = wall => Err(TimeLimit::Wall),
         () = cpu => Err(TimeLimit::Cpu),

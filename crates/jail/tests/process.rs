@@ -139,6 +139,37 @@ async fn an_answer_that_came_while_the_referee_was_late_is_taken() {
     }
 }
 
+/// The same for a process per move, timed to its exit: one that answered and exited while
+/// the referee was held up past the deadline is taken as in time.
+#[tokio::test(flavor = "current_thread")]
+async fn an_exit_that_came_while_the_referee_was_late_is_taken() {
+    let dir = tempfile::tempdir().unwrap();
+    for round in 0..20 {
+        let go = dir.path().join(format!("go{round}"));
+        let script = format!("while [ ! -e {go:?} ]; do sleep 0.01; done; echo 'move 3'");
+        let mut p = Process::spawn(&sh(&script, dir.path(), Limits::default())).unwrap();
+        let pid = p.id();
+        let deadline = Deadline::wall_in(Duration::from_millis(100));
+        let ran = {
+            let run = p.run_to_exit(deadline);
+            tokio::pin!(run);
+            assert!(tokio::time::timeout(Duration::ZERO, &mut run).await.is_err(), "an exit before the process was let go");
+            std::fs::write(&go, "").unwrap();
+            let until = Instant::now() + Duration::from_secs(30);
+            while !std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| stat.contains(") Z ")) {
+                assert!(Instant::now() < until, "the process did not end in 30 s");
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            while Instant::now() < deadline.wall.unwrap() + Duration::from_millis(20) {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            run.await
+        };
+        let (status, output) = ran.unwrap_or_else(|failure| panic!("round {round}: {failure}"));
+        assert!(status.success() && output == b"move 3\n", "round {round}: {status:?} {output:?}");
+    }
+}
+
 #[tokio::test]
 async fn a_spinning_bot_runs_out_of_cpu_time() {
     let dir = tempfile::tempdir().unwrap();
