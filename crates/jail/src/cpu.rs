@@ -372,9 +372,9 @@ mod tests {
             ((ms(5000), ms(0), ms(6000), ms(100), 2, ms(800)), back(800, 0)),
             // No wait, nothing back.
             ((ms(0), ms(0), ms(300), ms(150), 2, ms(800)), back(0, 0)),
-            // The fairness bot's lost turn: it spun 45 ms of wall time for 38 ms of CPU and
-            // 1 ms of wait while its host took 10 ms from each of the two CPUs: the 13 ms in
-            // which it neither ran nor waited are given back.
+            // The fairness bot's lost turn: 52 ms in all, of which it ran 38 and waited 1,
+            // while its host took 10 ms from each of the two CPUs: the 13 ms in which it
+            // neither ran nor waited are given back.
             ((ms(1), ms(20), ms(52), ms(38), 2, ms(200)), back(1, 13)),
             // The same with a steal smaller than that time: the steal only.
             ((ms(1), ms(10), ms(52), ms(38), 2, ms(200)), back(1, 10)),

@@ -105,11 +105,28 @@ async fn a_silent_bot_times_out_on_the_wall_clock() {
     p.kill().await;
 }
 
-/// The referee's thread is kept from looking (blocked here, as a thread taken by the
-/// machine's host or held up by other work would be) until after the deadline, while the
-/// bot answers in time: when the referee looks, the deadline and the answer are there
-/// at once, and the answer counts. Twenty times, since which of the two the runtime
-/// hands over first is left to chance.
+/// Runs `work` as a referee whose only thread is held up (by the machine's host, or by
+/// other work) from its first look until the bot, let go by the file `go`, has done what
+/// `done` tells, and the deadline has passed; then lets it finish.
+async fn look_late<T>(work: impl std::future::Future<Output = T>, go: &Path, done: impl Fn() -> bool, deadline: Deadline) -> T {
+    tokio::pin!(work);
+    // One look before the bot is let go: the runtime now waits for the bot and the clock.
+    assert!(tokio::time::timeout(Duration::ZERO, &mut work).await.is_err(), "the bot was done before it was let go");
+    std::fs::write(go, "").unwrap();
+    let until = Instant::now() + Duration::from_secs(30);
+    while !done() {
+        assert!(Instant::now() < until, "the bot was not done in 30 s");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    while Instant::now() < deadline.wall.unwrap() + Duration::from_millis(20) {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    work.await
+}
+
+/// The bot answers in time while the referee looks late: when it looks, the deadline and
+/// the answer are there at once, and the answer counts. Twenty times, since which of the
+/// two the runtime hands over first is left to chance.
 #[tokio::test(flavor = "current_thread")]
 async fn an_answer_that_came_while_the_referee_was_late_is_taken() {
     let dir = tempfile::tempdir().unwrap();
@@ -118,29 +135,14 @@ async fn an_answer_that_came_while_the_referee_was_late_is_taken() {
         let script = format!("while [ ! -e {go:?} ]; do sleep 0.01; done; echo 'move 3'; : > {answered:?}; exec sleep 60");
         let mut p = Process::spawn(&sh(&script, dir.path(), Limits::default())).unwrap();
         let deadline = Deadline::wall_in(Duration::from_millis(100));
-        let answer = {
-            let read = p.read_line(deadline);
-            tokio::pin!(read);
-            // One look before the bot answers: the runtime now waits for the pipe and the clock.
-            assert!(tokio::time::timeout(Duration::ZERO, &mut read).await.is_err(), "an answer before the bot was told to");
-            std::fs::write(&go, "").unwrap();
-            let until = Instant::now() + Duration::from_secs(30);
-            while !answered.exists() {
-                assert!(Instant::now() < until, "the bot did not answer in 30 s");
-                std::thread::sleep(Duration::from_millis(5));
-            }
-            while Instant::now() < deadline.wall.unwrap() + Duration::from_millis(20) {
-                std::thread::sleep(Duration::from_millis(5));
-            }
-            read.await
-        };
+        let answer = look_late(p.read_line(deadline), &go, || answered.exists(), deadline).await;
         assert_eq!(answer, Ok("move 3".to_string()), "round {round}");
         p.kill().await;
     }
 }
 
 /// The same for a process per move, timed to its exit: one that answered and exited while
-/// the referee was held up past the deadline is taken as in time.
+/// the referee looked late is taken as in time.
 #[tokio::test(flavor = "current_thread")]
 async fn an_exit_that_came_while_the_referee_was_late_is_taken() {
     let dir = tempfile::tempdir().unwrap();
@@ -149,22 +151,9 @@ async fn an_exit_that_came_while_the_referee_was_late_is_taken() {
         let script = format!("while [ ! -e {go:?} ]; do sleep 0.01; done; echo 'move 3'");
         let mut p = Process::spawn(&sh(&script, dir.path(), Limits::default())).unwrap();
         let pid = p.id();
+        let ended = || std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| stat.contains(") Z "));
         let deadline = Deadline::wall_in(Duration::from_millis(100));
-        let ran = {
-            let run = p.run_to_exit(deadline);
-            tokio::pin!(run);
-            assert!(tokio::time::timeout(Duration::ZERO, &mut run).await.is_err(), "an exit before the process was let go");
-            std::fs::write(&go, "").unwrap();
-            let until = Instant::now() + Duration::from_secs(30);
-            while !std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| stat.contains(") Z ")) {
-                assert!(Instant::now() < until, "the process did not end in 30 s");
-                std::thread::sleep(Duration::from_millis(5));
-            }
-            while Instant::now() < deadline.wall.unwrap() + Duration::from_millis(20) {
-                std::thread::sleep(Duration::from_millis(5));
-            }
-            run.await
-        };
+        let ran = look_late(p.run_to_exit(deadline), &go, ended, deadline).await;
         let (status, output) = ran.unwrap_or_else(|failure| panic!("round {round}: {failure}"));
         assert!(status.success() && output == b"move 3\n", "round {round}: {status:?} {output:?}");
     }
