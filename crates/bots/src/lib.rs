@@ -265,8 +265,8 @@ impl TurnClock {
     /// now, and what it gave back (the wait for a CPU, the steal).
     pub fn charged(process: &jail::Process, start: Instant, deadline: &jail::Deadline) -> (Duration, jail::Waits) {
         let elapsed = start.elapsed();
-        let waited = deadline.credit.map_or_else(jail::Waits::default, |credit| process.credit(&credit));
-        (elapsed.saturating_sub(waited.total()), waited)
+        let waited = deadline.credit.map_or_else(jail::Waits::default, |credit| process.credit(&credit)).at_most(elapsed);
+        (elapsed - waited.total(), waited)
     }
 
     /// A human-readable description of the limit that was hit, for fault details.

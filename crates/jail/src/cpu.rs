@@ -210,6 +210,12 @@ impl Waits {
     pub fn total(self) -> Duration {
         self.queue + self.steal
     }
+
+    /// The same, no more than `limit` in all (the steal cut first).
+    pub fn at_most(self, limit: Duration) -> Waits {
+        let queue = self.queue.min(limit);
+        Waits { queue, steal: self.steal.min(limit - queue) }
+    }
 }
 
 /// What a turn gives back after `elapsed` of wall-clock time in which the bot used `used`
@@ -387,6 +393,8 @@ mod tests {
             // Both under the cap, the wait first.
             ((ms(150), ms(100), ms(300), ms(50), 2, ms(200)), back(150, 50)),
         ];
+        let both = back(30, 20);
+        assert_eq!((both.at_most(ms(60)), both.at_most(ms(40)), both.at_most(ms(10))), (both, back(30, 10), back(10, 0)));
         for ((waited, stolen, elapsed, used, cpus, cap), expected) in table {
             assert_eq!(
                 super::given_back(waited, stolen, elapsed, used, cpus, cap),
