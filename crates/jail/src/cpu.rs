@@ -115,8 +115,13 @@ fn reaped_in_group(pid: i32, pgid: i32) -> Option<Duration> {
         return None;
     }
     let ticks: u64 = fields.get(CUTIME..=CSTIME)?.iter().map(|f| f.parse::<u64>().ok()).sum::<Option<u64>>()?;
+    Some(from_ticks(ticks))
+}
+
+/// A count of the kernel's clock ticks (`/proc`'s unit of CPU time) as a duration.
+fn from_ticks(ticks: u64) -> Duration {
     let ticks_per_second = rustix::param::clock_ticks_per_second().max(1);
-    Some(Duration::from_nanos(ticks.saturating_mul(1_000_000_000) / ticks_per_second))
+    Duration::from_nanos(ticks.saturating_mul(1_000_000_000) / ticks_per_second)
 }
 
 /// Reads the run-queue wait of every thread of the processes given (the second field of
@@ -280,9 +285,7 @@ fn steal_of(stat: &[u8]) -> Option<Duration> {
     if fields.next()? != "cpu" {
         return None;
     }
-    let ticks: u64 = fields.nth(7)?.parse().ok()?;
-    let ticks_per_second = rustix::param::clock_ticks_per_second().max(1);
-    Some(Duration::from_nanos(ticks.saturating_mul(1_000_000_000) / ticks_per_second))
+    Some(from_ticks(fields.nth(7)?.parse().ok()?))
 }
 
 /// The CPUs of the machine a bot could run on: those online (`/sys/devices/system/cpu/online`,
