@@ -37,6 +37,10 @@ pub struct Args {
     /// go on from there, instead of refusing.
     #[arg(long)]
     wait: bool,
+    /// Leave the games' threads and bots to the scheduler: by default, with no more
+    /// games at a time (-j) than cores, each game and its bots run on a core of its own.
+    #[arg(long)]
+    no_pin: bool,
     #[command(flatten)]
     shared: super::worker_cmd::SharedArgs,
     #[command(flatten)]
@@ -62,7 +66,15 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let has_programs = entrants.iter().any(|e| matches!(e.spec, referee::BotSpec::Program(_)));
     let sandbox = super::sandboxing::decide(args.sandbox.to_policy(), has_programs)?;
     args.cores.apply(jobs, !has_programs)?;
-    let options = RunOptions { jobs, config_dir, sandboxed: sandbox.sandboxed, watch: None, wait_for_runner: args.wait, shared: None };
+    let options = RunOptions {
+        jobs,
+        config_dir,
+        sandboxed: sandbox.sandboxed,
+        pin: !args.no_pin,
+        watch: None,
+        wait_for_runner: args.wait,
+        shared: None,
+    };
     println!(
         "{}: {} entrants, {} stage(s), {jobs} game(s) at a time, results in {}",
         config.name,

@@ -15,6 +15,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use referee::ahead::Ahead;
+use referee::lanes::Lanes;
 use referee::pool::Pool;
 use referee::{BotSpec, GameRecord, GameSetup, LimitOverrides, Limits};
 use rules::{AnyPosition, GameKind, Options};
@@ -66,6 +67,10 @@ pub struct RunOptions {
     pub config_dir: PathBuf,
     /// Whether program bots run inside the sandbox.
     pub sandboxed: bool,
+    /// Whether games run on lanes of their own (`referee::lanes`), each pinned to a CPU
+    /// of its own when `jobs` is at most the CPUs this process may use; `false` plays
+    /// them on the caller's runtime, the scheduler placing them and their bots.
+    pub pin: bool,
     /// Sees every game while it is played (the web arena's live views); `None` for none.
     pub watch: Option<Watch>,
     /// When another runner holds the tournament: wait for it to let go (true), or refuse
@@ -190,15 +195,30 @@ pub async fn run_tournament(
     let size = Pool::size_for(entrants.len() + config.stages.len(), options.jobs.max(1));
     let pool = config.reuse.then(|| Pool::new(size));
     let ahead = options.sandboxed.then(|| Ahead::new(size));
-    let result = run_stages(config, config_text, entrants, store, options, (pool.clone(), ahead.clone()), on_event).await;
+    let lanes = match options.pin {
+        true => Some(
+            Lanes::start(options.jobs, true)
+                .map_err(|err| ArenaError::Entrants(format!("cannot start the threads that play the games: {err}")))?,
+        ),
+        false => None,
+    };
+    let result = run_stages(config, config_text, entrants, store, options, (pool.clone(), ahead.clone(), lanes.clone()), on_event).await;
     if let Some(pool) = pool {
         pool.close().await;
     }
     if let Some(ahead) = ahead {
         ahead.close().await;
     }
+    // Last: the kept processes above were started on the lanes and are watched there.
+    if let Some(lanes) = lanes {
+        lanes.close().await;
+    }
     result
 }
+
+/// What a run makes once for all its games: the processes kept between games, the
+/// sandboxes started ahead, the lanes the games run on.
+type RunParts = (Option<Arc<Pool>>, Option<Arc<Ahead>>, Option<Arc<Lanes>>);
 
 async fn run_stages(
     config: &TournamentConfig,
@@ -206,7 +226,7 @@ async fn run_stages(
     entrants: &[ResolvedEntrant],
     store: &store::Store,
     options: &RunOptions,
-    (pool, ahead): (Option<Arc<Pool>>, Option<Arc<Ahead>>),
+    (pool, ahead, lanes): RunParts,
     mut on_event: impl FnMut(Event),
 ) -> Result<Vec<StoredStageResult>, ArenaError> {
     // One runner per tournament, from before the first read of its games to the end.
@@ -242,7 +262,9 @@ async fn run_stages(
         // The stage's games run on up to `jobs` workers, and the schedule is asked again
         // whenever fewer games are under way than there are workers (a game ended): a
         // bracket's next match or a Swiss round starts as soon as its players are known,
-        // not when a whole batch has ended.
+        // not when a whole batch has ended. One game more than the workers waits for the
+        // first worker free (`GameJob::permits`), so that a worker starts its next game as
+        // soon as it ends one, while the runner stores the one that ended.
         let mut checked = false;
         let mut job: Option<GameJob> = None;
         let mut running: JoinSet<Attempt> = JoinSet::new();
@@ -251,7 +273,7 @@ async fn run_stages(
         // meanwhile are still stored.
         let mut stop: Option<ArenaError> = None;
         let result = loop {
-            if stop.is_none() && running.len() < options.jobs.max(1) {
+            if stop.is_none() && running.len() < options.jobs.max(1) + 1 {
                 let stage_results: Vec<GameOutcome> = finished.iter().filter(|o| o.spec.stage == idx).cloned().collect();
                 let next = schedule::next(&ctx, &stage_results);
                 // Programs matter only while the stage has games to play: a decided stage is
@@ -303,6 +325,7 @@ async fn run_stages(
                                 sandboxed: options.sandboxed,
                                 pool: pool.clone(),
                                 ahead: ahead.clone(),
+                                lanes: lanes.clone(),
                                 watch: options.watch.clone().map(|w| (w, names)),
                                 prints: Arc::new(StagePrints::load(store, idx, &stage.name, &all).await?),
                                 shared: options.shared.clone(),
@@ -746,6 +769,8 @@ struct GameJob {
     pool: Option<Arc<Pool>>,
     /// Where sandboxes of the next games are started ahead (in the sandbox).
     ahead: Option<Arc<Ahead>>,
+    /// The threads the games run on (`RunOptions::pin`); `None`: the caller's runtime.
+    lanes: Option<Arc<Lanes>>,
     watch: Option<(Watch, Vec<String>)>,
     prints: Arc<StagePrints>,
     shared: Option<SharedWorkers>,
@@ -773,6 +798,17 @@ impl GameJob {
     /// `Err`). A program edited during its stage stops the run before its next game, and
     /// a game it played after the edit is not stored (checked again at the end).
     async fn play(&self, spec: &GameSpec, start: &AnyPosition) -> Result<Result<GameRecord, referee::RefereeError>, ArenaError> {
+        match &self.lanes {
+            Some(lanes) => {
+                let (job, spec, start) = (self.clone(), spec.clone(), start.clone());
+                lanes.run(async move { job.play_here(&spec, &start).await }).await
+            }
+            None => self.play_here(spec, start).await,
+        }
+    }
+
+    /// [`play`](GameJob::play) on the runtime it is called on.
+    async fn play_here(&self, spec: &GameSpec, start: &AnyPosition) -> Result<Result<GameRecord, referee::RefereeError>, ArenaError> {
         let job = self;
         job.prints.check(spec.players, &job.specs).await?;
         let bots = [&job.specs[spec.players[0]], &job.specs[spec.players[1]]];

@@ -89,11 +89,19 @@ impl Pool {
         !self.refused.lock().expect("the pool's lock is never poisoned").contains(key)
     }
 
-    /// Takes out a waiting process of `key` (the one that waited least), if any.
+    /// Takes out a waiting process of `key` (the one that waited least), if any. On a
+    /// pinned lane (`jail::affinity::lane_cpu`) the process is moved to the lane's CPU:
+    /// it may have been started on another.
     pub fn take(&self, key: &str) -> Option<Resident> {
-        let mut idle = self.idle.lock().expect("the pool's lock is never poisoned");
-        let at = idle.iter().rposition(|resident| resident.key == key)?;
-        idle.remove(at)
+        let taken = {
+            let mut idle = self.idle.lock().expect("the pool's lock is never poisoned");
+            let at = idle.iter().rposition(|resident| resident.key == key)?;
+            idle.remove(at)
+        };
+        if let (Some(resident), Some(cpu)) = (&taken, jail::affinity::lane_cpu()) {
+            resident.process.move_to_cpu(cpu);
+        }
+        taken
     }
 
     /// Puts a process back to wait for its next game; returns the one that waited

@@ -19,6 +19,7 @@ pub const BOT_NICE: i32 = 10;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::process::{Child, ChildStdin};
 
+pub mod affinity;
 pub mod cgroup;
 mod cpu;
 mod orphans;
@@ -444,6 +445,13 @@ impl Process {
     /// cgroup in the sandbox, else every thread of the process the referee started.
     pub fn cpu_wait(&self) -> Duration {
         self.cpu.wait()
+    }
+
+    /// Moves the bot's processes and their threads to `cpu` ([`affinity::move_to`]):
+    /// every process of its cgroup in the sandbox, else the one the referee started. For
+    /// a process started on one lane (`referee::lanes`) and taken by a game on another.
+    pub fn move_to_cpu(&self, cpu: usize) {
+        affinity::move_to(self.cpu.pids(), cpu);
     }
 
     /// The readings a turn's [`Credit`] starts from: [`Process::cpu_wait`] and the

@@ -341,3 +341,36 @@ async fn a_reaped_leaders_id_is_never_signalled_again() {
     let _ = other.wait();
     assert_eq!(state, vec!['S'], "another program's group with the reaped leader's id was signalled");
 }
+
+/// The CPUs a process may run on, as the kernel lists them in `/proc`.
+fn cpus_allowed(pid: i32) -> String {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    status.lines().find_map(|line| line.strip_prefix("Cpus_allowed_list:")).unwrap().trim().to_string()
+}
+
+#[test]
+fn a_process_started_on_a_pinned_thread_inherits_its_cpu_and_moves_to_another() {
+    let cpus = jail::affinity::allowed_cpus();
+    if cpus.len() < 2 {
+        eprintln!("skipped: one CPU only");
+        return;
+    }
+    let (first, last) = (cpus[0], cpus[cpus.len() - 1]);
+    let dir = tempfile::tempdir().unwrap();
+    // A lane of its own: a thread pinned to the first CPU starts the process.
+    let cmd = sh("exec sleep 30", dir.path(), Limits::default());
+    let process = std::thread::spawn(move || {
+        jail::affinity::pin_this_thread(first).unwrap();
+        assert_eq!(jail::affinity::lane_cpu(), Some(first));
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        let process = runtime.block_on(async { Process::spawn(&cmd).unwrap() });
+        (process, runtime)
+    })
+    .join()
+    .unwrap();
+    let pid = process.0.id();
+    assert_eq!(cpus_allowed(pid), first.to_string(), "the bot inherits its lane's CPU");
+    process.0.move_to_cpu(last);
+    assert_eq!(cpus_allowed(pid), last.to_string(), "a kept bot moved to the lane that takes it");
+    assert_eq!(jail::affinity::lane_cpu(), None, "this thread is no lane");
+}

@@ -11,6 +11,7 @@
 
 pub mod cores;
 pub mod human;
+pub mod lanes;
 pub mod record;
 mod spec;
 

@@ -858,8 +858,15 @@ async fn run_entry_check(version: &Version, sandboxed: bool) -> Result<EntryChec
     };
     let db_dir = tempfile::Builder::new().prefix("arbiter-entry-check-").tempdir().map_err(io_error("cannot make a database folder"))?;
     let store = store::Store::open(&db_dir.path().join("entry-check.sqlite")).await.map_err(|err| fail(err.to_string()))?;
-    let options =
-        arena::RunOptions { jobs: 2, config_dir: version.path.clone(), sandboxed, watch: None, wait_for_runner: false, shared: None };
+    let options = arena::RunOptions {
+        jobs: 2,
+        config_dir: version.path.clone(),
+        sandboxed,
+        pin: false,
+        watch: None,
+        wait_for_runner: false,
+        shared: None,
+    };
     let mut refused = Vec::new();
     let run = arena::run_tournament(&config, &config_text, std::slice::from_ref(&entrant), &store, &options, |event| {
         if let arena::Event::EntrantFailed { reason, .. } = event {

@@ -213,6 +213,7 @@ impl App {
             jobs: self.config.jobs,
             config_dir,
             sandboxed: self.sandboxed(),
+            pin: false,
             watch: None,
             wait_for_runner,
             shared: Some(self.ladders.tournament_workers()),

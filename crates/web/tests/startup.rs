@@ -34,6 +34,7 @@ async fn a_failed_starts_stderr_is_on_the_game_page() {
         jobs: 1,
         config_dir: folder.path().into(),
         sandboxed: false,
+        pin: false,
         watch: None,
         wait_for_runner: false,
         shared: None,

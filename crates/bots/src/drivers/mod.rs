@@ -358,6 +358,10 @@ impl Launcher {
             Some(handle) => handle.await.ok().flatten(),
             None => None,
         };
+        // A sandbox started ahead by a game on another lane is moved to this one's CPU.
+        if let (Some(prepared), Some(cpu)) = (&prepared, jail::affinity::lane_cpu()) {
+            prepared.zygote.move_to_cpu(cpu);
+        }
         let prepared = match prepared {
             Some(prepared) => prepared,
             None => crate::ahead::Prepared::start(bot, &ctx.limits, &args).await?,

@@ -1,0 +1,142 @@
+//! Games on CPUs of their own: with no more games at a time (-j) than cores, each game's
+//! two bots run on one CPU, the same for both, and the games at once on different ones;
+//! with more games than cores, or `--no-pin`, bots may run on every CPU. Through the real
+//! `arbiter tournament`, with bots that say on stderr, each move, the CPUs the kernel
+//! lets them use, read back from the stored records.
+
+use std::collections::BTreeSet;
+use std::process::{Command, Output};
+
+const ARBITER: &str = env!("CARGO_BIN_EXE_arbiter");
+
+/// A bot of the project protocol that writes `cpus LIST PID` (its `Cpus_allowed_list` in
+/// `/proc`, its process id) to stderr on every move and plays the first legal move; it
+/// can play game after game in one process (`reuse`).
+const TELLER: &str = r#"#!/usr/bin/env bash
+legal=""
+while IFS= read -r line; do
+  case "$line" in
+    arbiter*) printf 'name teller\nreuse\nready\n' ;;
+    legal\ *) legal=${line#legal } ;;
+    go)
+      while IFS=$':\t ' read -r key value; do
+        [[ $key == Cpus_allowed_list ]] && echo "cpus $value $$" >&2
+      done < /proc/$$/status
+      printf 'move %s\n' "${legal%% *}" ;;
+    quit) exit 0 ;;
+  esac
+done
+"#;
+
+/// This test process's allowed CPUs as the kernel lists them (`0-1`, `0,2`, ...).
+fn own_cpu_list() -> String {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap();
+    status.lines().find_map(|line| line.strip_prefix("Cpus_allowed_list:")).unwrap().trim().to_string()
+}
+
+/// The CPUs of a kernel CPU list.
+fn expand(list: &str) -> BTreeSet<usize> {
+    let mut cpus = BTreeSet::new();
+    for part in list.split(',') {
+        match part.split_once('-') {
+            Some((a, b)) => cpus.extend(a.parse::<usize>().unwrap()..=b.parse().unwrap()),
+            None => {
+                cpus.insert(part.parse().unwrap());
+            }
+        }
+    }
+    cpus
+}
+
+/// Runs a round robin of four tellers with `args`, their processes kept between games
+/// when `reuse`; for each stored game, the CPU list and process id each side said (every
+/// move of a side says the same, checked here).
+fn run(args: &[&str], reuse: bool) -> Vec<[(String, u32); 2]> {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = dir.path().join("teller");
+    std::fs::create_dir(&bot).unwrap();
+    std::fs::write(bot.join("tell.sh"), TELLER).unwrap();
+    std::fs::set_permissions(bot.join("tell.sh"), std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    std::fs::write(bot.join("bot.toml"), "name = \"teller\"\ngame = \"any\"\nprotocol = \"arbiter\"\ncommand = [\"./tell.sh\"]\n").unwrap();
+    let mut config = format!("name = \"lanes\"\ngame = \"connect4\"\nseed = 2\nreuse = {reuse}\n");
+    for n in 1..=4 {
+        config.push_str(&format!("[[entrant]]\nname = \"teller-{n}\"\nbot = \"teller\"\n"));
+    }
+    config.push_str("[[stage]]\nformat = \"round-robin\"\ndeals = 1\nswap = true\n");
+    let path = dir.path().join("lanes.toml");
+    std::fs::write(&path, config).unwrap();
+    let db = dir.path().join("lanes.db");
+    let mut all = vec!["tournament", path.to_str().unwrap(), "--db", db.to_str().unwrap(), "--no-sandbox"];
+    all.extend_from_slice(args);
+    let out: Output = Command::new(ARBITER).args(&all).output().unwrap();
+    assert!(out.status.success(), "arbiter failed: {}", String::from_utf8_lossy(&out.stderr));
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let records = runtime.block_on(async {
+        let store = store::Store::open_read_only(&db).await.unwrap();
+        let mut records = Vec::new();
+        for game in store.games().await.unwrap() {
+            records.push(store.game_record(&game.spec.key).await.unwrap().unwrap());
+        }
+        records
+    });
+    assert_eq!(records.len(), 12, "4 entrants, one deal both ways");
+    records
+        .iter()
+        .map(|json| {
+            let record: referee::GameRecord = serde_json::from_str(json).unwrap();
+            [0, 1].map(|side| {
+                let said: BTreeSet<&str> = record
+                    .turns
+                    .iter()
+                    .filter(|turn| turn.side == side)
+                    .flat_map(|turn| turn.stderr.lines())
+                    .filter_map(|line| line.strip_prefix("cpus "))
+                    .collect();
+                assert_eq!(said.len(), 1, "side {side} said one CPU list on every move: {said:?}");
+                let (list, pid) = said.into_iter().next().unwrap().split_once(' ').unwrap();
+                (list.to_string(), pid.parse().unwrap())
+            })
+        })
+        .collect()
+}
+
+#[test]
+fn with_no_more_games_than_cores_each_game_runs_on_a_cpu_of_its_own() {
+    let own = expand(&own_cpu_list());
+    let jobs = own.len().min(2);
+    let games = run(&["-j", &jobs.to_string()], false);
+    let mut used = BTreeSet::new();
+    for [(first, _), (second, _)] in &games {
+        assert_eq!(first, second, "both bots of a game on the same CPUs");
+        let cpus = expand(first);
+        assert_eq!(cpus.len(), 1, "a game's bots on one CPU: {first}");
+        assert!(cpus.is_subset(&own), "{first} is one of this process's CPUs {own:?}");
+        used.extend(cpus);
+    }
+    // The first games start together, one on each lane: as many CPUs as games at once.
+    assert_eq!(used.len(), jobs, "CPUs used: {used:?}");
+}
+
+#[test]
+fn with_more_games_than_cores_or_no_pin_bots_may_use_every_cpu() {
+    let own = own_cpu_list();
+    let over = (expand(&own).len() + 1).to_string();
+    for args in [vec!["-j", over.as_str()], vec!["-j", "1", "--no-pin"]] {
+        for [(first, _), (second, _)] in run(&args, false) {
+            assert_eq!((first.as_str(), second.as_str()), (own.as_str(), own.as_str()), "with {args:?}");
+        }
+    }
+}
+
+#[test]
+fn a_kept_process_plays_each_game_on_the_cpu_of_that_game() {
+    let own = expand(&own_cpu_list());
+    let jobs = own.len().min(2);
+    let games = run(&["-j", &jobs.to_string()], true);
+    let processes: BTreeSet<u32> = games.iter().flat_map(|sides| sides.iter().map(|(_, pid)| *pid)).collect();
+    assert!(processes.len() < 2 * games.len(), "processes were kept: {} for {} games", processes.len(), games.len());
+    for [(first, _), (second, _)] in &games {
+        assert_eq!(first, second, "both bots of a game on the same CPUs, wherever they were started");
+        assert_eq!(expand(first).len(), 1, "a game's bots on one CPU: {first}");
+    }
+}
