@@ -5,6 +5,7 @@
 //! lets them use, read back from the stored records.
 
 use std::collections::BTreeSet;
+use std::path::Path;
 use std::process::{Command, Output};
 
 const ARBITER: &str = env!("CARGO_BIN_EXE_arbiter");
@@ -139,4 +140,29 @@ fn a_kept_process_plays_each_game_on_the_cpu_of_that_game() {
         assert_eq!(first, second, "both bots of a game on the same CPUs, wherever they were started");
         assert_eq!(expand(first).len(), 1, "a game's bots on one CPU: {first}");
     }
+}
+
+#[test]
+fn a_sandboxed_tournament_on_lanes_leaves_nothing_in_the_temporary_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let temp = dir.path().join("tmp");
+    std::fs::create_dir(&temp).unwrap();
+    let bot = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bots/arbiter/c");
+    let mut config = String::from("name = \"clean\"\ngame = \"connect4\"\nseed = 4\n");
+    for n in 1..=3 {
+        config.push_str(&format!("[[entrant]]\nname = \"c-{n}\"\nbot = {:?}\n", bot.to_str().unwrap()));
+    }
+    config.push_str("[[stage]]\nformat = \"round-robin\"\ndeals = 1\nswap = true\n");
+    let path = dir.path().join("clean.toml");
+    std::fs::write(&path, config).unwrap();
+    let db = dir.path().join("clean.db");
+    let jobs = expand(&own_cpu_list()).len().min(2).to_string();
+    let out = Command::new(ARBITER)
+        .args(["tournament", path.to_str().unwrap(), "--db", db.to_str().unwrap(), "-j", &jobs])
+        .env("TMPDIR", &temp)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "arbiter failed: {}", String::from_utf8_lossy(&out.stderr));
+    let left: Vec<String> = std::fs::read_dir(&temp).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    assert!(left.is_empty(), "left in the temporary folder: {left:?}");
 }
