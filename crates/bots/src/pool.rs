@@ -90,12 +90,16 @@ impl Pool {
     }
 
     /// Takes out a waiting process of `key` (the one that waited least), if any. On a
-    /// pinned lane (`jail::affinity::lane_cpu`) the process is moved to the lane's CPU:
-    /// it may have been started on another.
+    /// pinned lane (`jail::affinity::lane_cpu`) one started on this lane comes first (its
+    /// pipes are watched here); one started on another lane is moved to this lane's CPU.
     pub fn take(&self, key: &str) -> Option<Resident> {
+        let here = jail::affinity::lane_cpu();
         let taken = {
             let mut idle = self.idle.lock().expect("the pool's lock is never poisoned");
-            let at = idle.iter().rposition(|resident| resident.key == key)?;
+            let at = idle
+                .iter()
+                .rposition(|resident| resident.key == key && resident.process.lane() == here)
+                .or_else(|| idle.iter().rposition(|resident| resident.key == key))?;
             idle.remove(at)
         };
         if let (Some(resident), Some(cpu)) = (&taken, jail::affinity::lane_cpu()) {

@@ -259,6 +259,9 @@ pub struct Process {
     /// program's group that got the same id.
     reaped: bool,
     paused: bool,
+    /// The CPU of the lane (`referee::lanes`) it was started on: its pipes are watched
+    /// by that lane's runtime.
+    lane: Option<usize>,
 }
 
 impl Process {
@@ -278,10 +281,18 @@ impl Process {
             return Process::spawn(command);
         }
         let command = command.clone();
-        tokio::task::spawn_blocking(move || Process::spawn(&command))
+        let lane = affinity::lane_cpu();
+        let mut process = tokio::task::spawn_blocking(move || Process::spawn(&command))
             .await
             // Cancelled when the runtime shuts down (a match stopped early).
-            .unwrap_or_else(|cancelled| Err(io::Error::other(cancelled)))
+            .unwrap_or_else(|cancelled| Err(io::Error::other(cancelled)))?;
+        process.lane = lane;
+        Ok(process)
+    }
+
+    /// The CPU of the lane the process was started on (`None`: not on a pinned lane).
+    pub fn lane(&self) -> Option<usize> {
+        self.lane
     }
 
     /// Starts a zygote for a per-move interface: the sandbox helper with its cgroups,
@@ -422,6 +433,7 @@ impl Process {
             kept: kept && orphans::kept(),
             reaped: false,
             paused: false,
+            lane: affinity::lane_cpu(),
         })
     }
 

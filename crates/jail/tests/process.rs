@@ -370,6 +370,7 @@ fn a_process_started_on_a_pinned_thread_inherits_its_cpu_and_moves_to_another() 
     .unwrap();
     let pid = process.0.id();
     assert_eq!(cpus_allowed(pid), first.to_string(), "the bot inherits its lane's CPU");
+    assert_eq!(process.0.lane(), Some(first), "the process knows the lane that watches it");
     process.0.move_to_cpu(last);
     assert_eq!(cpus_allowed(pid), last.to_string(), "a kept bot moved to the lane that takes it");
     assert_eq!(jail::affinity::lane_cpu(), None, "this thread is no lane");
