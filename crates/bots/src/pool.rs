@@ -102,7 +102,7 @@ impl Pool {
                 .or_else(|| idle.iter().rposition(|resident| resident.key == key))?;
             idle.remove(at)
         };
-        if let (Some(resident), Some(cpu)) = (&taken, jail::affinity::lane_cpu()) {
+        if let (Some(resident), Some(cpu)) = (&taken, here) {
             resident.process.move_to_cpu(cpu);
         }
         taken
