@@ -616,15 +616,7 @@ async fn run_with_cli_runner(config_text: &str, db: &Path) -> usize {
     let config = tournament::TournamentConfig::parse(config_text, "cli.toml").expect("the config");
     let entrants = arena::resolve_entrants(&config, Path::new("."), None).expect("built-in entrants");
     let store = store::Store::open(db).await.expect("a new database");
-    let options = arena::RunOptions {
-        jobs: 2,
-        config_dir: ".".into(),
-        sandboxed: false,
-        pin: false,
-        watch: None,
-        wait_for_runner: false,
-        shared: None,
-    };
+    let options = common::cli_run_options(2, Path::new("."));
     arena::run_tournament(&config, config_text, &entrants, &store, &options, |_| {}).await.expect("the tournament runs");
     store.game_count().await.expect("the games") as usize
 }

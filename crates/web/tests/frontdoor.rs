@@ -346,15 +346,7 @@ async fn finished_tournament(db: &Path, name: &str) {
     let config = tournament::TournamentConfig::parse(&text, "t.toml").expect("the config");
     let entrants = arena::resolve_entrants(&config, Path::new("."), None).expect("built-in entrants");
     let store = store::Store::open(db).await.expect("a new database");
-    let options = arena::RunOptions {
-        jobs: 1,
-        config_dir: ".".into(),
-        sandboxed: false,
-        pin: false,
-        watch: None,
-        wait_for_runner: false,
-        shared: None,
-    };
+    let options = common::cli_run_options(1, Path::new("."));
     arena::run_tournament(&config, &text, &entrants, &store, &options, |_| {}).await.expect("the tournament runs");
     store.close().await;
 }

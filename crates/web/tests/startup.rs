@@ -30,15 +30,7 @@ async fn a_failed_starts_stderr_is_on_the_game_page() {
     let entrants = arena::resolve_entrants(&config, folder.path(), None).expect("the entrants");
     let db = folder.path().join("broken.db");
     let store = store::Store::open(&db).await.expect("a new database");
-    let options = arena::RunOptions {
-        jobs: 1,
-        config_dir: folder.path().into(),
-        sandboxed: false,
-        pin: false,
-        watch: None,
-        wait_for_runner: false,
-        shared: None,
-    };
+    let options = common::cli_run_options(1, folder.path());
     arena::run_tournament(&config, &text, &entrants, &store, &options, |_| {}).await.expect("the tournament runs");
     store.close().await;
 

@@ -464,3 +464,18 @@ pub fn missed_updates(viewings: &[Viewing]) -> (std::collections::BTreeSet<u64>,
         .collect();
     (sent, missed)
 }
+
+/// The options of a tournament run the way `arbiter tournament --no-sandbox --no-pin`
+/// runs one: `jobs` games at a time, paths from `config_dir`, games on the test's own
+/// runtime.
+pub fn cli_run_options(jobs: usize, config_dir: &Path) -> arena::RunOptions {
+    arena::RunOptions {
+        jobs,
+        config_dir: config_dir.to_path_buf(),
+        sandboxed: false,
+        pin: false,
+        watch: None,
+        wait_for_runner: false,
+        shared: None,
+    }
+}
