@@ -46,12 +46,7 @@ pub fn lane_cpu() -> Option<usize> {
 /// meanwhile, or that cannot be moved, are skipped: this is for speed only.
 pub fn move_to(pids: impl IntoIterator<Item = i32>, cpu: usize) {
     let Ok(set) = only(cpu) else { return };
-    for pid in pids {
-        let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else { continue };
-        for task in tasks.flatten() {
-            if let Some(tid) = task.file_name().to_str().and_then(|name| name.parse::<i32>().ok()) {
-                let _ = sched_setaffinity(Pid::from_raw(tid), &set);
-            }
-        }
+    for tid in pids.into_iter().flat_map(crate::cpu::task_ids) {
+        let _ = sched_setaffinity(Pid::from_raw(tid), &set);
     }
 }

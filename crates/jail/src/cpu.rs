@@ -170,7 +170,7 @@ fn schedstat_wait(file: &std::fs::File) -> Option<u64> {
 }
 
 /// The thread ids of process `pid` (none once it is gone).
-fn task_ids(pid: i32) -> impl Iterator<Item = i32> {
+pub(crate) fn task_ids(pid: i32) -> impl Iterator<Item = i32> {
     std::fs::read_dir(format!("/proc/{pid}/task"))
         .into_iter()
         .flatten()

@@ -38,14 +38,12 @@ impl Lanes {
         let pinned = pin && cpus.len() >= count;
         let mut lanes = Vec::with_capacity(count);
         for index in 0..count {
-            let cpu = cpus.get(index).copied().filter(|_| pinned);
+            let wanted = cpus.get(index).copied().filter(|_| pinned);
             let (handle_tx, handle_rx) = std::sync::mpsc::channel();
             let (stop, stopped) = oneshot::channel::<()>();
             let thread = std::thread::Builder::new().name(format!("lane-{index}")).spawn(move || {
-                if let Some(cpu) = cpu {
-                    // For speed only: a lane the kernel will not pin still plays.
-                    let _ = jail::affinity::pin_this_thread(cpu);
-                }
+                // For speed only: a lane the kernel will not pin still plays, unpinned.
+                let cpu = wanted.filter(|&cpu| jail::affinity::pin_this_thread(cpu).is_ok());
                 let runtime = match Builder::new_current_thread().enable_all().build() {
                     Ok(runtime) => runtime,
                     Err(err) => {
@@ -53,20 +51,15 @@ impl Lanes {
                         return;
                     }
                 };
-                let _ = handle_tx.send(Ok(runtime.handle().clone()));
+                let _ = handle_tx.send(Ok((runtime.handle().clone(), cpu)));
                 runtime.block_on(async {
                     let _ = stopped.await;
                 });
             })?;
-            let handle = handle_rx.recv().map_err(|_| std::io::Error::other("a lane's thread ended at its start"))??;
+            let (handle, cpu) = handle_rx.recv().map_err(|_| std::io::Error::other("a lane's thread ended at its start"))??;
             lanes.push(Lane { handle, cpu, stop: Some(stop), thread: Some(thread) });
         }
         Ok(Arc::new(Lanes { free: Mutex::new((0..count).rev().collect()), permits: Semaphore::new(count), lanes }))
-    }
-
-    /// How many lanes there are.
-    pub fn count(&self) -> usize {
-        self.lanes.len()
     }
 
     /// The CPU of each lane (`None` where a lane is not pinned).
