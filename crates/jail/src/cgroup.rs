@@ -532,9 +532,9 @@ impl BotCgroup {
 }
 
 impl Drop for BotCgroup {
-    /// Kills what is left and removes the directories. When that cannot be done at once
-    /// (members still leaving) and a tokio runtime is running, the waiting is done on
-    /// one of its blocking threads, never on the thread that drops the cgroup.
+    /// Kills what is left and removes the directories. When a tokio runtime is running,
+    /// all of it is done on one of its blocking threads, never on the thread that drops
+    /// the cgroup; else here.
     fn drop(&mut self) {
         // A cleanup's own cgroup ends here once its directories are gone.
         if self.dirs.is_empty() {
@@ -554,14 +554,22 @@ impl Drop for BotCgroup {
             memory_counter: Counter::default(),
         };
         let mut cleanup = Cleanup { group };
-        if cleanup.try_now() {
-            return;
-        }
         match tokio::runtime::Handle::try_current() {
+            // Even an empty cgroup's removal waits for the kernel's cgroup lock, which a
+            // move into another cgroup may hold for a grace period (8 ms on a lane's
+            // thread, seen with `perf`): all of it on a blocking thread.
             Ok(runtime) => {
-                runtime.spawn_blocking(move || cleanup.finish());
+                runtime.spawn_blocking(move || {
+                    if !cleanup.try_now() {
+                        cleanup.finish();
+                    }
+                });
             }
-            Err(_) => cleanup.finish(),
+            Err(_) => {
+                if !cleanup.try_now() {
+                    cleanup.finish();
+                }
+            }
         }
     }
 }
@@ -579,6 +587,7 @@ impl Cleanup {
         if !self.group.pids().is_empty() {
             return false;
         }
+        testing::delay_remove();
         let gone = self.group.dirs.iter().rev().all(|dir| match fs::remove_dir(dir) {
             Ok(()) => true,
             Err(e) => e.kind() == io::ErrorKind::NotFound,
@@ -629,6 +638,7 @@ pub mod testing {
 
     static DELAY_MS: AtomicU64 = AtomicU64::new(0);
     static CREATE_DELAY_MS: AtomicU64 = AtomicU64::new(0);
+    static REMOVE_DELAY_MS: AtomicU64 = AtomicU64::new(0);
 
     /// Every kill from now on first waits `delay` (zero: no wait).
     pub fn slow_kills(delay: Duration) {
@@ -642,8 +652,19 @@ pub mod testing {
         CREATE_DELAY_MS.store(delay.as_millis() as u64, Ordering::Relaxed);
     }
 
+    /// Every removal of a dropped cgroup's directories from now on first waits `delay`
+    /// (zero: no wait), as the kernel makes a cgroup's removal wait behind another's move
+    /// into its cgroup.
+    pub fn slow_removals(delay: Duration) {
+        REMOVE_DELAY_MS.store(delay.as_millis() as u64, Ordering::Relaxed);
+    }
+
     pub(super) fn delay() {
         sleep(&DELAY_MS);
+    }
+
+    pub(super) fn delay_remove() {
+        sleep(&REMOVE_DELAY_MS);
     }
 
     pub(super) fn delay_create() {

@@ -798,12 +798,22 @@ impl Drop for Process {
         }
         self.stderr_task.abort();
         // The lifeline's folder is removed off the runtime's threads: removing a folder
-        // can wait for the disk (a discard, 0.2-0.4 ms on this project's machines). A task
-        // the runtime drops unrun still removes it, as it drops the folder.
+        // can wait for the disk (a discard, 0.2-0.4 ms on this project's machines). Its
+        // FIFOs are closed there too, after the folder has gone: the last close of a FIFO
+        // whose folder is gone frees the folder, and with it its block (the same discard,
+        // seen with `perf` on the lanes' threads). The status pipe leaves the runtime's
+        // reactor here. A task the runtime drops unrun still does all this, as it drops
+        // what it holds.
         if let Some(dir) = self._lifeline_dir.take() {
+            let lifeline = self._lifeline.take();
+            let status = self.status.take().and_then(|pipe| pipe.into_blocking_fd().ok());
+            let remove = move || {
+                drop(dir);
+                drop((lifeline, status));
+            };
             match tokio::runtime::Handle::try_current() {
-                Ok(runtime) => drop(runtime.spawn_blocking(move || drop(dir))),
-                Err(_) => drop(dir),
+                Ok(runtime) => drop(runtime.spawn_blocking(remove)),
+                Err(_) => remove(),
             }
         }
     }

@@ -1,7 +1,9 @@
 //! No blocking call on a runtime thread: a cgroup kill that takes long (made slow with
 //! `cgroup::testing::slow_kills`, as a cgroup whose members are slow to leave) runs on a
 //! blocking thread, and a current-thread runtime goes on serving its other tasks
-//! meanwhile; so does dropping a cgroup whose members are still there.
+//! meanwhile; so does dropping a cgroup whose members are still there, or an empty one
+//! whose removal waits (made slow with `cgroup::testing::slow_removals`, as the kernel's
+//! cgroup lock held by another cgroup's move makes it wait).
 //!
 //! These need writable cgroups, which CI (root, on this machine kind) has.
 
@@ -46,6 +48,7 @@ fn slow_cgroup_kills_do_not_block_the_runtime() {
     assert!(support.kill.is_some(), "no way to kill a cgroup here: {support:?}");
     a_slow_kill();
     a_drop_with_members();
+    a_drop_of_an_empty_cgroup();
 }
 
 fn a_slow_kill() {
@@ -75,6 +78,23 @@ fn a_drop_with_members() {
     cgroup::testing::slow_kills(Duration::ZERO);
     assert!(gap < RESPONSIVE, "the runtime stalled for {gap:?} while a cgroup was dropped");
     assert!(child.wait().is_ok(), "the member was killed");
+    let until = Instant::now() + Duration::from_secs(30);
+    while dirs.iter().any(|dir| dir.exists()) && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(dirs.iter().all(|dir| !dir.exists()), "the cgroup's directories are removed");
+}
+
+fn a_drop_of_an_empty_cgroup() {
+    let cg = BotCgroup::create(None, Some(16)).expect("a cgroup");
+    let dirs = cg.dirs().to_vec();
+    cgroup::testing::slow_removals(SLOW);
+    let (_, gap) = with_ticker(|| async move {
+        drop(cg);
+        tokio::time::sleep(SLOW + Duration::from_millis(500)).await;
+    });
+    cgroup::testing::slow_removals(Duration::ZERO);
+    assert!(gap < RESPONSIVE, "the runtime stalled for {gap:?} while an empty cgroup was dropped");
     let until = Instant::now() + Duration::from_secs(30);
     while dirs.iter().any(|dir| dir.exists()) && Instant::now() < until {
         std::thread::sleep(Duration::from_millis(20));
