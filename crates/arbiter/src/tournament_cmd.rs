@@ -175,6 +175,8 @@ struct Progress {
     done: usize,
     total: usize,
     last_line: usize,
+    /// The stage's leader as last worked out (`Event::GameFinished`).
+    leader: String,
 }
 
 impl Progress {
@@ -186,6 +188,7 @@ impl Progress {
             done: 0,
             total: 0,
             last_line: 0,
+            leader: String::new(),
         }
     }
 
@@ -199,6 +202,7 @@ impl Progress {
                 self.done = finished;
                 self.total = finished;
                 self.last_line = finished;
+                self.leader.clear();
                 let resumed = if finished > 0 { format!(" (resuming: {finished} games already played)") } else { String::new() };
                 eprintln!("stage {} of {}: {name}{resumed}", stage + 1, self.names.len());
                 if self.terminal {
@@ -221,11 +225,14 @@ impl Progress {
             }
             Event::GameFinished { leader, .. } => {
                 self.done += 1;
-                let leader = leader.unwrap_or_default();
+                if let Some(leader) = leader {
+                    self.leader = leader;
+                }
+                let leader = &self.leader;
                 match &self.bar {
                     Some(bar) => {
                         bar.set_position(self.done as u64);
-                        bar.set_message(leader);
+                        bar.set_message(leader.clone());
                     }
                     None => {
                         // Without a terminal: a line every tenth of the stage.

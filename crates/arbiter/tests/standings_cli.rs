@@ -1,7 +1,9 @@
 //! `arbiter standings` in every format shows each stage as the JSON report does: one
 //! table per group with its cross table, a double elimination's table in the order of
 //! its stored result with its bracket, the Elo column labelled with what it covers, the
-//! cross table in Markdown too; and a stage still running is marked provisional.
+//! cross table in Markdown too; a stage still running is marked provisional; and the
+//! progress's last line names the leader the standings show (the leader is worked out
+//! at most every 200 ms, and when the last game in play ends).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -127,4 +129,28 @@ fn a_running_stage_is_marked_provisional() {
     let report: Value = serde_json::from_str(&standings(&db, "json")).unwrap();
     assert_eq!(report["stages"][0]["provisional"], true);
     assert_eq!(report["stages"][0]["rows"].as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn the_last_progress_line_names_the_leader_of_the_standings() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("c4.toml");
+    let mut text = String::from("name = \"C\"\ngame = \"connect4\"\nseed = 5\n");
+    for (name, bot) in [("r1", "random"), ("r2", "random"), ("r3", "random"), ("g1", "greedy"), ("r4", "random"), ("r5", "random")] {
+        text.push_str(&format!("[[entrant]]\nname = \"{name}\"\nbot = \"{bot}\"\n"));
+    }
+    text.push_str("[[stage]]\nname = \"all\"\nformat = \"round-robin\"\ndeals = 3\nscoring = \"game-1-half-0\"\n");
+    std::fs::write(&config, text).unwrap();
+    let db = dir.path().join("c4.db");
+    let out =
+        Command::new(ARBITER).args(["tournament", config.to_str().unwrap(), "--db", db.to_str().unwrap(), "-j", "2"]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // Not a terminal: a line every tenth of the stage, the last when all 90 games are in.
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let last = stderr.lines().filter(|l| l.contains(" games, leader: ")).next_back().expect(&stderr);
+    let (count, leader) = last.trim().split_once(" games, leader: ").unwrap();
+    assert_eq!(count, "90/90", "{stderr}");
+    let report: Value = serde_json::from_str(&standings(&db, "json")).unwrap();
+    let names = json_names(&report["stages"][0]["rows"]);
+    assert_eq!(leader, names[0], "the standings: {names:?}");
 }

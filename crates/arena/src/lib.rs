@@ -99,6 +99,9 @@ impl std::fmt::Debug for SharedWorkers {
 /// How long a runner waiting for another's lock waits between two looks.
 const LOCK_POLL: std::time::Duration = std::time::Duration::from_millis(500);
 
+/// How often at most a stage's leader is worked out for [`Event::GameFinished`].
+pub const LEADER_EVERY: Duration = Duration::from_millis(200);
+
 /// A game of the tournament while it is played, move by move.
 #[derive(Clone, Debug)]
 pub enum Live {
@@ -141,7 +144,10 @@ pub enum Event {
         stage: usize,
         total: usize,
     },
-    /// A game ended and is stored.
+    /// A game ended and is stored. `leader`: the stage's leader so far, worked out at
+    /// most every [`LEADER_EVERY`] and when the last game in play ends (`None`: not
+    /// worked out this time); the standings of a stage of thousands of games are not
+    /// worth computing at the end of every game for a progress line.
     GameFinished {
         stage: usize,
         outcome: Box<GameOutcome>,
@@ -272,6 +278,8 @@ async fn run_stages(
         // Why the run stops, once it must: no new game starts, and those that finish
         // meanwhile are still stored.
         let mut stop: Option<ArenaError> = None;
+        // When the stage's leader was last worked out for the progress.
+        let mut leader_at = None;
         let result = loop {
             if stop.is_none() && running.len() < options.jobs.max(1) + 1 {
                 let stage_results: Vec<GameOutcome> = finished.iter().filter(|o| o.spec.stage == idx).cloned().collect();
@@ -392,9 +400,13 @@ async fn run_stages(
                 (watch.0)(Live::Ended { key: outcome.spec.key.clone(), record: Box::new(record) });
             }
             finished.push(outcome.clone());
-            let so_far: Vec<GameOutcome> = finished.iter().filter(|o| o.spec.stage == idx).cloned().collect();
-            let leader = leader(stage, &stage_participants, &all, &so_far);
-            on_event(Event::GameFinished { stage: idx, outcome: Box::new(outcome), leader });
+            let due = running.is_empty() || leader_at.is_none_or(|at: std::time::Instant| at.elapsed() >= LEADER_EVERY);
+            let leader = due.then(|| {
+                leader_at = Some(std::time::Instant::now());
+                let so_far: Vec<GameOutcome> = finished.iter().filter(|o| o.spec.stage == idx).cloned().collect();
+                leader(stage, &stage_participants, &all, &so_far)
+            });
+            on_event(Event::GameFinished { stage: idx, outcome: Box::new(outcome), leader: leader.flatten() });
         };
         for (id, reason) in &result.failed {
             let text = format!("{} is out after {}: {reason}", all[*id].name, stage.name);
