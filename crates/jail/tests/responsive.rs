@@ -69,32 +69,35 @@ fn a_drop_with_members() {
     let cg = BotCgroup::create(None, Some(16)).expect("a cgroup");
     let dirs = cg.dirs().to_vec();
     let mut child = start_in(&cg);
-    cgroup::testing::slow_kills(SLOW);
-    let (_, gap) = with_ticker(|| async move {
-        drop(cg);
-        // The cleanup goes on on a blocking thread; the runtime keeps ticking.
-        tokio::time::sleep(SLOW + Duration::from_millis(500)).await;
-    });
-    cgroup::testing::slow_kills(Duration::ZERO);
+    let gap = drop_while_slow(cg, cgroup::testing::slow_kills);
     assert!(gap < RESPONSIVE, "the runtime stalled for {gap:?} while a cgroup was dropped");
     assert!(child.wait().is_ok(), "the member was killed");
-    let until = Instant::now() + Duration::from_secs(30);
-    while dirs.iter().any(|dir| dir.exists()) && Instant::now() < until {
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    assert!(dirs.iter().all(|dir| !dir.exists()), "the cgroup's directories are removed");
+    assert_removed(&dirs);
 }
 
 fn a_drop_of_an_empty_cgroup() {
     let cg = BotCgroup::create(None, Some(16)).expect("a cgroup");
     let dirs = cg.dirs().to_vec();
-    cgroup::testing::slow_removals(SLOW);
+    let gap = drop_while_slow(cg, cgroup::testing::slow_removals);
+    assert!(gap < RESPONSIVE, "the runtime stalled for {gap:?} while an empty cgroup was dropped");
+    assert_removed(&dirs);
+}
+
+/// Drops `cg` beside a ticking runtime with the hook `slow` set to [`SLOW`] meanwhile;
+/// the longest the ticker missed its beat.
+fn drop_while_slow(cg: BotCgroup, slow: fn(Duration)) -> Duration {
+    slow(SLOW);
     let (_, gap) = with_ticker(|| async move {
         drop(cg);
+        // The cleanup goes on on a blocking thread; the runtime keeps ticking.
         tokio::time::sleep(SLOW + Duration::from_millis(500)).await;
     });
-    cgroup::testing::slow_removals(Duration::ZERO);
-    assert!(gap < RESPONSIVE, "the runtime stalled for {gap:?} while an empty cgroup was dropped");
+    slow(Duration::ZERO);
+    gap
+}
+
+/// Waits (up to a generous 30 s) for a dropped cgroup's directories to go.
+fn assert_removed(dirs: &[std::path::PathBuf]) {
     let until = Instant::now() + Duration::from_secs(30);
     while dirs.iter().any(|dir| dir.exists()) && Instant::now() < until {
         std::thread::sleep(Duration::from_millis(20));
