@@ -147,7 +147,7 @@ fn the_last_progress_line_names_the_leader_of_the_standings() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     // Not a terminal: a line every tenth of the stage, the last when all 90 games are in.
     let stderr = String::from_utf8(out.stderr).unwrap();
-    let last = stderr.lines().filter(|l| l.contains(" games, leader: ")).next_back().expect(&stderr);
+    let last = stderr.lines().rfind(|l| l.contains(" games, leader: ")).expect(&stderr);
     let (count, leader) = last.trim().split_once(" games, leader: ").unwrap();
     assert_eq!(count, "90/90", "{stderr}");
     let report: Value = serde_json::from_str(&standings(&db, "json")).unwrap();

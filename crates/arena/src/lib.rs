@@ -279,7 +279,7 @@ async fn run_stages(
         // meanwhile are still stored.
         let mut stop: Option<ArenaError> = None;
         // When the stage's leader was last worked out for the progress.
-        let mut leader_at = None;
+        let mut leader_at: Option<std::time::Instant> = None;
         let result = loop {
             if stop.is_none() && running.len() < options.jobs.max(1) + 1 {
                 let stage_results: Vec<GameOutcome> = finished.iter().filter(|o| o.spec.stage == idx).cloned().collect();
@@ -400,13 +400,15 @@ async fn run_stages(
                 (watch.0)(Live::Ended { key: outcome.spec.key.clone(), record: Box::new(record) });
             }
             finished.push(outcome.clone());
-            let due = running.is_empty() || leader_at.is_none_or(|at: std::time::Instant| at.elapsed() >= LEADER_EVERY);
-            let leader = due.then(|| {
-                leader_at = Some(std::time::Instant::now());
-                let so_far: Vec<GameOutcome> = finished.iter().filter(|o| o.spec.stage == idx).cloned().collect();
-                leader(stage, &stage_participants, &all, &so_far)
-            });
-            on_event(Event::GameFinished { stage: idx, outcome: Box::new(outcome), leader: leader.flatten() });
+            let due = running.is_empty() || leader_at.is_none_or(|at| at.elapsed() >= LEADER_EVERY);
+            let leader = due
+                .then(|| {
+                    leader_at = Some(std::time::Instant::now());
+                    let so_far: Vec<GameOutcome> = finished.iter().filter(|o| o.spec.stage == idx).cloned().collect();
+                    leader(stage, &stage_participants, &all, &so_far)
+                })
+                .flatten();
+            on_event(Event::GameFinished { stage: idx, outcome: Box::new(outcome), leader });
         };
         for (id, reason) in &result.failed {
             let text = format!("{} is out after {}: {reason}", all[*id].name, stage.name);

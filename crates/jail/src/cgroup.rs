@@ -554,23 +554,14 @@ impl Drop for BotCgroup {
             memory_counter: Counter::default(),
         };
         let mut cleanup = Cleanup { group };
-        match tokio::runtime::Handle::try_current() {
-            // Even an empty cgroup's removal waits for the kernel's cgroup lock, which a
-            // move into another cgroup may hold for a grace period (8 ms on a lane's
-            // thread, seen with `perf`): all of it on a blocking thread.
-            Ok(runtime) => {
-                runtime.spawn_blocking(move || {
-                    if !cleanup.try_now() {
-                        cleanup.finish();
-                    }
-                });
+        // Even an empty cgroup's removal waits for the kernel's cgroup lock, which a move
+        // into another cgroup may hold for a grace period (8 ms on a lane's thread, seen
+        // with `perf`): all of it on a blocking thread.
+        crate::off_the_runtime(move || {
+            if !cleanup.try_now() {
+                cleanup.finish();
             }
-            Err(_) => {
-                if !cleanup.try_now() {
-                    cleanup.finish();
-                }
-            }
-        }
+        });
     }
 }
 

@@ -807,15 +807,21 @@ impl Drop for Process {
         if let Some(dir) = self._lifeline_dir.take() {
             let lifeline = self._lifeline.take();
             let status = self.status.take().and_then(|pipe| pipe.into_blocking_fd().ok());
-            let remove = move || {
+            off_the_runtime(move || {
                 drop(dir);
                 drop((lifeline, status));
-            };
-            match tokio::runtime::Handle::try_current() {
-                Ok(runtime) => drop(runtime.spawn_blocking(remove)),
-                Err(_) => remove(),
-            }
+            });
         }
+    }
+}
+
+/// Runs `work` on a blocking thread of the current tokio runtime, without waiting for it
+/// (a runtime shutting down drops it unrun, and with it what it holds), or here when no
+/// runtime is running: for a drop's work that may wait on the kernel.
+pub(crate) fn off_the_runtime(work: impl FnOnce() + Send + 'static) {
+    match tokio::runtime::Handle::try_current() {
+        Ok(runtime) => drop(runtime.spawn_blocking(work)),
+        Err(_) => work(),
     }
 }
 
