@@ -3,8 +3,10 @@
 
 use std::time::{Duration, Instant};
 
-use anyhow::Context;
-use referee::{GameSetup, Termination};
+use std::sync::Arc;
+
+use anyhow::{Context, bail};
+use referee::{BotSpec, GameRecord, GameSetup, RefereeError, Termination};
 use rules::GameKind;
 use serde::Serialize;
 
@@ -32,6 +34,8 @@ pub struct Args {
     sandbox: super::sandboxing::SandboxArgs,
     #[command(flatten)]
     reuse: super::play::ReuseArgs,
+    #[command(flatten)]
+    pin: super::PinArgs,
 }
 
 #[derive(Serialize)]
@@ -59,17 +63,42 @@ struct Figures {
     faults: u32,
 }
 
+/// Plays one game, `order` naming which bot takes each side, and measures its steady
+/// state: the wall time from each move to the next after the first move (both bots
+/// running by then, so each is the time one move costs, the referee's work included)
+/// and how many such moves there were.
+async fn play_timed(setup: GameSetup, bots: Arc<[BotSpec; 2]>, order: [usize; 2]) -> (Result<GameRecord, RefereeError>, (Duration, u64)) {
+    let (mut steady_time, mut steady_moves) = (Duration::ZERO, 0u64);
+    let mut last: Option<Instant> = None;
+    let record = referee::play_game(&setup, [&bots[order[0]], &bots[order[1]]], |_, _| {
+        let now = Instant::now();
+        if let Some(last) = last {
+            steady_time += now - last;
+            steady_moves += 1;
+        }
+        last = Some(now);
+    })
+    .await;
+    (record, (steady_time, steady_moves))
+}
+
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let kind = GameKind::from_name(&args.game)?;
     let options = super::parse_options(kind, &args.options)?;
     let bots = [super::play::bot(&args.a, kind)?, super::play::bot(&args.b, kind)?];
+    if bots.iter().any(|b| matches!(b, BotSpec::Human)) {
+        bail!("bench-play times bots; use `arbiter play` to play against one");
+    }
+    let bots = Arc::new(bots);
     let overrides = super::play::parse_limits(&args.limits)?;
-    let has_programs = bots.iter().any(|b| matches!(b, referee::BotSpec::Program(_)));
+    let has_programs = bots.iter().any(|b| matches!(b, BotSpec::Program(_)));
     let sandbox = super::sandboxing::decide(args.sandbox.to_policy(), has_programs)?;
     super::sandboxing::warn(&sandbox);
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the async runtime")?;
     let pool = args.reuse.pool(1);
     let ahead = super::play::ahead(sandbox.sandboxed, 1);
+    // The games are played as a tournament plays them: on a lane, pinned to a core.
+    let lanes = args.pin.lanes(1)?;
     let mut rng = <rand::rngs::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(1);
     let start_text = kind.random_start(&options, &mut rng)?;
     let start = kind.new_position(&options, start_text.as_deref())?;
@@ -86,19 +115,14 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         for limits in &mut setup.limits {
             limits.sandboxed = sandbox.sandboxed;
         }
-        let mut last: Option<Instant> = None;
-        let record = runtime
-            .block_on(referee::play_game(&setup, [&bots[order[0]], &bots[order[1]]], |_, _| {
-                let now = Instant::now();
-                // From the second move on: both bots are running, so this is the time one
-                // move costs, the referee's work included.
-                if let Some(last) = last {
-                    steady_time += now - last;
-                    steady_moves += 1;
-                }
-                last = Some(now);
-            }))
-            .with_context(|| format!("game {} was not played", idx + 1))?;
+        let game = play_timed(setup, Arc::clone(&bots), order);
+        let (record, steady) = match &lanes {
+            Some(lanes) => runtime.block_on(lanes.run(game)),
+            None => runtime.block_on(game),
+        };
+        let record = record.with_context(|| format!("game {} was not played", idx + 1))?;
+        steady_time += steady.0;
+        steady_moves += steady.1;
         moves += record.moves.len() as u64;
         for side in record.timing.iter().flatten() {
             turns += side.turns;
@@ -116,6 +140,10 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     }
     if let Some(ahead) = ahead {
         runtime.block_on(ahead.close());
+    }
+    // Last: the kept processes above were started on the lane and are watched there.
+    if let Some(lanes) = lanes {
+        runtime.block_on(lanes.close());
     }
     let figures = Figures {
         game: kind.name().to_string(),

@@ -189,6 +189,27 @@ impl CoresArgs {
     }
 }
 
+/// Whether games run on cores of their own (`--no-pin`), for the commands that play
+/// bots' games.
+#[derive(clap::Args, Debug, Clone, Default)]
+struct PinArgs {
+    /// Leave the games' threads and bots to the scheduler: by default, with no more
+    /// games at a time (-j) than cores, each game and its bots run on a core of its own.
+    #[arg(long)]
+    no_pin: bool,
+}
+
+impl PinArgs {
+    /// The lanes `jobs` games at a time are played on (`referee::lanes`), or none with
+    /// `--no-pin` (the games then run on the command's own runtime).
+    fn lanes(&self, jobs: usize) -> anyhow::Result<Option<std::sync::Arc<referee::lanes::Lanes>>> {
+        if self.no_pin {
+            return Ok(None);
+        }
+        Ok(Some(referee::lanes::Lanes::start(jobs, true).context("cannot start the threads that play the games")?))
+    }
+}
+
 /// Reads `-o key=value` arguments into game options, checked against the game.
 fn parse_options(kind: GameKind, pairs: &[String]) -> anyhow::Result<Options> {
     let mut options = Options::new();

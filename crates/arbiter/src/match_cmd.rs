@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use anyhow::{Context, bail};
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
+use referee::lanes::Lanes;
 use referee::{BotSpec, GameRecord, GameSetup, LimitOverrides};
 use rules::{GameKind, Options};
 use serde::Serialize;
@@ -47,6 +48,8 @@ pub struct Args {
     jobs: u32,
     #[command(flatten)]
     cores: super::CoresArgs,
+    #[command(flatten)]
+    pin: super::PinArgs,
     /// Stop as soon as a sequential probability ratio test decides between elo0 and elo1,
     /// e.g. `--sprt elo0=0,elo1=5` (alpha and beta default to 0.05).
     #[arg(long, value_name = "elo0=E0,elo1=E1[,alpha=A,beta=B]")]
@@ -166,6 +169,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         ahead: ahead.clone(),
     });
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the async runtime")?;
+    let lanes = args.pin.lanes(args.jobs as usize)?;
 
     let mut tally = Tally::new();
     let mut faults = [0u32; 2];
@@ -177,14 +181,14 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         // and with them their games and the bots' processes (killed on drop).
         let mut workers = tokio::task::JoinSet::new();
         for _ in 0..args.jobs.min(n_pairs) {
-            let (shared, next, tx) = (shared.clone(), next.clone(), tx.clone());
+            let (shared, next, tx, lanes) = (shared.clone(), next.clone(), tx.clone(), lanes.clone());
             workers.spawn(async move {
                 loop {
                     let pair = next.fetch_add(1, Ordering::SeqCst);
                     if pair >= n_pairs {
                         break;
                     }
-                    let result = play_pair(&shared, pair).await;
+                    let result = play_pair(&shared, lanes.as_ref(), pair).await;
                     if tx.send((pair, result)).is_err() {
                         break;
                     }
@@ -227,6 +231,10 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     if let Some(ahead) = ahead {
         runtime.block_on(ahead.close());
     }
+    // Last: the kept processes above were started on the lanes and are watched there.
+    if let Some(lanes) = lanes {
+        runtime.block_on(lanes.close());
+    }
     drop(runtime);
     result?;
 
@@ -263,7 +271,8 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
 
 /// Plays pair `pair`: games 2·pair and 2·pair + 1 (if within the match) from one start,
 /// A moving first in the first. Seeds and starts are those of `arbiter play`.
-async fn play_pair(shared: &Match, pair: u32) -> anyhow::Result<PairResult> {
+/// Plays pair `pair`, each game on a lane when there are lanes.
+async fn play_pair(shared: &Arc<Match>, lanes: Option<&Arc<Lanes>>, pair: u32) -> anyhow::Result<PairResult> {
     let kind = shared.kind;
     let mut rng = ChaCha8Rng::seed_from_u64(derive(shared.seed, u64::from(pair) | 1 << 63));
     let text = kind.random_start(&shared.options, &mut rng)?;
@@ -279,9 +288,15 @@ async fn play_pair(shared: &Match, pair: u32) -> anyhow::Result<PairResult> {
         for limits in &mut setup.limits {
             limits.sandboxed = shared.sandboxed;
         }
-        let record = referee::play_game(&setup, [&shared.bots[order[0]], &shared.bots[order[1]]], |_, _| {})
-            .await
-            .with_context(|| format!("game {} was not played", idx + 1))?;
+        let game = {
+            let shared = Arc::clone(shared);
+            async move { referee::play_game(&setup, [&shared.bots[order[0]], &shared.bots[order[1]]], |_, _| {}).await }
+        };
+        let record = match lanes {
+            Some(lanes) => lanes.run(game).await,
+            None => game.await,
+        }
+        .with_context(|| format!("game {} was not played", idx + 1))?;
         let a_side = order[0];
         result.scores.push(score_of(&record, a_side));
         if let Some(side) = record.result.termination.side() {

@@ -37,10 +37,8 @@ pub struct Args {
     /// go on from there, instead of refusing.
     #[arg(long)]
     wait: bool,
-    /// Leave the games' threads and bots to the scheduler: by default, with no more
-    /// games at a time (-j) than cores, each game and its bots run on a core of its own.
-    #[arg(long)]
-    no_pin: bool,
+    #[command(flatten)]
+    pin: super::PinArgs,
     #[command(flatten)]
     shared: super::worker_cmd::SharedArgs,
     #[command(flatten)]
@@ -70,7 +68,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         jobs,
         config_dir,
         sandboxed: sandbox.sandboxed,
-        pin: !args.no_pin,
+        pin: !args.pin.no_pin,
         watch: None,
         wait_for_runner: args.wait,
         shared: None,

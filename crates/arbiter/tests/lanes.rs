@@ -2,10 +2,12 @@
 //! two bots run on one CPU, the same for both, and the games at once on different ones;
 //! with more games than cores, or `--no-pin`, bots may run on every CPU. Through the real
 //! `arbiter tournament`, with bots that say on stderr, each move, the CPUs the kernel
-//! lets them use, read back from the stored records.
+//! lets them use, read back from the stored records; and through `arbiter match` and
+//! `arbiter bench-play`, which play their games the same way, with bots that write it
+//! to a file.
 
-use std::collections::BTreeSet;
-use std::path::Path;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 const ARBITER: &str = env!("CARGO_BIN_EXE_arbiter");
@@ -28,6 +30,36 @@ while IFS= read -r line; do
   esac
 done
 "#;
+
+/// Makes the teller's folder, `teller` in `dir`, with `script` as its program.
+fn teller(dir: &Path, script: &str) -> PathBuf {
+    let bot = dir.join("teller");
+    std::fs::create_dir(&bot).unwrap();
+    std::fs::write(bot.join("tell.sh"), script).unwrap();
+    std::fs::set_permissions(bot.join("tell.sh"), std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    std::fs::write(bot.join("bot.toml"), "name = \"teller\"\ngame = \"any\"\nprotocol = \"arbiter\"\ncommand = [\"./tell.sh\"]\n").unwrap();
+    bot
+}
+
+/// Runs `arbiter` with `args` (then `--no-sandbox`) against two tellers that append what
+/// they would say on stderr to a file instead; the CPU lists they wrote, by process.
+fn run_writing(args: &[&str]) -> BTreeMap<u32, BTreeSet<String>> {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("cpus.log");
+    let bot = teller(dir.path(), &TELLER.replace(">&2", &format!(">> {:?}", log.to_str().unwrap())));
+    let bot = bot.to_str().unwrap();
+    let mut all = args.to_vec();
+    all.extend_from_slice(&["connect4", bot, bot, "--no-sandbox"]);
+    let out: Output = Command::new(ARBITER).args(&all).output().unwrap();
+    assert!(out.status.success(), "arbiter failed: {}", String::from_utf8_lossy(&out.stderr));
+    let mut said: BTreeMap<u32, BTreeSet<String>> = BTreeMap::new();
+    for line in std::fs::read_to_string(&log).unwrap().lines() {
+        let (list, pid) = line.strip_prefix("cpus ").unwrap().split_once(' ').unwrap();
+        said.entry(pid.parse().unwrap()).or_default().insert(list.to_string());
+    }
+    assert!(!said.is_empty(), "the tellers moved");
+    said
+}
 
 /// This test process's allowed CPUs as the kernel lists them (`0-1`, `0,2`, ...).
 fn own_cpu_list() -> String {
@@ -54,11 +86,7 @@ fn expand(list: &str) -> BTreeSet<usize> {
 /// move of a side says the same, checked here).
 fn run(args: &[&str], reuse: bool) -> Vec<[(String, u32); 2]> {
     let dir = tempfile::tempdir().unwrap();
-    let bot = dir.path().join("teller");
-    std::fs::create_dir(&bot).unwrap();
-    std::fs::write(bot.join("tell.sh"), TELLER).unwrap();
-    std::fs::set_permissions(bot.join("tell.sh"), std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
-    std::fs::write(bot.join("bot.toml"), "name = \"teller\"\ngame = \"any\"\nprotocol = \"arbiter\"\ncommand = [\"./tell.sh\"]\n").unwrap();
+    teller(dir.path(), TELLER);
     let mut config = format!("name = \"lanes\"\ngame = \"connect4\"\nseed = 2\nreuse = {reuse}\n");
     for n in 1..=4 {
         config.push_str(&format!("[[entrant]]\nname = \"teller-{n}\"\nbot = \"teller\"\n"));
@@ -165,4 +193,38 @@ fn a_sandboxed_tournament_on_lanes_leaves_nothing_in_the_temporary_folder() {
     assert!(out.status.success(), "arbiter failed: {}", String::from_utf8_lossy(&out.stderr));
     let left: Vec<String> = std::fs::read_dir(&temp).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
     assert!(left.is_empty(), "left in the temporary folder: {left:?}");
+}
+
+#[test]
+fn a_match_plays_its_pairs_on_cpus_of_their_own_unless_told_not_to() {
+    let own = own_cpu_list();
+    let jobs = expand(&own).len().min(2);
+    let said = run_writing(&["match", "--games", "8", "--seed", "3", "-j", &jobs.to_string()]);
+    let mut used = BTreeSet::new();
+    for lists in said.values() {
+        for list in lists {
+            let cpus = expand(list);
+            assert_eq!(cpus.len(), 1, "a bot of the match on one CPU: {list}");
+            assert!(cpus.is_subset(&expand(&own)), "{list} is one of this process's CPUs {own}");
+            used.extend(cpus);
+        }
+    }
+    // The first pairs start together, one on each lane: as many CPUs as pairs at once.
+    assert_eq!(used.len(), jobs, "CPUs used: {used:?}");
+    for lists in run_writing(&["match", "--games", "4", "--seed", "3", "--no-pin"]).values() {
+        assert_eq!(lists, &BTreeSet::from([own.clone()]), "with --no-pin");
+    }
+}
+
+#[test]
+fn bench_play_plays_its_games_on_one_cpu_as_a_tournament_does_unless_told_not_to() {
+    let own = own_cpu_list();
+    let said = run_writing(&["bench-play", "-n", "4"]);
+    let lists: BTreeSet<&String> = said.values().flatten().collect();
+    assert_eq!(lists.len(), 1, "every bot on the same CPU: {lists:?}");
+    let cpus = expand(lists.first().unwrap());
+    assert!(cpus.len() == 1 && cpus.is_subset(&expand(&own)), "one of this process's CPUs {own}: {cpus:?}");
+    for lists in run_writing(&["bench-play", "-n", "4", "--no-pin"]).values() {
+        assert_eq!(lists, &BTreeSet::from([own.clone()]), "with --no-pin");
+    }
 }
