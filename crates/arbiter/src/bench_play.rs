@@ -1,9 +1,8 @@
 //! `arbiter bench-play GAME A B`: games per second and wall time per move of real bots
 //! through the referee, the figures behind "referee overhead" in `docs/benchmarks.md`.
 
-use std::time::{Duration, Instant};
-
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use referee::{BotSpec, GameRecord, GameSetup, RefereeError, Termination};

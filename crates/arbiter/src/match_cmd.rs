@@ -270,8 +270,8 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
 }
 
 /// Plays pair `pair`: games 2·pair and 2·pair + 1 (if within the match) from one start,
-/// A moving first in the first. Seeds and starts are those of `arbiter play`.
-/// Plays pair `pair`, each game on a lane when there are lanes.
+/// A moving first in the first, each on a lane when there are lanes. Seeds and starts
+/// are those of `arbiter play`.
 async fn play_pair(shared: &Arc<Match>, lanes: Option<&Arc<Lanes>>, pair: u32) -> anyhow::Result<PairResult> {
     let kind = shared.kind;
     let mut rng = ChaCha8Rng::seed_from_u64(derive(shared.seed, u64::from(pair) | 1 << 63));
