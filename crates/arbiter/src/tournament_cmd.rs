@@ -141,7 +141,7 @@ fn run_shared(
         for line in &sandbox.degraded {
             eprintln!("warning: sandbox degraded: {line}");
         }
-        super::worker_cmd::work(&store, jobs, &sandbox, false, &args.shared).await?;
+        super::worker_cmd::work(&store, jobs, !args.pin.no_pin, &sandbox, false, &args.shared).await?;
         store.close().await;
         anyhow::Ok(())
     })?;

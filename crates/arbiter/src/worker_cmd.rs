@@ -20,6 +20,8 @@ pub struct Args {
     jobs: Option<usize>,
     #[command(flatten)]
     cores: super::CoresArgs,
+    #[command(flatten)]
+    pin: super::PinArgs,
     /// Keep polling for work when the tournament is decided or not created yet,
     /// instead of ending.
     #[arg(long)]
@@ -68,7 +70,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the async runtime")?;
     runtime.block_on(async {
         let store = store::Store::open_at(&args.db, connections(jobs)).await?;
-        work(&store, jobs, &sandbox, args.wait, &args.shared).await
+        work(&store, jobs, !args.pin.no_pin, &sandbox, args.wait, &args.shared).await
     })
 }
 
@@ -93,6 +95,7 @@ pub fn connections(jobs: usize) -> u32 {
 pub async fn work(
     store: &store::Store,
     jobs: usize,
+    pin: bool,
     sandbox: &super::sandboxing::Decision,
     wait: bool,
     shared: &SharedArgs,
@@ -109,6 +112,7 @@ pub async fn work(
     let cache = std::path::absolute(&cache).with_context(|| format!("--cache {}", cache.display()))?;
     let options = WorkOptions {
         jobs,
+        pin,
         sandboxed: sandbox.sandboxed,
         sandbox_level: level.clone(),
         lease: Duration::from_secs_f64(shared.lease),

@@ -85,6 +85,12 @@ fn expand(list: &str) -> BTreeSet<usize> {
 /// when `reuse`; for each stored game, the CPU list and process id each side said (every
 /// move of a side says the same, checked here).
 fn run(args: &[&str], reuse: bool) -> Vec<[(String, u32); 2]> {
+    run_on(None, args, reuse)
+}
+
+/// [`run`] in the PostgreSQL database `url` when given (`tournament --db URL` creates the
+/// tournament there and plays it as a worker does), else in a SQLite file.
+fn run_on(url: Option<&str>, args: &[&str], reuse: bool) -> Vec<[(String, u32); 2]> {
     let dir = tempfile::tempdir().unwrap();
     teller(dir.path(), TELLER);
     let mut config = format!("name = \"lanes\"\ngame = \"connect4\"\nseed = 2\nreuse = {reuse}\n");
@@ -94,18 +100,24 @@ fn run(args: &[&str], reuse: bool) -> Vec<[(String, u32); 2]> {
     config.push_str("[[stage]]\nformat = \"round-robin\"\ndeals = 1\nswap = true\n");
     let path = dir.path().join("lanes.toml");
     std::fs::write(&path, config).unwrap();
-    let db = dir.path().join("lanes.db");
-    let mut all = vec!["tournament", path.to_str().unwrap(), "--db", db.to_str().unwrap(), "--no-sandbox"];
+    let file = dir.path().join("lanes.db");
+    let cache = dir.path().join("cache");
+    let db = url.unwrap_or(file.to_str().unwrap());
+    let mut all = vec!["tournament", path.to_str().unwrap(), "--db", db, "--no-sandbox"];
+    if url.is_some() {
+        all.extend_from_slice(&["--cache", cache.to_str().unwrap()]);
+    }
     all.extend_from_slice(args);
     let out: Output = Command::new(ARBITER).args(&all).output().unwrap();
     assert!(out.status.success(), "arbiter failed: {}", String::from_utf8_lossy(&out.stderr));
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     let records = runtime.block_on(async {
-        let store = store::Store::open_read_only(&db).await.unwrap();
+        let store = store::Store::open_read_only_at(&store::Location::parse(db)).await.unwrap();
         let mut records = Vec::new();
         for game in store.games().await.unwrap() {
             records.push(store.game_record(&game.spec.key).await.unwrap().unwrap());
         }
+        store.close().await;
         records
     });
     assert_eq!(records.len(), 12, "4 entrants, one deal both ways");
@@ -133,17 +145,36 @@ fn run(args: &[&str], reuse: bool) -> Vec<[(String, u32); 2]> {
 fn with_no_more_games_than_cores_each_game_runs_on_a_cpu_of_its_own() {
     let own = expand(&own_cpu_list());
     let jobs = own.len().min(2);
-    let games = run(&["-j", &jobs.to_string()], false);
+    let used = each_game_on_a_cpu_of_its_own(&run(&["-j", &jobs.to_string()], false), &own);
+    // The first games start together, one on each lane: as many CPUs as games at once.
+    assert_eq!(used.len(), jobs, "CPUs used: {used:?}");
+}
+
+#[test]
+fn a_worker_on_postgresql_plays_each_game_on_a_cpu_of_its_own_unless_told_not_to() {
+    let Some(cluster) = pgtest::Cluster::start() else { return };
+    let own = own_cpu_list();
+    let jobs = expand(&own).len().min(2);
+    let games = run_on(Some(&cluster.database()), &["-j", &jobs.to_string()], false);
+    // (Which lanes its games find free depends on when each is leased: not checked.)
+    each_game_on_a_cpu_of_its_own(&games, &expand(&own));
+    for [(first, _), (second, _)] in run_on(Some(&cluster.database()), &["-j", "1", "--no-pin"], false) {
+        assert_eq!((first.as_str(), second.as_str()), (own.as_str(), own.as_str()), "with --no-pin");
+    }
+}
+
+/// Checks that both bots of each game ran on the same one CPU, one of `own`; the CPUs
+/// the games used.
+fn each_game_on_a_cpu_of_its_own(games: &[[(String, u32); 2]], own: &BTreeSet<usize>) -> BTreeSet<usize> {
     let mut used = BTreeSet::new();
-    for [(first, _), (second, _)] in &games {
+    for [(first, _), (second, _)] in games {
         assert_eq!(first, second, "both bots of a game on the same CPUs");
         let cpus = expand(first);
         assert_eq!(cpus.len(), 1, "a game's bots on one CPU: {first}");
-        assert!(cpus.is_subset(&own), "{first} is one of this process's CPUs {own:?}");
+        assert!(cpus.is_subset(own), "{first} is one of this process's CPUs {own:?}");
         used.extend(cpus);
     }
-    // The first games start together, one on each lane: as many CPUs as games at once.
-    assert_eq!(used.len(), jobs, "CPUs used: {used:?}");
+    used
 }
 
 #[test]

@@ -13,6 +13,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use referee::BotSpec;
+use referee::lanes::Lanes;
 use tokio::sync::{Mutex, Semaphore, mpsc};
 use tokio::task::JoinSet;
 use tournament::config::Format;
@@ -62,6 +63,9 @@ const MAX_ATTEMPTS: i64 = 10;
 pub struct WorkOptions {
     /// Games played at the same time.
     pub jobs: usize,
+    /// Whether the games run on lanes pinned to cores of their own (`referee::lanes`), as
+    /// `arbiter tournament`'s do ([`RunOptions::pin`]).
+    pub pin: bool,
     /// Whether program bots run inside the sandbox.
     pub sandboxed: bool,
     /// The sandbox level, as the worker reports it (`full`, `degraded: ...`, `none`).
@@ -296,6 +300,8 @@ struct Worker {
     paused: std::sync::atomic::AtomicBool,
     /// Where the sandboxes of its next games are started ahead (in the sandbox).
     ahead: Option<Arc<referee::ahead::Ahead>>,
+    /// The threads the games run on (`WorkOptions::pin`); `None`: the caller's runtime.
+    game_lanes: Option<Arc<Lanes>>,
 }
 
 /// What a worker needs to play a stage's games.
@@ -357,6 +363,13 @@ pub async fn work(
     let (events, mut received) = mpsc::unbounded_channel();
     let ahead =
         options.sandboxed.then(|| referee::ahead::Ahead::new(referee::pool::Pool::size_for(tournament.specs.len(), options.jobs.max(1))));
+    let game_lanes = match options.pin {
+        true => Some(
+            Lanes::start(options.jobs.max(1), true)
+                .map_err(|err| ArenaError::Entrants(format!("cannot start the threads that play the games: {err}")))?,
+        ),
+        false => None,
+    };
     let worker = Arc::new(Worker {
         store: store.clone(),
         id,
@@ -368,6 +381,7 @@ pub async fn work(
         stalled: std::sync::atomic::AtomicBool::new(false),
         paused: std::sync::atomic::AtomicBool::new(false),
         ahead: ahead.clone(),
+        game_lanes: game_lanes.clone(),
     });
     let mut lanes = JoinSet::new();
     for _ in 0..options.jobs.max(1) {
@@ -400,6 +414,10 @@ pub async fn work(
     }
     if let Some(ahead) = ahead {
         ahead.close().await;
+    }
+    // Last, once every task that held the worker has ended.
+    if let Some(game_lanes) = game_lanes {
+        game_lanes.close().await;
     }
     failure.map_or(Ok(()), Err)
 }
@@ -610,7 +628,7 @@ impl Worker {
             sandboxed: self.options.sandboxed,
             pool: None,
             ahead: self.ahead.clone(),
-            lanes: None,
+            lanes: self.game_lanes.clone(),
             watch: None,
             prints: Arc::new(StagePrints::load(&self.store, idx, &stage.name, &t.all).await?),
             shared: None,
