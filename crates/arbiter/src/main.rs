@@ -200,13 +200,15 @@ struct PinArgs {
 }
 
 impl PinArgs {
-    /// The lanes `jobs` games at a time are played on (`referee::lanes`), or none with
-    /// `--no-pin` (the games then run on the command's own runtime).
+    /// Whether the games run on cores of their own (no `--no-pin`).
+    fn pinned(&self) -> bool {
+        !self.no_pin
+    }
+
+    /// The lanes `jobs` games at a time are played on ([`arena::start_lanes`]), or none
+    /// with `--no-pin`.
     fn lanes(&self, jobs: usize) -> anyhow::Result<Option<std::sync::Arc<referee::lanes::Lanes>>> {
-        if self.no_pin {
-            return Ok(None);
-        }
-        Ok(Some(referee::lanes::Lanes::start(jobs, true).context("cannot start the threads that play the games")?))
+        Ok(arena::start_lanes(self.pinned(), jobs)?)
     }
 }
 

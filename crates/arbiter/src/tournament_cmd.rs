@@ -68,7 +68,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         jobs,
         config_dir,
         sandboxed: sandbox.sandboxed,
-        pin: !args.pin.no_pin,
+        pin: args.pin.pinned(),
         watch: None,
         wait_for_runner: args.wait,
         shared: None,
@@ -141,7 +141,7 @@ fn run_shared(
         for line in &sandbox.degraded {
             eprintln!("warning: sandbox degraded: {line}");
         }
-        super::worker_cmd::work(&store, jobs, !args.pin.no_pin, &sandbox, false, &args.shared).await?;
+        super::worker_cmd::work(&store, jobs, args.pin.pinned(), &sandbox, false, &args.shared).await?;
         store.close().await;
         anyhow::Ok(())
     })?;

@@ -70,7 +70,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the async runtime")?;
     runtime.block_on(async {
         let store = store::Store::open_at(&args.db, connections(jobs)).await?;
-        work(&store, jobs, !args.pin.no_pin, &sandbox, args.wait, &args.shared).await
+        work(&store, jobs, args.pin.pinned(), &sandbox, args.wait, &args.shared).await
     })
 }
 

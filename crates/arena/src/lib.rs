@@ -184,6 +184,16 @@ pub fn baseline_name(stage: &StageConfig) -> String {
     format!("baseline ({})", stage.format.baseline().unwrap_or("random"))
 }
 
+/// The lanes `jobs` games at a time are played on when `pin` (`referee::lanes`: each
+/// pinned to a core of its own when there are cores enough), or none (the games then run
+/// on the caller's runtime): for every command that plays bots' games.
+pub fn start_lanes(pin: bool, jobs: usize) -> Result<Option<Arc<Lanes>>, ArenaError> {
+    if !pin {
+        return Ok(None);
+    }
+    Lanes::start(jobs, true).map(Some).map_err(|err| ArenaError::Entrants(format!("cannot start the threads that play the games: {err}")))
+}
+
 /// Runs (or resumes) the tournament to its end. When the config allows it (`reuse`),
 /// bots that can play game after game keep their processes between their games, in a
 /// pool for the whole run, ended with it. In the sandbox, bots with a process per move
@@ -201,13 +211,7 @@ pub async fn run_tournament(
     let size = Pool::size_for(entrants.len() + config.stages.len(), options.jobs.max(1));
     let pool = config.reuse.then(|| Pool::new(size));
     let ahead = options.sandboxed.then(|| Ahead::new(size));
-    let lanes = match options.pin {
-        true => Some(
-            Lanes::start(options.jobs, true)
-                .map_err(|err| ArenaError::Entrants(format!("cannot start the threads that play the games: {err}")))?,
-        ),
-        false => None,
-    };
+    let lanes = start_lanes(options.pin, options.jobs)?;
     let result = run_stages(config, config_text, entrants, store, options, (pool.clone(), ahead.clone(), lanes.clone()), on_event).await;
     if let Some(pool) = pool {
         pool.close().await;

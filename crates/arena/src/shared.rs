@@ -363,13 +363,7 @@ pub async fn work(
     let (events, mut received) = mpsc::unbounded_channel();
     let ahead =
         options.sandboxed.then(|| referee::ahead::Ahead::new(referee::pool::Pool::size_for(tournament.specs.len(), options.jobs.max(1))));
-    let game_lanes = match options.pin {
-        true => Some(
-            Lanes::start(options.jobs.max(1), true)
-                .map_err(|err| ArenaError::Entrants(format!("cannot start the threads that play the games: {err}")))?,
-        ),
-        false => None,
-    };
+    let game_lanes = crate::start_lanes(options.pin, options.jobs.max(1))?;
     let worker = Arc::new(Worker {
         store: store.clone(),
         id,
