@@ -107,6 +107,9 @@ fn main() -> ExitCode {
         Command::Worker(args) => worker_cmd::run(&args),
         Command::SandboxCheck(args) => sandboxing::run_check(&args),
     };
+    // Games a stopped run dropped on its lanes are still being torn down there (their
+    // bots killed, their folders removed): the process waits for that before it exits.
+    referee::lanes::join_dropped();
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {

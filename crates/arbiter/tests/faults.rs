@@ -388,6 +388,60 @@ fn no_descriptor_limit_charges_a_bot() {
     assert!(completed, "a limit of 63 descriptors is enough for the run");
 }
 
+/// A bot of the project protocol that, asked for its first move, fills its working
+/// folder with 20,000 files (slow to remove), leaves a `filled` file there, and thinks
+/// for an hour.
+const FILLER: &str = r#"import sys, time
+for line in sys.stdin:
+    if line.startswith("arbiter"):
+        print("name filler\nready", flush=True)
+    elif line.strip() == "go":
+        for i in range(20000):
+            open(f"f{i}", "w").close()
+        open("filled", "w").close()
+        time.sleep(3600)
+"#;
+
+#[test]
+fn a_stopped_run_ends_only_once_its_games_folders_are_gone() {
+    let dir = tempfile::tempdir().unwrap();
+    let filler = bot(dir.path(), "filler", "connect4", "arbiter", r#"["python3", "./filler.py"]"#, ("filler.py", FILLER));
+    let config = config(
+        dir.path(),
+        "connect4",
+        "[limits]\nmove-ms = 3600000",
+        &[("filler", filler.display().to_string()), ("random", "random".to_string())],
+    );
+    let db = dir.path().join("t.db");
+    let tmp = dir.path().join("tmp");
+    std::fs::create_dir(&tmp).unwrap();
+    let child = tournament(&config, &db, &tmp).spawn().unwrap();
+    // Both games run at once (-j 2); the filler has filled its folder in one of them.
+    let filled = || game_folders(&tmp).iter().any(|game| walk(game).iter().any(|f| f.ends_with("filled")));
+    wait_for("a filled folder", filled);
+    nix::sys::signal::kill(nix::unistd::Pid::from_raw(child.id() as i32), nix::sys::signal::Signal::SIGTERM).unwrap();
+    let (status, err) = finish(child);
+    assert_eq!(status.code(), Some(1), "{err}");
+    // The games stopped were dropped on their lanes' threads, which removed their folders
+    // before the process ended: nothing of them, not even half removed.
+    let left: Vec<String> = std::fs::read_dir(&tmp).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    assert_eq!(left, Vec::<String>::new(), "{err}");
+}
+
+/// Every file under `dir`, at any depth.
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            files.extend(walk(&path));
+        } else {
+            files.push(path);
+        }
+    }
+    files
+}
+
 #[test]
 fn sigterm_and_sighup_stop_a_tournament_like_ctrl_c() {
     let dir = tempfile::tempdir().unwrap();

@@ -818,7 +818,10 @@ impl GameJob {
     async fn play(&self, spec: &GameSpec, start: &AnyPosition) -> Result<Result<GameRecord, referee::RefereeError>, ArenaError> {
         match &self.lanes {
             Some(lanes) => {
-                let (job, spec, start) = (self.clone(), spec.clone(), start.clone());
+                // The game on the lane holds no handle of the lanes: the lanes are dropped
+                // with the run, not with the last game a stop left on them.
+                let job = GameJob { lanes: None, ..self.clone() };
+                let (spec, start) = (spec.clone(), start.clone());
                 lanes.run(async move { job.play_here(&spec, &start).await }).await
             }
             None => self.play_here(spec, start).await,

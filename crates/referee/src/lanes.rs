@@ -113,10 +113,24 @@ impl Lane {
 impl Drop for Lanes {
     fn drop(&mut self) {
         // The threads end on their own once told; not joined here, which could block an
-        // async caller.
-        for lane in &mut self.lanes {
-            lane.stop();
-        }
+        // async caller, but kept for `join_dropped`.
+        let threads: Vec<_> = self.lanes.iter_mut().filter_map(Lane::stop).collect();
+        DROPPED.lock().expect("the dropped lanes' lock").extend(threads);
+    }
+}
+
+/// The threads of lanes dropped without [`Lanes::close`] (a run stopped by a signal drops
+/// its games where they are): told to stop, and still dropping their games (killing the
+/// bots, removing the games' folders) when the command returns.
+static DROPPED: Mutex<Vec<std::thread::JoinHandle<()>>> = Mutex::new(Vec::new());
+
+/// Waits for the threads of every dropped lane to end, so that the games dropped on them
+/// leave nothing behind: a command's last step before the process exits. It blocks: call
+/// it off any async runtime.
+pub fn join_dropped() {
+    let threads = std::mem::take(&mut *DROPPED.lock().expect("the dropped lanes' lock"));
+    for thread in threads {
+        let _ = thread.join();
     }
 }
 
