@@ -71,7 +71,7 @@ fn greedy_beats_random_in_every_game() {
 #[test]
 fn bad_input_gets_one_clear_line() {
     let cases: &[(&[&str], &str)] = &[
-        (&["play", "chess", "random", "random"], "unknown game \"chess\""),
+        (&["play", "checkers", "random", "random"], "unknown game \"checkers\""),
         (
             &["play", "connect4", "random", "smart"],
             "no bot \"smart\": not a built-in player (random, greedy, medium, strong or perfect), not human",

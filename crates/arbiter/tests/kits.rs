@@ -161,7 +161,7 @@ fn bad_input_gets_one_line() {
             vec!["new", "gomoku", "python", full.to_str().unwrap()],
             format!("arbiter: {} is not empty: give a new folder for the bot", full.display()),
         ),
-        (vec!["new", "chess", "python", "x"], "arbiter: unknown game \"chess\"".to_string()),
+        (vec!["new", "checkers", "python", "x"], "arbiter: unknown game \"checkers\"".to_string()),
     ];
     for (args, expected) in cases {
         let out = arbiter(&args);

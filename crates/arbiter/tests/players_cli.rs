@@ -66,6 +66,7 @@ fn players_lists_the_rungs_of_every_game_per_board_measured() {
                 "legions" => "17x17",
                 "nupud" => "6x6",
                 "reversi" => "8x8",
+                "chess" => "8x8",
                 other => panic!("a game this test does not know: {other}"),
             };
             (kind.name(), board)

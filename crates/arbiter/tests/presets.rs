@@ -10,7 +10,7 @@ fn bad_configs_give_one_clear_line() {
     let dir = tempfile::tempdir().unwrap();
     let base = "name = \"t\"\ngame = \"connect4\"\n[[entrant]]\nbot = \"random\"\n[[entrant]]\nbot = \"greedy\"\n";
     let cases: &[(&str, &str)] = &[
-        ("name = \"t\"\ngame = \"chess\"\n[[entrant]]\nbot = \"random\"\n[[stage]]\nformat = \"round-robin\"\n", "unknown game"),
+        ("name = \"t\"\ngame = \"checkers\"\n[[entrant]]\nbot = \"random\"\n[[stage]]\nformat = \"round-robin\"\n", "unknown game"),
         (
             "name = \"t\"\ngame = \"connect4\"\n[[entrant]]\nbot = \"random\"\n[[entrant]]\nbot = \"no/such/bot\"\n[[stage]]\nformat = \"round-robin\"\n",
             "no/such/bot",

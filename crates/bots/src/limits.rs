@@ -10,8 +10,16 @@ use rules::{GameKind, LimitSet, Options};
 pub struct Limits {
     /// Wall-clock time per move; for per-move processes it includes the start.
     pub move_time: Option<Duration>,
-    /// Wall-clock time for all the side's moves in a game (Nupud's 5 minutes).
+    /// Wall-clock time for all the side's moves in a game (Nupud's 5 minutes): the
+    /// side's clock at the start, and again after each `moves_to_go` moves.
     pub game_time: Option<Duration>,
+    /// Added to the side's clock after each of its moves (chess's Fischer increment).
+    pub increment: Option<Duration>,
+    /// The moves of a time control: after so many moves the clock gets `game_time` again.
+    pub moves_to_go: Option<u32>,
+    /// How far past its clock a move may end and still count (the clock then shows
+    /// zero, plus the increment).
+    pub margin: Option<Duration>,
     /// CPU time for the whole game, the bot's children included (Connect Four).
     pub game_cpu: Option<Duration>,
     /// CPU time per move, the bot's children included (`move-cpu-ms`).
@@ -36,6 +44,9 @@ impl Limits {
     pub const NONE: Limits = Limits {
         move_time: None,
         game_time: None,
+        increment: None,
+        moves_to_go: None,
+        margin: None,
         game_cpu: None,
         move_cpu: None,
         memory: None,
@@ -70,6 +81,13 @@ impl Limits {
                 (ms, _) => time(ms, self.move_time),
             },
             game_time: time(overrides.game_ms, self.game_time),
+            increment: time(overrides.increment_ms, self.increment),
+            moves_to_go: match overrides.moves_to_go {
+                Some(0) => None,
+                Some(moves) => Some(moves.min(u64::from(u32::MAX)) as u32),
+                None => self.moves_to_go,
+            },
+            margin: time(overrides.margin_ms, self.margin),
             game_cpu: time(overrides.cpu_ms, self.game_cpu),
             move_cpu: time(overrides.move_cpu_ms, self.move_cpu),
             memory: match overrides.memory_mb {
@@ -90,6 +108,9 @@ impl Limits {
         LimitOverrides {
             move_ms: ms(self.move_time),
             game_ms: ms(self.game_time),
+            increment_ms: ms(self.increment),
+            moves_to_go: self.moves_to_go.map(u64::from),
+            margin_ms: ms(self.margin),
             cpu_ms: ms(self.game_cpu),
             move_cpu_ms: ms(self.move_cpu),
             memory_mb: self.memory.map(|b| b / (1024 * 1024)),

@@ -6,6 +6,7 @@
 //! position, an RNG and a [`Budget`] (a node limit and a stop signal the caller derives
 //! from its clock), nothing else.
 
+pub mod chess;
 pub mod connect4;
 pub mod gomoku;
 pub mod legions;
@@ -90,6 +91,9 @@ pub const MEDIUM_NODES: u64 = 500;
 pub const PAHTUM_MEDIUM_NODES: u64 = 2_000;
 /// `medium`'s node cap in Reversi, which three plies stay under on the seed's board.
 pub const REVERSI_MEDIUM_NODES: u64 = 20_000;
+/// `medium`'s node cap in chess, which four plies stay under in most positions (it
+/// then answers with its last complete depth).
+pub const CHESS_MEDIUM_NODES: u64 = 20_000;
 /// `medium`'s cap in Legions, in turns weighed, which its samples stay under.
 pub const LEGIONS_MEDIUM_NODES: u64 = 2_000;
 /// `strong`'s cap in Legions, in turns weighed: weighing more did not play better
@@ -195,6 +199,9 @@ impl Builtin {
             }
             if any.is::<rules::reversi::Position>() {
                 return Some(REVERSI_MEDIUM_NODES);
+            }
+            if any.is::<rules::chess::Position>() {
+                return Some(CHESS_MEDIUM_NODES);
             }
             if any.is::<rules::legions::Position>() {
                 return Some(LEGIONS_MEDIUM_NODES);
@@ -328,6 +335,12 @@ pub fn search_move<G: Game, R: Rng + ?Sized>(pos: &G, rung: Rung, rng: &mut R, b
         moves.shuffle(rng);
         return search::best_move_among(reversi, moves, budget, depth).map(cast_found);
     }
+    if let Some(chess) = any.downcast_ref::<rules::chess::Position>() {
+        let depth = if rung == Rung::Medium { chess::MEDIUM_DEPTH } else { search::MAX_DEPTH };
+        let mut moves = Vec::new();
+        search::Heuristic::search_moves(chess, &mut moves);
+        return search::best_move_among(chess, moves, budget, depth).map(cast_found);
+    }
     mcts::best_move(pos, rng, budget)
 }
 
@@ -417,6 +430,9 @@ enum Yardstick {
     LeadAfterReply,
     /// Reversi's square weights and the opponent's replies ([`reversi::value`]).
     Squares,
+    /// Chess's material and placement ([`chess::value`]), after the opponent's best
+    /// capture in reply.
+    Material,
 }
 
 impl Yardstick {
@@ -426,6 +442,8 @@ impl Yardstick {
             Yardstick::LeadAfterReply
         } else if any.is::<rules::reversi::Position>() {
             Yardstick::Squares
+        } else if any.is::<rules::chess::Position>() {
+            Yardstick::Material
         } else {
             Yardstick::Lead
         }
@@ -444,7 +462,8 @@ fn judge<G: Game, R: Rng + ?Sized>(next: &G, me: Side, rng: &mut R, replies: &mu
     }
     let yardstick = Yardstick::of(next);
     let running = lead(next.running_scores());
-    let mut after_reply = running;
+    let material = |pos: &G| (pos as &dyn Any).downcast_ref::<rules::chess::Position>().map_or(0, |pos| i64::from(chess::value(pos, me)));
+    let mut after_reply = if yardstick == Yardstick::Material { material(next) } else { running };
     replies.clear();
     if next.to_move() == Some(me.other()) {
         candidate_moves(next, rng, replies);
@@ -456,14 +475,16 @@ fn judge<G: Game, R: Rng + ?Sized>(next: &G, me: Side, rng: &mut R, replies: &mu
             if after.outcome().is_some_and(|o| o.winner == Some(me.other())) {
                 return Verdict::Loses(running);
             }
-            if yardstick == Yardstick::LeadAfterReply {
-                after_reply = after_reply.min(lead(after.running_scores()));
+            match yardstick {
+                Yardstick::LeadAfterReply => after_reply = after_reply.min(lead(after.running_scores())),
+                Yardstick::Material => after_reply = after_reply.min(material(&after)),
+                Yardstick::Lead | Yardstick::Squares => {}
             }
         }
     }
     Verdict::Open(match yardstick {
         Yardstick::Lead => running,
-        Yardstick::LeadAfterReply => after_reply,
+        Yardstick::LeadAfterReply | Yardstick::Material => after_reply,
         Yardstick::Squares => {
             let reversi = (next as &dyn Any).downcast_ref::<rules::reversi::Position>().expect("the yardstick of Reversi");
             reversi::value(reversi, me, replies.len())
@@ -547,7 +568,7 @@ impl Ladder {
 
 /// The ladders measured for `docs/players.md`, a game's default board first: the
 /// round robins' Elo less `random`'s, the error bar the rung's own (Gomoku, Connect Four
-/// 7x6, Legions); for Nupud, Pah-tum, Reversi and Connect Four 20x20, the sum of the
+/// 7x6, Legions); for Nupud, Pah-tum, Reversi, chess and Connect Four 20x20, the sum of the
 /// matches up the ladder, errors in quadrature.
 pub const LADDERS: &[Ladder] = &[
     Ladder {
@@ -595,6 +616,19 @@ pub const LADDERS: &[Ladder] = &[
             (Rung::Greedy, Strength { elo: 604, error: 133 }),
             (Rung::Medium, Strength { elo: 1645, error: 366 }),
             (Rung::Strong, Strength { elo: 2443, error: 500 }),
+        ],
+    },
+    // greedy vs random +354 ± 73, medium vs greedy +920 ± 435, strong:200000 vs medium
+    // +478 ± 134 (100 node-limited games each, `docs/players.md`).
+    Ladder {
+        game: "chess",
+        board: "8x8",
+        options: &[],
+        rungs: &[
+            (Rung::Random, Strength { elo: 0, error: 0 }),
+            (Rung::Greedy, Strength { elo: 354, error: 73 }),
+            (Rung::Medium, Strength { elo: 1274, error: 441 }),
+            (Rung::Strong, Strength { elo: 1752, error: 461 }),
         ],
     },
     Ladder {

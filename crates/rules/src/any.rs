@@ -345,6 +345,19 @@ impl GameKind {
         self.visit(Text(line))
     }
 
+    /// The start positions of an openings file in the game's book format
+    /// ([`Game::read_openings`]); `None` for a game without one.
+    pub fn read_openings(self, text: &str, plies: Option<usize>) -> Option<Result<Vec<String>, String>> {
+        struct Book<'a>(&'a str, Option<usize>);
+        impl VisitGame for Book<'_> {
+            type Output = Option<Result<Vec<String>, String>>;
+            fn visit<G: Registered>(self) -> Self::Output {
+                G::read_openings(self.0, self.1)
+            }
+        }
+        self.visit(Book(text, plies))
+    }
+
     /// A position back from its one-line form ([`Game::from_position_line`]).
     pub fn from_position_line(self, options: &Options, line: &str) -> Result<AnyPosition, String> {
         struct FromLine<'a>(&'a Options, &'a str);

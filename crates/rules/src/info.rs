@@ -53,14 +53,28 @@ impl GameInfo {
 
 /// Limits of one side, each optional: the seed's limits of a game, and overrides from a
 /// bot's manifest (`[limits]`), a tournament config or the command line. In
-/// milliseconds, mebibytes and kibibytes; `0` removes a time or memory limit.
+/// milliseconds, mebibytes and kibibytes; `0` removes a time or memory limit. Read from
+/// TOML and JSON with one more key, `tc`, a time control as fastchess writes it
+/// ([`LimitSet::time_control`]), which sets `game-ms`, `increment-ms` and `moves-to-go`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+#[serde(rename_all = "kebab-case", try_from = "RawLimitSet")]
 pub struct LimitSet {
     /// Wall-clock time per move; for per-move processes it includes the start.
     pub move_ms: Option<u64>,
-    /// Wall-clock time for all of a side's moves in a game.
+    /// Wall-clock time for all of a side's moves in a game: its clock at the start.
     pub game_ms: Option<u64>,
+    /// Added to a side's clock after each of its moves (a Fischer increment; with
+    /// `game-ms`, as in fastchess's `tc=60+0.6`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub increment_ms: Option<u64>,
+    /// With `game-ms`: the moves of a time control; after each such number of its
+    /// moves a side's clock gets `game-ms` again (`tc=40/60`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub moves_to_go: Option<u64>,
+    /// How far past its clock a move may end and still count (fastchess's `timemargin`):
+    /// its clock then shows zero, plus the increment.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub margin_ms: Option<u64>,
     /// CPU time for the whole game, the bot's children included.
     pub cpu_ms: Option<u64>,
     /// CPU time per move, the bot's children included; given without `move_ms` at the
@@ -72,12 +86,120 @@ pub struct LimitSet {
     pub stderr_kb: Option<u64>,
 }
 
+/// [`LimitSet`] as read, with `tc`.
+#[derive(Deserialize)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+struct RawLimitSet {
+    move_ms: Option<u64>,
+    game_ms: Option<u64>,
+    increment_ms: Option<u64>,
+    moves_to_go: Option<u64>,
+    margin_ms: Option<u64>,
+    cpu_ms: Option<u64>,
+    move_cpu_ms: Option<u64>,
+    memory_mb: Option<u64>,
+    stderr_kb: Option<u64>,
+    tc: Option<String>,
+}
+
+impl TryFrom<RawLimitSet> for LimitSet {
+    type Error = String;
+
+    fn try_from(raw: RawLimitSet) -> Result<LimitSet, String> {
+        let plain = LimitSet {
+            move_ms: raw.move_ms,
+            game_ms: raw.game_ms,
+            increment_ms: raw.increment_ms,
+            moves_to_go: raw.moves_to_go,
+            margin_ms: raw.margin_ms,
+            cpu_ms: raw.cpu_ms,
+            move_cpu_ms: raw.move_cpu_ms,
+            memory_mb: raw.memory_mb,
+            stderr_kb: raw.stderr_kb,
+        };
+        let Some(tc) = raw.tc else { return Ok(plain) };
+        if raw.game_ms.is_some() || raw.increment_ms.is_some() || raw.moves_to_go.is_some() {
+            return Err("tc sets game-ms, increment-ms and moves-to-go: give either tc or those".to_string());
+        }
+        Ok(plain.overridden_by(LimitSet::time_control(&tc)?))
+    }
+}
+
 impl LimitSet {
+    /// A time control as fastchess and cutechess write it: `[MOVES/]TIME[+INCREMENT]`,
+    /// seconds with decimals or `MINUTES:SECONDS` (`40/60+0.6`, `10+0.1`, `1:30+1`,
+    /// `40/120`), as `game-ms`, `increment-ms` and `moves-to-go`; `inf` for no clock
+    /// (`game-ms` 0: no limit).
+    pub fn time_control(text: &str) -> Result<LimitSet, String> {
+        let text = text.trim();
+        let bad = |why: &str| format!("tc {text:?}: {why} (write [MOVES/]SECONDS[+INCREMENT], e.g. 40/60+0.6 or 10+0.1)");
+        if text.eq_ignore_ascii_case("inf") {
+            return Ok(LimitSet { game_ms: Some(0), ..LimitSet::default() });
+        }
+        let (moves, rest) = match text.split_once('/') {
+            Some((moves, rest)) => {
+                let moves: u64 = moves.trim().parse().map_err(|_| bad("the moves before / are not a whole number"))?;
+                if moves == 0 {
+                    return Err(bad("a time control of 0 moves"));
+                }
+                (Some(moves), rest)
+            }
+            None => (None, text),
+        };
+        let (time, increment) = match rest.split_once('+') {
+            Some((time, increment)) => (time, Some(increment)),
+            None => (rest, None),
+        };
+        let millis = |part: &str, what: &str| -> Result<u64, String> {
+            let part = part.trim();
+            let secs = match part.split_once(':') {
+                Some((minutes, seconds)) => {
+                    let minutes: f64 = minutes.parse().map_err(|_| bad(&format!("the {what} is not a time")))?;
+                    let seconds: f64 = seconds.parse().map_err(|_| bad(&format!("the {what} is not a time")))?;
+                    minutes * 60.0 + seconds
+                }
+                None => part.parse().map_err(|_| bad(&format!("the {what} is not a number of seconds")))?,
+            };
+            if !(secs.is_finite() && secs >= 0.0) {
+                return Err(bad(&format!("the {what} is not a time")));
+            }
+            Ok((secs * 1000.0).round() as u64)
+        };
+        let game_ms = millis(time, "time")?;
+        if game_ms == 0 {
+            return Err(bad("no time on the clock"));
+        }
+        let increment_ms = increment.map(|inc| millis(inc, "increment")).transpose()?;
+        Ok(LimitSet { game_ms: Some(game_ms), increment_ms, moves_to_go: moves, ..LimitSet::default() })
+    }
+
+    /// The time control of these limits as fastchess writes it (`40/60+0.6`), `None`
+    /// without a game clock.
+    pub fn tc_text(&self) -> Option<String> {
+        let secs = |ms: u64| {
+            let text = format!("{:.3}", ms as f64 / 1000.0);
+            text.trim_end_matches('0').trim_end_matches('.').to_string()
+        };
+        let game = self.game_ms.filter(|&ms| ms > 0)?;
+        let mut text = String::new();
+        if let Some(moves) = self.moves_to_go {
+            text.push_str(&format!("{moves}/"));
+        }
+        text.push_str(&secs(game));
+        if let Some(inc) = self.increment_ms.filter(|&ms| ms > 0) {
+            text.push_str(&format!("+{}", secs(inc)));
+        }
+        Some(text)
+    }
+
     /// These limits with every limit `over` sets replacing this one's.
     pub fn overridden_by(self, over: LimitSet) -> LimitSet {
         LimitSet {
             move_ms: over.move_ms.or(self.move_ms),
             game_ms: over.game_ms.or(self.game_ms),
+            increment_ms: over.increment_ms.or(self.increment_ms),
+            moves_to_go: over.moves_to_go.or(self.moves_to_go),
+            margin_ms: over.margin_ms.or(self.margin_ms),
             cpu_ms: over.cpu_ms.or(self.cpu_ms),
             move_cpu_ms: over.move_cpu_ms.or(self.move_cpu_ms),
             memory_mb: over.memory_mb.or(self.memory_mb),
@@ -104,5 +226,25 @@ mod tests {
             LimitSet { move_ms: Some(0), memory_mb: Some(128), stderr_kb: Some(8), ..LimitSet::default() }
         );
         assert!(LimitSet::default().is_empty() && !seed.is_empty());
+    }
+
+    #[test]
+    fn time_controls_read_as_fastchess_writes_them() {
+        let tc = |text: &str| LimitSet::time_control(text).map(|l| (l.moves_to_go, l.game_ms, l.increment_ms));
+        assert_eq!(tc("40/60+0.6"), Ok((Some(40), Some(60_000), Some(600))));
+        assert_eq!(tc("10+0.1"), Ok((None, Some(10_000), Some(100))));
+        assert_eq!(tc("1:30+1"), Ok((None, Some(90_000), Some(1_000))));
+        assert_eq!(tc("40/120"), Ok((Some(40), Some(120_000), None)));
+        assert_eq!(tc("8.5"), Ok((None, Some(8_500), None)));
+        for bad in ["", "0/60", "x/60", "60+y", "0", "-5", "40/"] {
+            assert!(tc(bad).is_err(), "{bad:?} is refused");
+        }
+        for text in ["40/60+0.6", "10+0.1", "8.5", "40/120"] {
+            assert_eq!(LimitSet::time_control(text).unwrap().tc_text().as_deref(), Some(text));
+        }
+        let read: LimitSet = toml::from_str("tc = \"40/60+0.6\"\nmemory-mb = 64").unwrap();
+        assert_eq!((read.game_ms, read.increment_ms, read.moves_to_go, read.memory_mb), (Some(60_000), Some(600), Some(40), Some(64)));
+        assert!(toml::from_str::<LimitSet>("tc = \"10\"\ngame-ms = 5").is_err(), "tc and game-ms together");
+        assert!(toml::from_str::<LimitSet>("bogus = 1").is_err(), "unknown keys are refused");
     }
 }

@@ -21,6 +21,7 @@ registry! {
     legions => Legions,
     nupud => Nupud,
     reversi => Reversi,
+    chess => Chess,
 }
 
 use std::fmt::Debug;
@@ -34,7 +35,7 @@ pub use view::{BoardStyle, BoardView, CellView};
 
 /// One of the two players. `First` is the side that moves first (side 0 in records and
 /// `verify` output): Gomoku `X`, Connect Four blue, Pah-tum `X`, Legions player 0,
-/// Nupud White.
+/// Nupud White, chess White.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Side {
     First,
@@ -262,6 +263,15 @@ pub trait Game: Clone + Debug + PartialEq + Send + Sync + 'static {
     fn opening_candidate<R: Rng + ?Sized>(options: &Options, rng: &mut R) -> Result<Option<String>, SetupError> {
         let _ = (options, rng);
         Ok(None)
+    }
+
+    /// The start positions of an openings file in the game's own book format (chess's
+    /// EPD and PGN books), each in the start text, with at most `plies` moves of a line
+    /// where the format has lines; `None` for a game without one, whose files hold start
+    /// texts separated by blank lines (`tournament::openings`).
+    fn read_openings(text: &str, plies: Option<usize>) -> Option<Result<Vec<String>, String>> {
+        let _ = (text, plies);
+        None
     }
 
     /// The position as plain data for drawing (see [`view`]).

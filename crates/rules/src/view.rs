@@ -54,6 +54,9 @@ pub enum Pieces {
     Discs,
     /// The whole cell in the owner's colour (territory).
     Tiles,
+    /// The cell's label as a large glyph in the owner's colour, outlined, no disc (chess
+    /// pieces).
+    Glyphs,
 }
 
 /// How a person enters a move by clicking the board.

@@ -8,7 +8,8 @@
 //! bots = "bots/"                       # every folder below with a bot.toml (optional)
 //! reuse = false                        # true: keep a bot's process between its games (when it can)
 //! [options]                            # game options
-//! [limits]                             # move-ms, move-cpu-ms, game-ms, cpu-ms, memory-mb, stderr-kb
+//! [limits]                             # move-ms, move-cpu-ms, game-ms, cpu-ms, memory-mb, stderr-kb,
+//!                                      # increment-ms, moves-to-go, margin-ms, tc = "40/60+0.6"
 //! [[entrant]]
 //! name = "baseline"
 //! bot = "random"                       # a built-in player (random ... strong), or a bot.toml / its folder
@@ -400,6 +401,10 @@ struct RawConfig {
 struct RawLimits {
     move_ms: Option<Spanned<u64>>,
     game_ms: Option<Spanned<u64>>,
+    increment_ms: Option<Spanned<u64>>,
+    moves_to_go: Option<Spanned<u64>>,
+    margin_ms: Option<Spanned<u64>>,
+    tc: Option<Spanned<String>>,
     cpu_ms: Option<Spanned<u64>>,
     move_cpu_ms: Option<Spanned<u64>>,
     memory_mb: Option<Spanned<u64>>,
@@ -595,14 +600,23 @@ impl Reader<'_> {
                 None => Ok(None),
             }
         };
-        Ok(LimitSet {
+        let limits = LimitSet {
             move_ms: read(&raw.move_ms, "move-ms")?,
             game_ms: read(&raw.game_ms, "game-ms")?,
+            increment_ms: read(&raw.increment_ms, "increment-ms")?,
+            moves_to_go: read(&raw.moves_to_go, "moves-to-go")?,
+            margin_ms: read(&raw.margin_ms, "margin-ms")?,
             cpu_ms: read(&raw.cpu_ms, "cpu-ms")?,
             move_cpu_ms: read(&raw.move_cpu_ms, "move-cpu-ms")?,
             memory_mb: read(&raw.memory_mb, "memory-mb")?,
             stderr_kb: read(&raw.stderr_kb, "stderr-kb")?,
-        })
+        };
+        let Some(tc) = &raw.tc else { return Ok(limits) };
+        if limits.game_ms.is_some() || limits.increment_ms.is_some() || limits.moves_to_go.is_some() {
+            return Err(self.invalid(&tc.span(), "tc sets game-ms, increment-ms and moves-to-go: give either tc or those"));
+        }
+        let clock = LimitSet::time_control(tc.get_ref()).map_err(|err| self.invalid(&tc.span(), err))?;
+        Ok(limits.overridden_by(clock))
     }
 
     fn entrants(&self, raw: &[Spanned<RawEntrant>], game: GameKind, options: &Options) -> Result<Vec<EntrantConfig>, ConfigError> {

@@ -144,9 +144,9 @@ const RR: &str = "[[stage]]\nformat = \"round-robin\"\n";
 fn bad_configs_give_one_line_each() {
     let head = |tail: &str| format!("{HEAD}{tail}");
     let names: Vec<&str> = rules::GameKind::ALL.iter().map(|kind| kind.name()).collect();
-    let unknown_game = format!("t.toml: line 1: unknown game \"chess\" (known: {})", names.join(", "));
+    let unknown_game = format!("t.toml: line 1: unknown game \"checkers\" (known: {})", names.join(", "));
     let cases: Vec<(&str, String, &str)> = vec![
-        ("unknown game", format!("game = \"chess\"\n[[entrant]]\nbot = \"random\"\n{RR}"), &unknown_game),
+        ("unknown game", format!("game = \"checkers\"\n[[entrant]]\nbot = \"random\"\n{RR}"), &unknown_game),
         ("missing game", format!("[[entrant]]\nbot = \"random\"\n{RR}"), "t.toml: line 1: missing key `game`"),
         ("missing bot key", head(&format!("[[entrant]]\nname = \"x\"\n{RR}")), "t.toml: line 7: missing key `bot`"),
         (

@@ -174,7 +174,15 @@ function drawCell(g, view, c, x, y, s, colours, mark, hatchId) {
   }
   // The piece.
   const textColour = owned ? style.text_colours[c.owner] : "#0f172a";
-  if (owned && !tiles) {
+  // Glyphs: the label is the piece, drawn large in the owner's colour and outlined.
+  if (style.pieces === "glyphs") {
+    if (owned && c.label) {
+      text(g, mid, mid + s * 0.04, c.label, {
+        "font-size": s * 0.78, fill: colours[c.owner], stroke: style.text_colours[c.owner], "stroke-width": Math.max(1, s * 0.025),
+        "paint-order": "stroke",
+      });
+    }
+  } else if (owned && !tiles) {
     const r = style.pieces === "stones" ? s * 0.43 : s * 0.38;
     el("circle", { cx: mid, cy: mid, r, fill: colours[c.owner], stroke: "#0f172a", "stroke-width": 1, "fill-opacity": c.faded ? 0.45 : 1 }, g);
     // A soft highlight gives stones some depth.
@@ -184,7 +192,7 @@ function drawCell(g, view, c, x, y, s, colours, mark, hatchId) {
     el("circle", { cx: mid, cy: mid, r: s * 0.36, fill: "none", stroke: textColour, "stroke-width": Math.max(1, s * 0.05) }, g);
     el("circle", { cx: mid, cy: mid, r: s * 0.25, fill: "none", stroke: textColour, "stroke-width": Math.max(1, s * 0.05) }, g);
   }
-  if (c.label) text(g, mid, mid, c.label, { "font-size": s * 0.4, "font-weight": 700, fill: textColour });
+  if (c.label && style.pieces !== "glyphs") text(g, mid, mid, c.label, { "font-size": s * 0.4, "font-weight": 700, fill: textColour });
   if (c.star) el("path", { d: starPath(mid, mid, s * 0.38), fill: "#facc15", stroke: "#713f12", "stroke-width": 1 }, g);
   if (c.hint) el("circle", { cx: mid, cy: mid, r: s * 0.1, fill: "#0f172a", "fill-opacity": 0.35, class: "hint" }, g);
   // Highlights.

@@ -44,9 +44,9 @@ const BAD_REQUESTS: &[Bad] = &[
         "POST",
         "/api/test",
         JSON,
-        Some(r#"{"game":"chess","bots":["random","random"]}"#),
+        Some(r#"{"game":"checkers","bots":["random","random"]}"#),
         400,
-        "unknown game \"chess\" (games: gomoku, connect4, pahtum, legions, nupud",
+        "unknown game \"checkers\" (games: gomoku, connect4, pahtum, legions, nupud",
     ),
     bad(
         "POST",
@@ -106,9 +106,9 @@ const BAD_REQUESTS: &[Bad] = &[
         "POST",
         "/api/play",
         JSON,
-        Some(r#"{"game":"chess","bot":"random"}"#),
+        Some(r#"{"game":"checkers","bot":"random"}"#),
         400,
-        "unknown game \"chess\" (games: gomoku, connect4, pahtum, legions, nupud",
+        "unknown game \"checkers\" (games: gomoku, connect4, pahtum, legions, nupud",
     ),
     bad("POST", "/api/play", JSON, Some(r#"{"game":"pahtum","bot":"deep-blue"}"#), 400, "unknown bot \"deep-blue\" for pahtum"),
     bad("POST", "/api/play", JSON, Some(r#"{"game":"pahtum","bot":"random","side":2}"#), 400, "side must be 0 (move first) or 1, not 2"),
@@ -141,7 +141,7 @@ const BAD_REQUESTS: &[Bad] = &[
         ORGANISER,
         Some(r#"{"preset":"chess-1851"}"#),
         404,
-        "no preset \"chess-1851\" (presets: connect4-2008, gomoku-2004",
+        "no preset \"chess-1851\" (presets: chess, connect4-2008, gomoku-2004",
     ),
     bad("POST", "/api/tournaments", ORGANISER, Some(r#"{}"#), 400, "give either `preset`"),
     bad(
@@ -160,7 +160,7 @@ const BAD_REQUESTS: &[Bad] = &[
         400,
         "entrants must be config, submissions or both",
     ),
-    bad("POST", "/api/tournaments", ORGANISER, Some(r#"{"config":"game = \"chess\"\n"}"#), 400, "unknown game \"chess\""),
+    bad("POST", "/api/tournaments", ORGANISER, Some(r#"{"config":"game = \"checkers\"\n"}"#), 400, "unknown game \"checkers\""),
     bad("POST", "/api/tournaments", ORGANISER, Some(r#"{"config":"game = \"connect4\"\n[[stage]\n"}"#), 400, "line 2"),
     bad(
         "POST",
@@ -200,7 +200,7 @@ const BAD_REQUESTS: &[Bad] = &[
     bad("GET", "/api/games/nope", &[], None, 404, "no game \"nope\""),
     bad("GET", "/api/games/..%2F..%2Fetc%2Fpasswd", &[], None, 404, "no game"),
     bad("GET", "/api/games/nope/events", &[], None, 404, "no game \"nope\""),
-    bad("GET", "/api/bots?game=chess", &[], None, 400, "unknown game \"chess\""),
+    bad("GET", "/api/bots?game=checkers", &[], None, 400, "unknown game \"checkers\""),
 ];
 
 #[tokio::test]
@@ -247,9 +247,9 @@ async fn the_api_lists_its_endpoints_rules_bots_and_presets() {
     let registered: Vec<&str> = rules::GameKind::ALL.iter().map(|kind| kind.name()).collect();
     assert_eq!(names, registered);
     // A game that is not there is refused with the list of those that are.
-    let (status, refusal) = post_json(server.addr, "/api/test", false, &json!({ "game": "chess", "bots": ["random", "random"] })).await;
+    let (status, refusal) = post_json(server.addr, "/api/test", false, &json!({ "game": "checkers", "bots": ["random", "random"] })).await;
     assert_eq!(status, 400);
-    assert_eq!(refusal["error"], format!("unknown game \"chess\" (games: {})", registered.join(", ")));
+    assert_eq!(refusal["error"], format!("unknown game \"checkers\" (games: {})", registered.join(", ")));
     let (status, bots) = get_json(server.addr, "/api/bots?game=connect4").await;
     assert_eq!(status, 200);
     let names: Vec<&str> = bots.as_array().expect("a list").iter().filter_map(|b| b["name"].as_str()).collect();

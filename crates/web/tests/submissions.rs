@@ -233,7 +233,7 @@ async fn bad_requests_are_refused_with_their_status_and_change_nothing() {
         ("bad options", bad_options, 422, "bad game options"),
         (
             "unknown game",
-            manifest("name = \"m\"\ngame = \"chess\"\nprotocol = \"arbiter\"\ncommand = [\"./x\"]\n", &[("x", b"#!/bin/sh\n".to_vec())]),
+            manifest("name = \"m\"\ngame = \"checkers\"\nprotocol = \"arbiter\"\ncommand = [\"./x\"]\n", &[("x", b"#!/bin/sh\n".to_vec())]),
             422,
             "unknown game",
         ),

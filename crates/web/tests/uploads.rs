@@ -85,7 +85,7 @@ async fn uploads_compile_register_and_refuse_what_they_must() {
         (
             "unknown game",
             Some(TOKEN),
-            form(&[Part("name", None, "a"), Part("game", None, "chess"), Part("source", Some("a.c"), &good)]),
+            form(&[Part("name", None, "a"), Part("game", None, "checkers"), Part("source", Some("a.c"), &good)]),
             400,
             "unknown game",
         ),
@@ -176,11 +176,11 @@ async fn uploads_compile_register_and_refuse_what_they_must() {
             "manifest of no game",
             Some(TOKEN),
             form(&[
-                Part("manifest", Some("bot.toml"), "name = \"m\"\ngame = \"chess\"\nprotocol = \"arbiter\"\ncommand = [\"./x\"]\n"),
+                Part("manifest", Some("bot.toml"), "name = \"m\"\ngame = \"checkers\"\nprotocol = \"arbiter\"\ncommand = [\"./x\"]\n"),
                 Part("files", Some("x"), "#!/bin/sh\n"),
             ]),
             422,
-            "chess",
+            "checkers",
         ),
         (
             "manifest without its program",
