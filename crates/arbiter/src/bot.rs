@@ -3,7 +3,9 @@
 //! own position by playing the start, the opponent's moves and its own; where the
 //! opponent's move was hidden (Nupud's set-up) it plays a stand-in and later rebuilds the
 //! position from the `position` line. It never needs `legal`. One debug line per move on
-//! stderr.
+//! stderr. With `--uci` it is a chess engine instead, speaking UCI (`docs/bots.md`,
+//! "uci"): `random --uci` is an instant engine, the referee's own ceiling in
+//! `scripts/bench-chess`.
 
 use std::io::{BufRead, Write};
 
@@ -22,6 +24,10 @@ pub struct Args {
     /// Seed of the player's choices; from the clock if not given.
     #[arg(long)]
     seed: Option<u64>,
+    /// Speak the Universal Chess Interface (a chess engine) instead of the project's
+    /// protocol.
+    #[arg(long)]
+    uci: bool,
 }
 
 /// What the bot knows of its game.
@@ -43,6 +49,9 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             ^ u64::from(std::process::id())
     });
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    if args.uci {
+        return run_uci(player, &mut rng);
+    }
     // The time for the next move, from the last `time` message.
     let mut time_left = None;
     let stdin = std::io::stdin();
@@ -136,4 +145,49 @@ fn current(game: &mut Game) -> anyhow::Result<&mut AnyPosition> {
         bail!("asked to move, but by my position it is not my turn");
     }
     Ok(pos)
+}
+
+/// The player as a UCI chess engine: `uci` and `isready` answered, `position` set up
+/// (the start text of chess is `position`'s arguments), `go` answered with `bestmove`
+/// within a fortieth of its clock (or a quarter of `movetime`), `quit` ends it.
+fn run_uci(player: Builtin, rng: &mut ChaCha8Rng) -> anyhow::Result<()> {
+    use protocols::uci::Command;
+    let kind = GameKind::from_name("chess")?;
+    let options = Options::new();
+    let mut pos: Option<AnyPosition> = None;
+    let stdin = std::io::stdin();
+    let mut out = std::io::stdout().lock();
+    for line in stdin.lock().lines() {
+        let line = line.context("cannot read stdin")?;
+        match Command::parse(&line) {
+            Some(Command::Uci) => {
+                writeln!(out, "id name arbiter-{player}\nid author Arbiter built-in players\nuciok")?;
+                out.flush()?;
+            }
+            Some(Command::IsReady) => {
+                writeln!(out, "readyok")?;
+                out.flush()?;
+            }
+            Some(Command::Position(args)) => {
+                pos = Some(kind.new_position(&options, Some(&args)).with_context(|| format!("position {args}"))?);
+            }
+            Some(Command::Go(go)) => {
+                let Some(pos) = &pos else { bail!("go before position") };
+                let own = match pos.to_move() {
+                    Some(Side::First) => go.wtime,
+                    _ => go.btime,
+                };
+                let ms = |v: Option<u64>| v.map(std::time::Duration::from_millis);
+                let began = std::time::Instant::now();
+                let deadline = players::think_time(ms(go.movetime), ms(own), None).map(|think| began + think);
+                let stop = || deadline.is_some_and(|d| std::time::Instant::now() >= d);
+                let text = player.choose_text(pos, rng, &stop).unwrap_or_else(|| "0000".to_string());
+                writeln!(out, "bestmove {text}")?;
+                out.flush()?;
+            }
+            Some(Command::Quit) => break,
+            Some(Command::UciNewGame | Command::SetOption { .. } | Command::Stop) | None => {}
+        }
+    }
+    Ok(())
 }

@@ -304,6 +304,11 @@ pub fn parse_limits(pairs: &[String]) -> anyhow::Result<LimitOverrides> {
         let Some((key, value)) = pair.split_once('=') else {
             bail!("limit {pair:?} is not key=value (e.g. --limit move-ms=500)");
         };
+        // A time control as fastchess writes it: `tc=40/60+0.6`.
+        if key.trim() == "tc" {
+            table.insert("tc".to_string(), toml::Value::String(value.trim().to_string()));
+            continue;
+        }
         let value: i64 = value.trim().parse().with_context(|| format!("limit {key}: {value:?} is not a whole number"))?;
         if value < 0 {
             bail!("limit {key} cannot be negative");
@@ -311,7 +316,10 @@ pub fn parse_limits(pairs: &[String]) -> anyhow::Result<LimitOverrides> {
         table.insert(key.trim().to_string(), toml::Value::Integer(value));
     }
     let overrides: LimitOverrides = table.try_into().map_err(|err: toml::de::Error| {
-        anyhow::anyhow!("{} (limits: move-ms, move-cpu-ms, game-ms, cpu-ms, memory-mb, stderr-kb)", err.message().trim())
+        anyhow::anyhow!(
+            "{} (limits: move-ms, move-cpu-ms, game-ms, increment-ms, moves-to-go, margin-ms, tc, cpu-ms, memory-mb, stderr-kb)",
+            err.message().trim()
+        )
     })?;
     Ok(overrides)
 }

@@ -468,6 +468,7 @@ impl Session {
             game_time_left: self.limits.game_time,
             cpu_left: self.limits.game_cpu,
             move_cpu: self.limits.move_cpu,
+            ..TurnClock::default()
         };
         // The bot is told what the referee would tell it; the wait is the referee's.
         let limit = clock.wall_limit();

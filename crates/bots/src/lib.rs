@@ -154,13 +154,14 @@ pub struct SeatContext {
 
 impl SeatContext {
     /// Whether `bot` works in a folder of the game's (`workdir`): every program does,
-    /// except one whose process may be kept (the project protocol, Gomocup) when
+    /// except one whose process may be kept (the project protocol, Gomocup, UCI) when
     /// processes are kept (`pooled`), which has a folder of its own for as long as its
     /// process lives, and one with a process per move in the sandbox when sandboxes are
     /// started ahead (`ahead`, [`ahead::Ahead::serves`]), which works in its sandbox's own.
     pub fn uses_game_folder(bot: &ProgramBot, sandboxed: bool, pooled: bool, ahead: bool) -> bool {
         let protocol = bot.manifest.protocol;
-        !(pooled && matches!(protocol, Protocol::Arbiter | Protocol::Gomocup) || ahead && ahead::Ahead::serves(protocol, sandboxed))
+        !(pooled && matches!(protocol, Protocol::Arbiter | Protocol::Gomocup | Protocol::Uci)
+            || ahead && ahead::Ahead::serves(protocol, sandboxed))
     }
 }
 
@@ -189,6 +190,25 @@ pub struct TurnClock {
     pub cpu_left: Option<Duration>,
     /// The per-move CPU limit (`move-cpu-ms`).
     pub move_cpu: Option<Duration>,
+    /// Added to the side's clock after this move (chess's increment), for engines that
+    /// plan their time (UCI's `winc`/`binc`).
+    pub increment: Option<Duration>,
+    /// The moves until the side's clock gets its time again, this one included (UCI's
+    /// `movestogo`), under a time control of so many moves.
+    pub moves_to_go: Option<u32>,
+    /// How far past `game_time_left` the move may end and still count.
+    pub margin: Option<Duration>,
+    /// The opponent's clock, for interfaces that tell both (UCI's `wtime` and `btime`).
+    pub opponent: Option<OpponentClock>,
+}
+
+/// The other side's clock as a turn sees it.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct OpponentClock {
+    /// What is left on it.
+    pub left: Duration,
+    /// Its increment per move.
+    pub increment: Option<Duration>,
 }
 
 impl TurnClock {
@@ -204,7 +224,8 @@ impl TurnClock {
     /// that computes on a busy machine must meet the CPU limit first).
     pub fn wall_limit(&self) -> Option<Duration> {
         let cpu_guard = self.cpu_allowance().map(|left| left * 2 + Duration::from_secs(1));
-        [self.move_time, self.game_time_left, cpu_guard].into_iter().flatten().min()
+        let clock = self.game_time_left.map(|left| left + self.margin.unwrap_or_default());
+        [self.move_time, clock, cpu_guard].into_iter().flatten().min()
     }
 
     /// The time a bot is told it has for this turn (the project protocol's `time`): the
@@ -282,10 +303,36 @@ impl TurnClock {
                 (Some(m), g, c) if g.is_none_or(|g| m <= g) && c.is_none_or(|c| m <= c * 2 + Duration::from_secs(1)) => {
                     format!("out of time ({} s per move)", fmt_secs(m))
                 }
-                (_, Some(_), _) => "out of time (game clock ran out)".to_string(),
+                (_, Some(left), _) => {
+                    format!("out of time: its clock showed {} s at the start of the move{}", fmt_secs(left), self.margin_note())
+                }
                 _ => "waited twice as long as the CPU time allowed, plus a second".to_string(),
             },
         }
+    }
+}
+
+impl TurnClock {
+    /// `, margin 0.05 s` where the clock has a margin, else nothing.
+    fn margin_note(&self) -> String {
+        self.margin.filter(|m| !m.is_zero()).map(|m| format!(", margin {} s", fmt_secs(m))).unwrap_or_default()
+    }
+
+    /// The fault of a move that ended after its clock (and its margin) ran out, with the
+    /// clock's figures: for the referee, which checks each move's time against the clock.
+    pub fn late(&self, took: Duration) -> Option<Fault> {
+        let left = self.game_time_left?;
+        (took > left + self.margin.unwrap_or_default()).then(|| {
+            Fault::new(
+                FaultKind::Timeout,
+                format!(
+                    "lost on time: the move took {} s, its clock showed {} s at the start of the move{}",
+                    fmt_secs(took),
+                    fmt_secs(left),
+                    self.margin_note()
+                ),
+            )
+        })
     }
 }
 
@@ -296,6 +343,44 @@ fn secs(d: Option<Duration>) -> String {
 fn fmt_secs(d: Duration) -> String {
     let s = d.as_secs_f64();
     if s.fract() == 0.0 { format!("{s:.0}") } else { format!("{s:.3}") }
+}
+
+/// What an engine said of its move (UCI's last `info` line with a score before its
+/// `bestmove`): its search's depth, score, nodes, speed and principal variation, kept in
+/// the record and the PGN's comments.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Analysis {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub depth: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seldepth: Option<u32>,
+    /// The score in centipawns, from the side to move's point of view.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cp: Option<i32>,
+    /// A mate in so many moves (negative: being mated), instead of `cp`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mate: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nps: Option<u64>,
+    /// The engine's own time for the search, in milliseconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_ms: Option<u64>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pv: Vec<String>,
+}
+
+impl Analysis {
+    /// The score as fastchess writes it in a PGN comment: `+0.31`, `-1.05`, `+M5` (mate
+    /// in so many plies), `-M4`; `None` without a score.
+    pub fn score_text(&self) -> Option<String> {
+        if let Some(mate) = self.mate {
+            let plies = if mate > 0 { mate * 2 - 1 } else { -mate * 2 };
+            return Some(format!("{}M{plies}", if mate > 0 { "+" } else { "-" }));
+        }
+        self.cp.map(|cp| format!("{}{:.2}", if cp < 0 { "-" } else { "+" }, f64::from(cp.unsigned_abs()) / 100.0))
+    }
 }
 
 /// One request to play a turn of a game `G`.
@@ -370,13 +455,17 @@ pub enum Termination {
     Crash { side: usize, detail: String },
     /// The bot broke its interface (garbage, an unknown message, an over-long line).
     ProtocolError { side: usize, detail: String },
+    /// The referee decided the game on the engines' scores before it ended by the rules
+    /// (chess's resign and draw adjudication): nobody's fault; `winner` is the side that
+    /// won, `None` for a draw.
+    Adjudicated { winner: Option<usize>, detail: String },
 }
 
 impl Termination {
     /// The side at fault, `None` for an end by the rules.
     pub fn side(&self) -> Option<Side> {
         match self {
-            Termination::Rules => None,
+            Termination::Rules | Termination::Adjudicated { .. } => None,
             Termination::Timeout { side, .. }
             | Termination::IllegalMove { side, .. }
             | Termination::Crash { side, .. }
@@ -391,6 +480,7 @@ impl Termination {
             Termination::IllegalMove { .. } => "illegal-move",
             Termination::Crash { .. } => "crash",
             Termination::ProtocolError { .. } => "protocol-error",
+            Termination::Adjudicated { .. } => "adjudication",
         }
     }
 
@@ -398,6 +488,7 @@ impl Termination {
     pub fn describe(&self, side_names: [&str; 2]) -> String {
         match self {
             Termination::Rules => "by the rules".to_string(),
+            Termination::Adjudicated { detail, .. } => format!("adjudication: {detail}"),
             Termination::Timeout { side, detail }
             | Termination::IllegalMove { side, detail }
             | Termination::Crash { side, detail }

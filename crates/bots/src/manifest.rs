@@ -29,10 +29,13 @@ pub enum Protocol {
     Connect4Tcp,
     /// The project's own line protocol, any game, one process per game.
     Arbiter,
+    /// Chess, one process kept across games: the Universal Chess Interface of the
+    /// world's chess engines (`uci`, `position`, `go`, `bestmove`).
+    Uci,
 }
 
 impl Protocol {
-    pub const ALL: [Protocol; 8] = [
+    pub const ALL: [Protocol; 9] = [
         Protocol::GomokuFile,
         Protocol::GomokuConsole,
         Protocol::Gomocup,
@@ -41,6 +44,7 @@ impl Protocol {
         Protocol::Nupud,
         Protocol::Connect4Tcp,
         Protocol::Arbiter,
+        Protocol::Uci,
     ];
 
     pub fn name(self) -> &'static str {
@@ -53,19 +57,21 @@ impl Protocol {
             Protocol::Nupud => "nupud",
             Protocol::Connect4Tcp => "connect4-tcp",
             Protocol::Arbiter => "arbiter",
+            Protocol::Uci => "uci",
         }
     }
 
     /// The game a native protocol belongs to; `None` for the project's own protocol,
     /// which serves every game.
     pub fn game(self) -> Option<GameKind> {
-        use rules::{Registered, connect4, gomoku, legions, nupud, pahtum};
+        use rules::{Registered, chess, connect4, gomoku, legions, nupud, pahtum};
         match self {
             Protocol::GomokuFile | Protocol::GomokuConsole | Protocol::Gomocup => Some(gomoku::Position::KIND),
             Protocol::Legions => Some(legions::Position::KIND),
             Protocol::Pahtum => Some(pahtum::Position::KIND),
             Protocol::Nupud => Some(nupud::Position::KIND),
             Protocol::Connect4Tcp => Some(connect4::Position::KIND),
+            Protocol::Uci => Some(chess::Position::KIND),
             Protocol::Arbiter => None,
         }
     }
@@ -125,6 +131,70 @@ pub struct Manifest {
     pub build: Option<Vec<String>>,
     #[serde(default)]
     pub limits: LimitOverrides,
+    /// A UCI engine's settings (`protocol = "uci"`): its options and a search limit.
+    #[serde(default)]
+    pub uci: UciSettings,
+}
+
+/// What a UCI engine is told beside the game (`[uci]` in its manifest; an entrant's
+/// settings and the command line's `--engine-option` add to them): its options, sent
+/// with `setoption` after `uciok`, and a limit on each search instead of the clock
+/// (`go nodes N`, `go depth N`), as fastchess's `option.NAME=VALUE`, `nodes` and `depth`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+pub struct UciSettings {
+    /// Option name and value, e.g. `Hash = 16`, `Threads = 1`, `"Skill Level" = 3`.
+    #[serde(default, deserialize_with = "option_values")]
+    pub options: std::collections::BTreeMap<String, String>,
+    /// Each search limited to so many nodes (`go nodes N`), the clock still running.
+    pub nodes: Option<u64>,
+    /// Each search limited to so many plies (`go depth N`).
+    pub depth: Option<u32>,
+}
+
+impl UciSettings {
+    /// Reads `NAME=VALUE` (the command line's `--engine-option`) into the options; a
+    /// name without `=` is a button (`setoption name NAME`, an empty value here).
+    pub fn set(&mut self, pair: &str) -> Result<(), String> {
+        let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+        let name = name.trim().strip_prefix("option.").unwrap_or(name.trim());
+        if name.is_empty() || name.chars().any(char::is_control) || value.chars().any(char::is_control) {
+            return Err(format!("engine option {pair:?} is not NAME=VALUE (e.g. Hash=16)"));
+        }
+        match name {
+            "nodes" => self.nodes = Some(value.trim().parse().map_err(|_| format!("nodes={value:?} is not a whole number"))?),
+            "depth" => self.depth = Some(value.trim().parse().map_err(|_| format!("depth={value:?} is not a whole number"))?),
+            _ => {
+                self.options.insert(name.to_string(), value.trim().to_string());
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Option values as TOML writes them (numbers, booleans, text), as text.
+fn option_values<'de, D: serde::Deserializer<'de>>(de: D) -> Result<std::collections::BTreeMap<String, String>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Value {
+        Int(i64),
+        Bool(bool),
+        Float(f64),
+        Text(String),
+    }
+    let raw = std::collections::BTreeMap::<String, Value>::deserialize(de)?;
+    Ok(raw
+        .into_iter()
+        .map(|(name, value)| {
+            let text = match value {
+                Value::Int(v) => v.to_string(),
+                Value::Bool(v) => v.to_string(),
+                Value::Float(v) => v.to_string(),
+                Value::Text(v) => v,
+            };
+            (name, text)
+        })
+        .collect())
 }
 
 /// The longest `name` of a manifest, in characters.
@@ -149,6 +219,13 @@ impl Manifest {
         }
         if matches!(&self.build, Some(build) if build.is_empty()) {
             return Err("build is empty".to_string());
+        }
+        for (name, value) in &self.uci.options {
+            check_text("a [uci] option's name", name, MAX_NAME_CHARS)?;
+            check_text("a [uci] option's value", value, MAX_AUTHOR_CHARS)?;
+        }
+        if self.protocol != Protocol::Uci && self.uci != UciSettings::default() {
+            return Err("[uci] is for protocol = \"uci\"".to_string());
         }
         if let Some(dir) = &self.workdir {
             let path = Path::new(dir);

@@ -8,3 +8,4 @@ pub mod connect4_tcp;
 pub mod gomocup;
 pub mod gomoku_console;
 pub mod names;
+pub mod uci;

@@ -9,6 +9,7 @@
 //! the rules, when the referee plays it). [`play_game`] makes the one run-time choice of
 //! the game, from its start position.
 
+pub mod adjudication;
 pub mod cores;
 pub mod human;
 pub mod lanes;
@@ -77,6 +78,14 @@ impl<G: Registered> Seat<G> {
             Seat::Program(driver) => driver.finish(outcome).await,
         }
     }
+
+    /// What the seat said of its last move: a program's analysis (a UCI engine's).
+    fn analysis(&mut self) -> Option<bots::Analysis> {
+        match self {
+            Seat::Program(driver) => driver.analysis(),
+            _ => None,
+        }
+    }
 }
 
 /// A built-in player's turn, searched on a blocking thread (a search takes up to its
@@ -135,13 +144,16 @@ pub struct GameSetup {
     /// its sandbox's own folder instead of `side-N`; not used with `workdir_root`, whose
     /// folders the caller looks into.
     pub ahead: Option<std::sync::Arc<bots::ahead::Ahead>>,
+    /// Ending the game on the engines' scores before the rules do (chess's resign and
+    /// draw adjudication, [`adjudication`]); `None`: play to the end.
+    pub adjudication: Option<adjudication::Adjudication>,
 }
 
 impl GameSetup {
     /// A game from `start` with the game's own limits for both sides.
     pub fn new(start: AnyPosition, options: Options, seed: u64) -> GameSetup {
         let limits = Limits::for_game(start.kind(), &options);
-        GameSetup { start, options, seed, limits: [limits; 2], workdir_root: None, pool: None, ahead: None }
+        GameSetup { start, options, seed, limits: [limits; 2], workdir_root: None, pool: None, ahead: None, adjudication: None }
     }
 }
 
@@ -274,9 +286,10 @@ pub async fn play<G: Registered>(
         }
     }
 
-    let mut wall_used = [Duration::ZERO; 2];
+    let mut clocks = [0, 1].map(|side| Clock::new(&setup.limits[side]));
     let mut cpu_used = [Duration::ZERO; 2];
     let mut last_move = LastMove::None;
+    let mut tracker = setup.adjudication.map(adjudication::Tracker::new);
     if termination == Termination::Rules {
         while let Some(side) = pos.to_move() {
             let idx = side.index();
@@ -289,14 +302,27 @@ pub async fn play<G: Registered>(
             let turn_began = Instant::now();
             let clock = TurnClock {
                 move_time: limits.move_time,
-                game_time_left: limits.game_time.map(|t| t.saturating_sub(wall_used[idx])),
+                game_time_left: clocks[idx].left,
                 cpu_left: limits.game_cpu.map(|t| t.saturating_sub(cpu_used[idx])),
                 move_cpu: limits.move_cpu,
+                increment: limits.increment,
+                moves_to_go: clocks[idx].moves_to_go(limits),
+                margin: limits.margin,
+                opponent: clocks[1 - idx].left.map(|left| bots::OpponentClock { left, increment: setup.limits[1 - idx].increment }),
             };
             let request = TurnRequest { pos: &pos, last_move: last_move.clone(), clock };
-            let reply = seats[idx].turn(&request).await?;
+            let mut reply = seats[idx].turn(&request).await?;
             drop(core);
-            wall_used[idx] += reply.elapsed;
+            let analysis = seats[idx].analysis();
+            // Under a chess clock a move is checked against it when it ends, its time
+            // taken off and the increment (and a new control's time) added.
+            if clocks[idx].checks_each_move(limits)
+                && reply.answer.is_ok()
+                && let Some(late) = clock.late(reply.elapsed)
+            {
+                reply.answer = Err(late);
+            }
+            clocks[idx].after_move(limits, reply.elapsed);
             cpu_used[idx] += reply.cpu;
             let mut turn = TurnRecord {
                 side: idx,
@@ -310,6 +336,8 @@ pub async fn play<G: Registered>(
                 stderr: reply.stderr.text,
                 stderr_dropped: reply.stderr.dropped,
                 note: None,
+                clock_ms: clocks[idx].left.filter(|_| clocks[idx].checks_each_move(limits)).map(|left| left.as_millis() as u64),
+                analysis,
                 input: reply.input,
             };
             // The move as the seat read it, checked once, here, by the rules.
@@ -330,6 +358,14 @@ pub async fn play<G: Registered>(
                     turns.push(turn);
                     last_move = if pos.hides_last_move() { LastMove::Hidden } else { LastMove::Move(canonical.clone()) };
                     moves.push(canonical);
+                    // The rules end a game first; adjudication only one that goes on.
+                    let score = adjudication::Score::of(turns.last().and_then(|turn| turn.analysis.as_ref()));
+                    if pos.to_move().is_some()
+                        && let Some(verdict) = tracker.as_mut().and_then(|tracker| tracker.after_move(side, score))
+                    {
+                        termination = Termination::Adjudicated { winner: verdict.winner.map(Side::index), detail: verdict.detail };
+                        break;
+                    }
                 }
                 Err(fault) => {
                     turns.push(turn);
@@ -340,9 +376,10 @@ pub async fn play<G: Registered>(
         }
     }
 
-    let outcome = match termination.side() {
-        Some(loser) => pos.forfeit(loser),
-        None => pos.outcome().expect("play stops by the rules only at the end"),
+    let outcome = match (&termination, termination.side()) {
+        (Termination::Adjudicated { winner, .. }, _) => Outcome { winner: winner.and_then(Side::from_index), scores: None },
+        (_, Some(loser)) => pos.forfeit(loser),
+        (_, None) => pos.outcome().expect("play stops by the rules only at the end"),
     };
     for seat in &mut seats {
         seat.finish(&outcome).await;
@@ -366,6 +403,47 @@ pub async fn play<G: Registered>(
         started_ms,
         duration_ms: started.elapsed().as_millis() as u64,
     })
+}
+
+/// A side's game clock: what is left of its time (`None`: no game clock), and its moves
+/// so far (for a control of so many moves).
+struct Clock {
+    left: Option<Duration>,
+    moves: u32,
+}
+
+impl Clock {
+    fn new(limits: &Limits) -> Clock {
+        Clock { left: limits.game_time, moves: 0 }
+    }
+
+    /// Whether this is a chess clock (an increment, a control of moves, or a margin),
+    /// which checks each move against it when the move ends and then adds the increment
+    /// and each new control's time. Without one, the game time is a plain budget, as the
+    /// seeds' contests have it: each move's deadline is what is left of it.
+    fn checks_each_move(&self, limits: &Limits) -> bool {
+        limits.increment.is_some() || limits.moves_to_go.is_some() || limits.margin.is_some()
+    }
+
+    /// The moves to the next control, this one included.
+    fn moves_to_go(&self, limits: &Limits) -> Option<u32> {
+        limits.moves_to_go.map(|n| n - self.moves % n)
+    }
+
+    /// Takes a move's time off the clock (to zero at least: a move within the margin
+    /// counts) and adds the increment, and the control's time after its last move.
+    fn after_move(&mut self, limits: &Limits, took: Duration) {
+        self.moves += 1;
+        let Some(left) = self.left else { return };
+        let mut left = left.saturating_sub(took);
+        if self.checks_each_move(limits) {
+            left += limits.increment.unwrap_or_default();
+            if limits.moves_to_go.is_some_and(|n| self.moves.is_multiple_of(n)) {
+                left += limits.game_time.unwrap_or_default();
+            }
+        }
+        self.left = Some(left);
+    }
 }
 
 fn player_record(spec: &BotSpec, limits: &Limits) -> PlayerRecord {

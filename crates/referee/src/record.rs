@@ -68,6 +68,13 @@ pub struct TurnRecord {
     /// What the rules made of the move where that is not obvious (Legions' orders).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// The side's clock after the move (increment added), in milliseconds, where the
+    /// game has a clock (chess's PGN writes it as `[%clk]`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock_ms: Option<u64>,
+    /// What the engine said of its move (a UCI engine's last `info` with a score).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub analysis: Option<bots::Analysis>,
     /// What the referee wrote to the bot for this turn, exactly (the project protocol's
     /// lines, a per-move program's stdin, Gomocup's commands, the console's answers, the
     /// Gomoku field file, the TCP line); absent where nothing is written (built-in

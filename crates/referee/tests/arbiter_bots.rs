@@ -128,7 +128,8 @@ fn detail(termination: &Termination) -> &str {
         Termination::Timeout { detail, .. }
         | Termination::IllegalMove { detail, .. }
         | Termination::Crash { detail, .. }
-        | Termination::ProtocolError { detail, .. } => detail,
+        | Termination::ProtocolError { detail, .. }
+        | Termination::Adjudicated { detail, .. } => detail,
     }
 }
 

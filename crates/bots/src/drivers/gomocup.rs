@@ -389,19 +389,20 @@ pub async fn describe(bot: &ProgramBot, workdir: &Path, sandboxed: bool) -> Resu
     Ok(Some(Identity { name: name.to_string(), author: about.get("author").map(str::to_string), details }))
 }
 
-/// The protocol lines a brain wrote for the log, under a byte cap per turn.
-struct ProtocolLog {
+/// The protocol lines a brain (or a UCI engine) wrote for the log, under a byte cap per
+/// turn.
+pub(super) struct ProtocolLog {
     lines: String,
     dropped: u64,
     cap: usize,
 }
 
 impl ProtocolLog {
-    fn new(cap: usize) -> ProtocolLog {
+    pub(super) fn new(cap: usize) -> ProtocolLog {
         ProtocolLog { lines: String::new(), dropped: 0, cap }
     }
 
-    fn push(&mut self, line: &str) {
+    pub(super) fn push(&mut self, line: &str) {
         let entry = format!("stdout: {line}\n");
         if self.lines.len() + entry.len() <= self.cap {
             self.lines.push_str(&entry);
@@ -411,7 +412,7 @@ impl ProtocolLog {
     }
 
     /// Moves the kept lines to the end of a turn's stderr log.
-    fn append_to(&mut self, stderr: &mut jail::Log) {
+    pub(super) fn append_to(&mut self, stderr: &mut jail::Log) {
         stderr.text.push_str(&std::mem::take(&mut self.lines));
         stderr.dropped += std::mem::take(&mut self.dropped);
     }

@@ -9,6 +9,7 @@ pub mod gomoku_file;
 pub mod legions;
 pub mod nupud;
 pub mod pahtum;
+pub mod uci;
 
 use std::path::Path;
 use std::process::ExitStatus;
@@ -40,6 +41,12 @@ pub trait Driver<G: Game>: Send {
     /// Tells the bot the game is over where its interface has a way to, and stops every
     /// process it started.
     fn finish<'a>(&'a mut self, outcome: &'a Outcome) -> BoxFuture<'a, ()>;
+
+    /// What the bot said of its last move (a UCI engine's search), taken once; `None`
+    /// for the interfaces that say nothing of the kind.
+    fn analysis(&mut self) -> Option<crate::Analysis> {
+        None
+    }
 }
 
 /// Gets a program bot ready for a game of `G` (per-game processes start here): builds
@@ -66,6 +73,7 @@ pub async fn open<G: Registered>(bot: &ProgramBot, ctx: &SeatContext) -> Result<
         Protocol::Pahtum => typed::<G, rules::pahtum::Position, _>(bot, pahtum::Bot::open(bot, ctx).await?),
         Protocol::Nupud => typed::<G, rules::nupud::Position, _>(bot, nupud::Bot::open(bot, ctx).await?),
         Protocol::Connect4Tcp => typed::<G, rules::connect4::Position, _>(bot, connect4_tcp::Bot::open(bot, ctx).await?),
+        Protocol::Uci => typed::<G, rules::chess::Position, _>(bot, uci::Bot::open(bot, ctx).await?),
     }
 }
 
@@ -100,6 +108,7 @@ pub async fn describe_in(bot: &ProgramBot, workdir: &Path, sandboxed: bool) -> R
         Protocol::Nupud => nupud::describe(bot, workdir, sandboxed).await,
         Protocol::Connect4Tcp => connect4_tcp::describe(bot, workdir, sandboxed).await,
         Protocol::Arbiter => arbiter::describe(bot, workdir, sandboxed).await,
+        Protocol::Uci => uci::describe(bot, workdir, sandboxed).await,
     }
 }
 
