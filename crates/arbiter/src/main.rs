@@ -6,6 +6,7 @@ mod bench;
 mod bench_play;
 mod bot;
 mod doctor;
+mod engine_args;
 mod games;
 mod host;
 mod info;

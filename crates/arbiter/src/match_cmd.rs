@@ -51,8 +51,9 @@ pub struct Args {
     #[command(flatten)]
     pin: super::PinArgs,
     /// Stop as soon as a sequential probability ratio test decides between elo0 and elo1,
-    /// e.g. `--sprt elo0=0,elo1=5` (alpha and beta default to 0.05).
-    #[arg(long, value_name = "elo0=E0,elo1=E1[,alpha=A,beta=B]")]
+    /// e.g. `--sprt elo0=0,elo1=5`, in normalized Elo as fastchess's -sprt (alpha and
+    /// beta default to 0.05; model=logistic for logistic Elo).
+    #[arg(long, value_name = "elo0=E0,elo1=E1[,alpha=A,beta=B][,model=M]")]
     sprt: Option<String>,
     /// Print a machine-readable summary (JSON) instead of text.
     #[arg(long)]
@@ -61,6 +62,8 @@ pub struct Args {
     sandbox: super::sandboxing::SandboxArgs,
     #[command(flatten)]
     reuse: super::play::ReuseArgs,
+    #[command(flatten)]
+    engine: super::engine_args::EngineArgs,
 }
 
 /// What every worker needs to play a pair.
@@ -77,6 +80,12 @@ struct Match {
     /// Where the sandboxes of the bots' next games are started ahead (none outside the
     /// sandbox).
     ahead: Option<Arc<referee::ahead::Ahead>>,
+    /// The openings, pair `p` playing `book[p % len]` (`--openings`).
+    book: Option<Vec<String>>,
+    adjudication: Option<referee::adjudication::Adjudication>,
+    /// Where each game is appended as PGN (`--pgn`), and the players' names.
+    pgn: Option<super::engine_args::PgnOut>,
+    names: [String; 2],
 }
 
 /// One finished pair (or the last, single game): A's scores and faults per game.
@@ -133,7 +142,10 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     if args.jobs == 0 {
         bail!("-j must be at least 1");
     }
-    let bots = [bot(&args.a, kind)?, bot(&args.b, kind)?];
+    let mut bots = [bot(&args.a, kind)?, bot(&args.b, kind)?];
+    args.engine.apply_options(&mut bots)?;
+    let adjudication = args.engine.adjudication()?;
+    let pgn = args.engine.pgn_out(kind)?;
     if bots.iter().any(|b| matches!(b, BotSpec::Human)) {
         bail!("a match is between bots; use `arbiter play` to play against one");
     }
@@ -147,8 +159,11 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         [bots[0].name(), bots[1].name()]
     };
     let n_pairs = args.games.div_ceil(2);
+    let book = args.engine.book(kind, &options, seed)?;
     if !args.json {
-        let test = sprt.map(|t| format!(", SPRT elo0={} elo1={} alpha={} beta={}", t.elo0, t.elo1, t.alpha, t.beta)).unwrap_or_default();
+        let test = sprt
+            .map(|t| format!(", SPRT elo0={} elo1={} alpha={} beta={} model={:?}", t.elo0, t.elo1, t.alpha, t.beta, t.model).to_lowercase())
+            .unwrap_or_default();
         println!(
             "{kind}: {} vs {}, up to {} game(s) in {n_pairs} colour-swapped pair(s), seed {seed}{test}",
             names[0], names[1], args.games
@@ -167,6 +182,10 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         games: args.games,
         pool: pool.clone(),
         ahead: ahead.clone(),
+        book,
+        adjudication,
+        pgn,
+        names: names.clone(),
     });
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the async runtime")?;
     let lanes = args.pin.lanes(args.jobs as usize)?;
@@ -275,7 +294,10 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
 async fn play_pair(shared: &Arc<Match>, lanes: Option<&Arc<Lanes>>, pair: u32) -> anyhow::Result<PairResult> {
     let kind = shared.kind;
     let mut rng = ChaCha8Rng::seed_from_u64(derive(shared.seed, u64::from(pair) | 1 << 63));
-    let text = kind.random_start(&shared.options, &mut rng)?;
+    let text = match &shared.book {
+        Some(book) => Some(book[pair as usize % book.len()].clone()),
+        None => kind.random_start(&shared.options, &mut rng)?,
+    };
     let start = kind.new_position(&shared.options, text.as_deref()).context("start position")?;
     let mut result = PairResult { scores: Vec::with_capacity(2), faults: [0, 0] };
     for idx in [2 * pair, 2 * pair + 1].into_iter().filter(|&idx| idx < shared.games) {
@@ -284,6 +306,7 @@ async fn play_pair(shared: &Arc<Match>, lanes: Option<&Arc<Lanes>>, pair: u32) -
         let mut setup = GameSetup::new(start.clone(), shared.options.clone(), derive(shared.seed, u64::from(idx)));
         setup.pool = shared.pool.clone();
         setup.ahead = shared.ahead.clone();
+        setup.adjudication = shared.adjudication;
         setup.limits = order.map(|player| side_limits(setup.limits[0], &shared.bots[player], &shared.overrides));
         for limits in &mut setup.limits {
             limits.sandboxed = shared.sandboxed;
@@ -297,6 +320,10 @@ async fn play_pair(shared: &Arc<Match>, lanes: Option<&Arc<Lanes>>, pair: u32) -
             None => game.await,
         }
         .with_context(|| format!("game {} was not played", idx + 1))?;
+        if let Some(pgn) = &shared.pgn {
+            let event = format!("Arbiter match {} vs {}", shared.names[0], shared.names[1]);
+            pgn.write(&record, &event, (idx + 1).to_string(), order.map(|player| shared.names[player].as_str()))?;
+        }
         let a_side = order[0];
         result.scores.push(score_of(&record, a_side));
         if let Some(side) = record.result.termination.side() {
@@ -346,6 +373,9 @@ fn describe(summary: &Summary) -> String {
     text += &format!("pentanomial (pairs with 0, 1/2, 1, 3/2, 2 points for {a}): {p0} {p1} {p2} {p3} {p4}\n");
     let note = if est.virtual_draw { " (results all alike: one virtual draw added)" } else { "" };
     text += &format!("Elo difference of {a} over {b}: {est} (95%){note}, LOS {:.1}%\n", 100.0 * est.los);
+    if let (Some(nelo), Some(error)) = (est.nelo, est.nelo_error95) {
+        text += &format!("normalized Elo (nElo) of {a} over {b}: {nelo:+.2} ± {error:.2} (95%)\n");
+    }
     if summary.faults != [0, 0] {
         text += &format!("games lost by faults: {a} {}, {b} {}\n", summary.faults[0], summary.faults[1]);
     }

@@ -54,6 +54,8 @@ pub struct Args {
     sandbox: super::sandboxing::SandboxArgs,
     #[command(flatten)]
     reuse: ReuseArgs,
+    #[command(flatten)]
+    engine: super::engine_args::EngineArgs,
 }
 
 /// The `--no-reuse` flag of `play`, `match` and `bench-play`.
@@ -125,7 +127,9 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let kind = GameKind::from_name(&args.game)?;
     let options = super::parse_options(kind, &args.options)?;
     let overrides = parse_limits(&args.limits)?;
-    let bots = [bot(&args.a, kind)?, bot(&args.b, kind)?];
+    let mut bots = [bot(&args.a, kind)?, bot(&args.b, kind)?];
+    args.engine.apply_options(&mut bots)?;
+    let (adjudication, pgn) = (args.engine.adjudication()?, args.engine.pgn_out(kind)?);
     let has_programs = bots.iter().any(|b| matches!(b, BotSpec::Program(_)));
     let sandbox = super::sandboxing::decide(args.sandbox.to_policy(), has_programs)?;
     super::sandboxing::warn(&sandbox);
@@ -136,6 +140,10 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     };
     if args.games == 0 {
         bail!("--games must be at least 1");
+    }
+    let book = args.engine.book(kind, &options, seed)?;
+    if book.is_some() && start_file.is_some() {
+        bail!("--start and --openings both give the start: use one");
     }
     if let Some(dir) = &args.record {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create record folder {}", dir.display()))?;
@@ -158,9 +166,10 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     for idx in 0..args.games {
         // Each pair of games (2k, 2k+1) plays from one start with the sides swapped.
         if idx % 2 == 0 || start_pos.is_none() {
-            let text = match &start_file {
-                Some(text) => Some(text.clone()),
-                None => kind.random_start(&options, &mut ChaCha8Rng::seed_from_u64(derive(seed, u64::from(idx / 2) | 1 << 63)))?,
+            let text = match (&start_file, &book) {
+                (_, Some(book)) => Some(book[(idx / 2) as usize % book.len()].clone()),
+                (Some(text), None) => Some(text.clone()),
+                (None, None) => kind.random_start(&options, &mut ChaCha8Rng::seed_from_u64(derive(seed, u64::from(idx / 2) | 1 << 63)))?,
             };
             start_pos = Some(kind.new_position(&options, text.as_deref()).context("start position")?);
         }
@@ -170,6 +179,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         let mut setup = GameSetup::new(start.clone(), options.clone(), game_seed);
         setup.pool = pool.clone();
         setup.ahead = ahead.clone();
+        setup.adjudication = adjudication;
         setup.limits = order.map(|player| side_limits(setup.limits[0], &bots[player], &overrides));
         for limits in &mut setup.limits {
             limits.sandboxed = sandbox.sandboxed;
@@ -219,6 +229,9 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             Some(dir) => Some(write_record(dir, &record)?),
             None => None,
         };
+        if let Some(pgn) = &pgn {
+            pgn.write(&record, "Arbiter play", (idx + 1).to_string(), [&names[order[0]], &names[order[1]]])?;
+        }
         let report = report(idx, &record, [&names[order[0]], &names[order[1]]], path);
         for (side_idx, &player_idx) in order.iter().enumerate() {
             let tally = &mut tallies[player_idx];

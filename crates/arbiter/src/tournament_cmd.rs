@@ -43,6 +43,10 @@ pub struct Args {
     shared: super::worker_cmd::SharedArgs,
     #[command(flatten)]
     sandbox: super::sandboxing::TournamentSandboxArgs,
+    /// Write every stored game of the tournament to FILE as PGN (chess) when the run
+    /// ends or stops (the file is written anew, so a resumed run repeats no game).
+    #[arg(long, value_name = "FILE")]
+    pgn: Option<PathBuf>,
 }
 
 pub fn run(args: &Args) -> anyhow::Result<()> {
@@ -61,6 +65,9 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         Location::File(path) => path.clone(),
         Location::Postgres(_) => return run_shared(args, &config, &text, &entrants, &config_dir, jobs, &runtime),
     };
+    if args.pgn.is_some() && !arena::pgn::writes_pgn(config.game.name()) {
+        anyhow::bail!("--pgn: a {} game has no PGN (PGN is chess's record format)", config.game);
+    }
     let has_programs = entrants.iter().any(|e| matches!(e.spec, referee::BotSpec::Program(_)));
     let sandbox = super::sandboxing::decide(args.sandbox.to_policy(), has_programs)?;
     args.cores.apply(jobs, !has_programs)?;
@@ -109,9 +116,38 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             name = stop => Err(anyhow::anyhow!("interrupted by {name}: every finished game is stored in {}; run the same command to resume", db.display())),
         }
     });
+    if let Some(path) = &args.pgn {
+        let written = runtime.block_on(write_pgn(&db, path, &config.name));
+        match (&outcome, written) {
+            (_, Ok(games)) => eprintln!("{games} game(s) written to {} as PGN", path.display()),
+            (Ok(_), Err(err)) => return Err(err),
+            (Err(_), Err(err)) => eprintln!("warning: {err:#}"),
+        }
+    }
     outcome?;
     println!();
     super::standings_cmd::print_all(&args.db, "text")
+}
+
+/// Writes every stored game of the tournament in `db` to `path` as PGN, in the order
+/// they were stored, each game's key as its round; how many.
+async fn write_pgn(db: &std::path::Path, path: &std::path::Path, event: &str) -> anyhow::Result<usize> {
+    let store = store::Store::open_read_only(db).await?;
+    let names: std::collections::BTreeMap<_, _> = store.entrants().await?.into_iter().map(|e| (e.id, e.name)).collect();
+    let mut text = String::new();
+    let games = store.games().await?;
+    for game in &games {
+        let Some(json) = store.game_record(&game.spec.key).await? else { continue };
+        let record: referee::GameRecord = serde_json::from_str(&json).with_context(|| format!("the record of game {}", game.spec.key))?;
+        let name = |side: usize| names.get(&game.spec.players[side]).map_or("?", String::as_str);
+        let header = arena::pgn::Header { event, site: "Arbiter", round: game.spec.key.clone(), names: [name(0), name(1)] };
+        text.push_str(
+            &arena::pgn::game_pgn(&record, &header).map_err(anyhow::Error::msg).with_context(|| format!("game {}", game.spec.key))?,
+        );
+    }
+    store.close().await;
+    std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(games.len())
 }
 
 /// `tournament --db URL`: records the tournament in the shared database, then plays its
@@ -125,6 +161,9 @@ fn run_shared(
     jobs: usize,
     runtime: &tokio::runtime::Runtime,
 ) -> anyhow::Result<()> {
+    if args.pgn.is_some() && !arena::pgn::writes_pgn(config.game.name()) {
+        anyhow::bail!("--pgn: a {} game has no PGN (PGN is chess's record format)", config.game);
+    }
     let has_programs = entrants.iter().any(|e| matches!(e.spec, referee::BotSpec::Program(_)));
     let sandbox = super::sandboxing::decide(args.sandbox.to_policy(), has_programs)?;
     args.cores.apply(jobs, !has_programs)?;

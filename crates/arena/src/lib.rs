@@ -6,6 +6,7 @@
 pub mod bundles;
 mod entrants;
 mod outcome;
+pub mod pgn;
 pub mod report;
 pub mod shared;
 

@@ -1,7 +1,10 @@
 //! Ratings from game results: the logistic Elo difference with its 95% error bar and
 //! likelihood of superiority, counting colour-swapped pairs as pairs (pentanomial), and
-//! the sequential probability ratio test (GSPRT, as fishtest runs it) for head-to-head
-//! testing.
+//! the sequential probability ratio test for head-to-head testing: on normalized Elo by
+//! default, as fastchess (and fishtest) run it, after Michel Van den Bergh's "Comments on
+//! Normalized Elo", or on logistic Elo (the GSPRT). Normalized Elo (nElo) is the score's
+//! distance from ½ in standard deviations of one game (of a pair, per game, for pairs),
+//! times 800 / ln 10.
 //!
 //! The statistics treat each independent unit of play as one sample: a colour-swapped
 //! pair (two games on one start, each side moving first once) is one sample with five
@@ -189,9 +192,19 @@ impl Tally {
                 _ => 0.5,
             }
         };
+        // Normalized Elo, from the real results: (μ − ½) / √(n·Var(μ)) · 800 / ln 10.
+        let scale = 800.0 / std::f64::consts::LN_10;
+        let (nelo, nelo_error95) = if real_variance > 0.0 {
+            let per_game = (f64::from(games) * real_variance).sqrt();
+            (Some((real_mean - 0.5) / per_game * scale + 0.0), Some(Z95 / f64::from(games).sqrt() * scale))
+        } else {
+            (None, None)
+        };
         Some(Estimate {
             elo,
             error95: Z95 * sd * slope,
+            nelo,
+            nelo_error95,
             los,
             score: real_mean,
             games,
@@ -240,6 +253,45 @@ fn closest_with_mean(pdf: &[(f64, f64)], s: f64) -> Option<Vec<f64>> {
     Some(pdf.iter().map(|&(x, p)| p / (1.0 + lambda * (x - s))).collect())
 }
 
+/// The distribution over the per-game `scores` closest to `phat` (maximum likelihood)
+/// whose normalized score `(μ − ½) / σ` is `t`, by Van den Bergh's fixed point (see
+/// [`Sprt::llr_normalized`]); `None` where no such distribution is found (a single
+/// category).
+fn closest_with_t(scores: &[f64], phat: &[f64], t: f64) -> Option<Vec<f64>> {
+    let mut p = vec![1.0 / scores.len() as f64; scores.len()];
+    for _ in 0..10_000 {
+        let mu: f64 = scores.iter().zip(&p).map(|(a, p)| a * p).sum();
+        let sigma = scores.iter().zip(&p).map(|(a, p)| p * (a - mu).powi(2)).sum::<f64>().sqrt();
+        if sigma.is_nan() || sigma <= 0.0 {
+            return None;
+        }
+        let phi: Vec<f64> = scores.iter().map(|a| a - 0.5 - 0.5 * t * sigma * (1.0 + ((a - mu) / sigma).powi(2))).collect();
+        let (low, high) = phi.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), &x| (l.min(x), h.max(x)));
+        if !(low < 0.0 && high > 0.0) {
+            return None;
+        }
+        // Σ p̂φ / (1 + θφ) falls from +∞ to −∞ over θ ∈ (−1/max φ, −1/min φ).
+        let (mut lo, mut hi) = (-1.0 / high, -1.0 / low);
+        let gap = |theta: f64| phat.iter().zip(&phi).map(|(q, f)| q * f / (1.0 + theta * f)).sum::<f64>();
+        for _ in 0..200 {
+            let mid = 0.5 * (lo + hi);
+            if gap(mid) > 0.0 {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        let theta = 0.5 * (lo + hi);
+        let next: Vec<f64> = phat.iter().zip(&phi).map(|(q, f)| q / (1.0 + theta * f)).collect();
+        let moved = next.iter().zip(&p).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
+        p = next;
+        if moved < 1e-12 {
+            break;
+        }
+    }
+    Some(p)
+}
+
 /// A rating difference estimated from results.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Estimate {
@@ -249,6 +301,12 @@ pub struct Estimate {
     /// score by the delta method (the Elo's slope at the mean score times 1.96 standard
     /// deviations).
     pub error95: f64,
+    /// Normalized Elo (fastchess's nElo): the score's distance from ½ in standard
+    /// deviations of one game (for pairs, of a pair's score per game), times 800 / ln 10;
+    /// `None` when the results are all alike (no deviation).
+    pub nelo: Option<f64>,
+    /// Half-width of its 95% interval: 1.96 / √games · 800 / ln 10, as fastchess gives it.
+    pub nelo_error95: Option<f64>,
     /// Likelihood of superiority: the probability that the rated player is the stronger,
     /// `Φ((score − ½) / sd)` in the normal approximation.
     pub los: f64,
@@ -342,8 +400,8 @@ fn natural_cmp(a: &str, b: &str) -> Ordering {
     }
 }
 
-/// A sequential probability ratio test between two hypotheses on the logistic Elo
-/// difference: H0 `elo = elo0` against H1 `elo = elo1` (fishtest's GSPRT).
+/// A sequential probability ratio test between two hypotheses on the Elo difference:
+/// H0 `elo = elo0` against H1 `elo = elo1`, the Elo normalized or logistic ([`Model`]).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Sprt {
     pub elo0: f64,
@@ -352,6 +410,20 @@ pub struct Sprt {
     pub alpha: f64,
     /// The chance of accepting H0 when H1 holds.
     pub beta: f64,
+    pub model: Model,
+}
+
+/// What Elo the hypotheses are in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Model {
+    /// Normalized Elo (fastchess's default `model=normalized`, fishtest's today): the
+    /// LLR of the maximum-likelihood distributions whose normalized score `t` is each
+    /// hypothesis's (Van den Bergh, section 4.1).
+    Normalized,
+    /// Logistic Elo (fastchess's `model=logistic`, the GSPRT): the LLR of the
+    /// maximum-likelihood distributions whose mean score is each hypothesis's.
+    Logistic,
 }
 
 /// What a sequential test says after the results so far.
@@ -371,7 +443,7 @@ pub enum Decision {
 pub enum SprtError {
     #[error("{0:?} is not key=value (e.g. elo0=0,elo1=5,alpha=0.05,beta=0.05)")]
     NotKeyValue(String),
-    #[error("unknown key {0:?} (keys: elo0, elo1, alpha, beta)")]
+    #[error("unknown key {0:?} (keys: elo0, elo1, alpha, beta, model)")]
     UnknownKey(String),
     #[error("{key}: {value:?} is not a number")]
     NotANumber { key: String, value: String },
@@ -385,10 +457,13 @@ pub enum SprtError {
     Probability(&'static str),
     #[error("alpha + beta must be below 1")]
     Sum,
+    #[error("model {0:?}: normalized or logistic")]
+    Model(String),
 }
 
 impl Sprt {
-    /// A test, checked: `elo0 < elo1`, `0 < alpha, beta` and `alpha + beta < 1`.
+    /// A test on logistic Elo, checked: `elo0 < elo1`, `0 < alpha, beta` and
+    /// `alpha + beta < 1` ([`Sprt::with_model`] for normalized Elo).
     pub fn new(elo0: f64, elo1: f64, alpha: f64, beta: f64) -> Result<Sprt, SprtError> {
         if !(elo0.is_finite() && elo1.is_finite() && elo0 < elo1) {
             return Err(SprtError::Order);
@@ -401,7 +476,12 @@ impl Sprt {
         if alpha + beta >= 1.0 {
             return Err(SprtError::Sum);
         }
-        Ok(Sprt { elo0, elo1, alpha, beta })
+        Ok(Sprt { elo0, elo1, alpha, beta, model: Model::Logistic })
+    }
+
+    /// The same test on `model`'s Elo.
+    pub fn with_model(self, model: Model) -> Sprt {
+        Sprt { model, ..self }
     }
 
     /// The bound at which H0 is accepted: `ln(β / (1 − α))`.
@@ -412,6 +492,44 @@ impl Sprt {
     /// The bound at which H1 is accepted: `ln((1 − β) / α)`.
     pub fn upper_bound(&self) -> f64 {
         ((1.0 - self.beta) / self.alpha).ln()
+    }
+
+    /// The log-likelihood ratio of H1 over H0 in the test's model ([`Sprt::llr_logistic`],
+    /// [`Sprt::llr_normalized`]).
+    pub fn llr(&self, tally: &Tally) -> f64 {
+        match self.model {
+            Model::Normalized => self.llr_normalized(tally),
+            Model::Logistic => self.llr_logistic(tally),
+        }
+    }
+
+    /// The log-likelihood ratio on normalized Elo, as fastchess computes it after Van
+    /// den Bergh ("Comments on Normalized Elo", section 4.1): for each kind of sample
+    /// (pentanomial pairs, trinomial single games), with every empty category counted
+    /// as 0.001 of a sample, the empirical distribution p̂ over the per-game scores aᵢ is
+    /// moved to the maximum-likelihood distribution p whose normalized score
+    /// `(μ(p) − ½) / σ(p)` is `t = elo · √k / (800 / ln 10)` (k the games in a sample),
+    /// found by the paper's fixed point: from the uniform distribution, with
+    /// `φᵢ = aᵢ − ½ − ½·t·σ·(1 + ((aᵢ − μ) / σ)²)` of the current p, p becomes
+    /// `p̂ᵢ / (1 + θφᵢ)` with θ the root of `Σ p̂ᵢφᵢ / (1 + θφᵢ) = 0`, until it stops
+    /// moving. The LLR is `n · Σ p̂ᵢ ln(p1ᵢ / p0ᵢ)`, summed over the kinds. 0 without games.
+    pub fn llr_normalized(&self, tally: &Tally) -> f64 {
+        let scale = 800.0 / std::f64::consts::LN_10;
+        let samples = tally.samples(true);
+        let mut llr = 0.0;
+        for games in [1.0f64, 2.0] {
+            let kind: Vec<(f64, f64)> = samples.iter().filter(|s| s.1 == games && s.2 > 0.0).map(|&(p, g, c)| (p / g, c)).collect();
+            let n: f64 = kind.iter().map(|k| k.1).sum();
+            if n <= 0.0 {
+                continue;
+            }
+            let scores: Vec<f64> = kind.iter().map(|k| k.0).collect();
+            let phat: Vec<f64> = kind.iter().map(|k| k.1 / n).collect();
+            let (t0, t1) = (self.elo0 * games.sqrt() / scale, self.elo1 * games.sqrt() / scale);
+            let (Some(p0), Some(p1)) = (closest_with_t(&scores, &phat, t0), closest_with_t(&scores, &phat, t1)) else { continue };
+            llr += n * phat.iter().zip(p0.iter().zip(&p1)).map(|(&p, (&q0, &q1))| p * (q1 / q0).ln()).sum::<f64>();
+        }
+        llr
     }
 
     /// The generalised log-likelihood ratio of H1 over H0, as fishtest computes it: for
@@ -425,7 +543,7 @@ impl Sprt {
     /// This keeps its meaning for a handful of games, where the normal approximation
     /// ([`Sprt::llr_normal`]) does not: one won pair has a variance of almost zero and
     /// would decide the test on its own.
-    pub fn llr(&self, tally: &Tally) -> f64 {
+    pub fn llr_logistic(&self, tally: &Tally) -> f64 {
         let (s0, s1) = (score_from_elo(self.elo0), score_from_elo(self.elo1));
         let samples = tally.samples(true);
         let mut llr = 0.0;
@@ -443,7 +561,7 @@ impl Sprt {
         llr
     }
 
-    /// The normal approximation of [`Sprt::llr`]: `(s1 − s0)(2μ − s0 − s1) / (2·Var(μ))`,
+    /// The normal approximation of [`Sprt::llr_logistic`]: `(s1 − s0)(2μ − s0 − s1) / (2·Var(μ))`,
     /// with `μ` the mean score per game and `Var(μ)` its variance from the pentanomial
     /// where pairs exist (see the module's notes), regularised the same way. Close to
     /// the exact form once there are some dozens of samples.
@@ -469,15 +587,28 @@ impl Sprt {
 impl FromStr for Sprt {
     type Err = SprtError;
 
-    /// Reads `elo0=0,elo1=5[,alpha=0.05,beta=0.05]`; alpha and beta default to 0.05.
+    /// Reads `elo0=0,elo1=5[,alpha=0.05,beta=0.05][,model=normalized|logistic]`; alpha
+    /// and beta default to 0.05, the model to normalized (as fastchess's `-sprt`).
     fn from_str(text: &str) -> Result<Sprt, SprtError> {
         let mut values: [Option<f64>; 4] = [None; 4];
         const KEYS: [&str; 4] = ["elo0", "elo1", "alpha", "beta"];
+        let mut model = None;
         for part in text.split(',') {
             let Some((key, value)) = part.split_once('=') else {
                 return Err(SprtError::NotKeyValue(part.trim().to_string()));
             };
             let key = key.trim();
+            if key == "model" {
+                let chosen = match value.trim() {
+                    "normalized" => Model::Normalized,
+                    "logistic" => Model::Logistic,
+                    other => return Err(SprtError::Model(other.to_string())),
+                };
+                if model.replace(chosen).is_some() {
+                    return Err(SprtError::Twice("model".to_string()));
+                }
+                continue;
+            }
             let Some(idx) = KEYS.iter().position(|&k| k == key) else {
                 return Err(SprtError::UnknownKey(key.to_string()));
             };
@@ -493,7 +624,7 @@ impl FromStr for Sprt {
         }
         let elo0 = values[0].ok_or(SprtError::Missing("elo0"))?;
         let elo1 = values[1].ok_or(SprtError::Missing("elo1"))?;
-        Sprt::new(elo0, elo1, values[2].unwrap_or(0.05), values[3].unwrap_or(0.05))
+        Ok(Sprt::new(elo0, elo1, values[2].unwrap_or(0.05), values[3].unwrap_or(0.05))?.with_model(model.unwrap_or(Model::Normalized)))
     }
 }
 

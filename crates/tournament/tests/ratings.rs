@@ -363,3 +363,38 @@ fn sprt_needs_more_than_a_few_games() {
     assert!(close(sprt.llr(&drawn), 5.0 * want, 0.05), "{} vs {}", sprt.llr(&drawn), 5.0 * want);
     assert_eq!(sprt.decide(&drawn), Decision::AcceptH0);
 }
+
+/// A tally of pairs by A's points: 0, ½, 1, 1½, 2 (fastchess's Ptnml(0-2), LL first).
+fn pentanomial(counts: [u32; 5]) -> Tally {
+    let mut tally = Tally::new();
+    let pairs = [(Loss, Loss), (Draw, Loss), (Win, Loss), (Win, Draw), (Win, Win)];
+    for (count, (first, second)) in counts.into_iter().zip(pairs) {
+        (0..count).for_each(|_| tally.add_pair(first, second));
+    }
+    tally
+}
+
+#[test]
+fn normalized_elo_and_llr_match_fastchess_published_output() {
+    // fastchess issue #807 (a user's match, as fastchess printed it): "Elo: -168.40 +/-
+    // 73.37, nElo: -170.08 +/- 62.16 ... Games: 120 ... Ptnml(0-2): [30, 6, 18, 0, 6]".
+    let estimate = pentanomial([30, 6, 18, 0, 6]).estimate().unwrap();
+    assert!(close(estimate.elo, -168.40, 0.005), "{}", estimate.elo);
+    assert!(close(estimate.nelo.unwrap(), -170.08, 0.005), "{:?}", estimate.nelo);
+    assert!(close(estimate.nelo_error95.unwrap(), 62.16, 0.005), "{:?}", estimate.nelo_error95);
+    // fastchess pull request #697 (its output, `-sprt elo0=0 elo1=5`, the normalized
+    // model by default): "Ptnml(0-2): [0, 0, 1, 1, 0] ... LLR: 0.02 (-2.94, 2.94) [0.00, 5.00]".
+    let sprt: Sprt = "elo0=0,elo1=5".parse().unwrap();
+    assert_eq!(sprt.model, ratings::Model::Normalized, "normalized by default, as fastchess");
+    let llr = sprt.llr(&pentanomial([0, 0, 1, 1, 0]));
+    assert!(close(llr, 0.02, 0.005), "{llr}");
+    assert!(close(sprt.lower_bound(), -2.94, 0.005) && close(sprt.upper_bound(), 2.94, 0.005));
+    // Values the independent implementation of tests/chess/check_match.py computes.
+    assert!(close(llr, 0.019_939_822, 1e-6), "{llr}");
+    assert!(close(sprt.llr(&pentanomial([30, 6, 18, 0, 6])), -0.696_442_757, 1e-6));
+    // The logistic model is another test, asked for by name.
+    let logistic: Sprt = "elo0=0,elo1=5,model=logistic".parse().unwrap();
+    assert_eq!(logistic.model, ratings::Model::Logistic);
+    assert!((logistic.llr(&pentanomial([0, 0, 1, 1, 0])) - llr).abs() > 1e-3);
+    assert_eq!("elo0=0,elo1=5,model=bayes".parse::<Sprt>(), Err(SprtError::Model("bayes".into())));
+}
