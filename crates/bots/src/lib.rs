@@ -458,6 +458,7 @@ pub enum Termination {
     /// The referee decided the game on the engines' scores before it ended by the rules
     /// (chess's resign and draw adjudication): nobody's fault; `winner` is the side that
     /// won, `None` for a draw.
+    #[serde(rename = "adjudication")]
     Adjudicated { winner: Option<usize>, detail: String },
 }
 

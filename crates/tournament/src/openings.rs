@@ -56,6 +56,9 @@ pub enum OpeningsError {
     /// `index` counts from 1, in file order.
     #[error("position {index}: {reason}")]
     BadPosition { index: usize, reason: String },
+    /// A book in the game's own format that cannot be read, with where and why.
+    #[error("{0}")]
+    Book(String),
     #[error("the openings file holds no positions")]
     Empty,
 }
@@ -96,9 +99,18 @@ pub fn parse_file(kind: GameKind, text: &str) -> Result<Vec<String>, OpeningsErr
 }
 
 /// Like [`parse_file`], checking each position with `options` (Connect Four's board
-/// size). Positions come back in the game's canonical start text, each ended by a line
+/// size); a game with a book format of its own reads that instead
+/// ([`rules::Game::read_openings`]: chess's EPD and PGN, whose errors say where). Positions come back in the game's canonical start text, each ended by a line
 /// end; errors name the position by its number in the file, from 1.
 pub fn parse_file_with(kind: GameKind, options: &Options, text: &str) -> Result<Vec<String>, OpeningsError> {
+    // A game with a book format of its own (chess's EPD and PGN) reads it.
+    if let Some(read) = kind.read_openings(text, None) {
+        return read.map_err(OpeningsError::Book).and_then(
+            |positions| {
+                if positions.is_empty() { Err(OpeningsError::Empty) } else { Ok(positions) }
+            },
+        );
+    }
     let mut positions = Vec::new();
     for (idx, block) in blocks(text).into_iter().enumerate() {
         let index = idx + 1;
