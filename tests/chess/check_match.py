@@ -8,7 +8,8 @@ on Normalized Elo", section 4.1, for the LLR; fastchess's nElo and its 95% inter
 
     check_match.py SUMMARY.json GAMES.pgn PLAYER_A ELO0 ELO1
 
-Prints what it computed and exits 1 on any disagreement with the summary.
+Prints what it computed (with A's wins, draws and losses) and exits 1 on any
+disagreement with the summary; without an SPRT in the summary, ELO0 and ELO1 are unused.
 """
 
 import json
@@ -118,20 +119,27 @@ def main():
         if estimate["nelo"] is not None:
             problems.append(f"no nElo here (every pair alike), {estimate['nelo']} in the summary")
     # The normalized SPRT on the pentanomial, every empty category 0.001 of a pair.
-    regular = [c if c > 0 else 1e-3 for c in penta]
-    total = sum(regular)
-    phat = [c / total for c in regular]
-    t0, t1 = math.sqrt(2) * elo0 / scale, math.sqrt(2) * elo1 / scale
-    p0, p1 = closest_with_t(values, phat, t0), closest_with_t(values, phat, t1)
-    llr = total * sum(q * math.log(b / a) for q, a, b in zip(phat, p0, p1))
-    there = summary["sprt"]["llr"]
-    if abs(llr - there) > 1e-6 * max(1.0, abs(llr)):
-        problems.append(f"LLR {llr} here, {there} in the summary")
-    lower_bound, upper_bound = math.log(0.05 / 0.95), math.log(0.95 / 0.05)
-    decision = "accept-h1" if llr >= upper_bound else "accept-h0" if llr <= lower_bound else "continue"
-    if decision != summary["sprt"]["decision"]:
-        problems.append(f"decision {decision} here, {summary['sprt']['decision']} in the summary")
-    print(f"{len(games)} games, {pairs} pairs, pentanomial {penta}, nElo {nelo:+.3f} +/- {nelo_error:.3f}, LLR {llr:.4f} ({decision})")
+    llr, decision = float("nan"), "-"
+    if summary.get("sprt"):
+        regular = [c if c > 0 else 1e-3 for c in penta]
+        total = sum(regular)
+        phat = [c / total for c in regular]
+        t0, t1 = math.sqrt(2) * elo0 / scale, math.sqrt(2) * elo1 / scale
+        p0, p1 = closest_with_t(values, phat, t0), closest_with_t(values, phat, t1)
+        llr = total * sum(q * math.log(b / a) for q, a, b in zip(phat, p0, p1))
+        there = summary["sprt"]["llr"]
+        if abs(llr - there) > 1e-6 * max(1.0, abs(llr)):
+            problems.append(f"LLR {llr} here, {there} in the summary")
+        lower_bound, upper_bound = math.log(0.05 / 0.95), math.log(0.95 / 0.05)
+        decision = "accept-h1" if llr >= upper_bound else "accept-h0" if llr <= lower_bound else "continue"
+        if decision != summary["sprt"]["decision"]:
+            problems.append(f"decision {decision} here, {summary['sprt']['decision']} in the summary")
+    wins = sum(score_for(player, g) == 1.0 for g in games)
+    draws = sum(score_for(player, g) == 0.5 for g in games)
+    losses = len(games) - wins - draws
+    if [wins, draws, losses] != [summary["wins"], summary["draws"], summary["losses"]]:
+        problems.append(f"+{wins} ={draws} -{losses} here, +{summary['wins']} ={summary['draws']} -{summary['losses']} in the summary")
+    print(f"{len(games)} games, +{wins} ={draws} -{losses}, {pairs} pairs, pentanomial {penta}, nElo {nelo:+.3f} +/- {nelo_error:.3f}, LLR {llr:.4f} ({decision})")
     if problems:
         print("\n".join(problems))
         sys.exit(1)

@@ -93,6 +93,10 @@ struct PairResult {
     scores: Vec<GameScore>,
     /// Games lost by a fault of A, of B.
     faults: [u32; 2],
+    /// Of those, games lost on time.
+    time_losses: [u32; 2],
+    /// The referee's and the bots' time over the pair's moves.
+    timing: Timing,
 }
 
 #[derive(Serialize)]
@@ -123,6 +127,10 @@ struct Summary {
     pentanomial: [u32; 5],
     /// Games lost by a fault (timeout, illegal move, crash, protocol error) of A, of B.
     faults: [u32; 2],
+    /// Of those, games lost on time, of A, of B.
+    time_losses: [u32; 2],
+    /// Where the time of the counted games' moves went.
+    timing: TimingReport,
     /// A over B.
     estimate: Estimate,
     sprt: Option<SprtReport>,
@@ -192,6 +200,8 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
 
     let mut tally = Tally::new();
     let mut faults = [0u32; 2];
+    let mut time_losses = [0u32; 2];
+    let mut timing = Timing::default();
     let mut decision = Decision::Continue;
     let result: anyhow::Result<()> = runtime.block_on(async {
         let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
@@ -228,6 +238,8 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
                     _ => unreachable!("a pair has one or two games"),
                 }
                 faults = [faults[0] + result.faults[0], faults[1] + result.faults[1]];
+                time_losses = [time_losses[0] + result.time_losses[0], time_losses[1] + result.time_losses[1]];
+                timing.merge(&result.timing);
                 counted += 1;
                 if let Some(test) = &sprt {
                     decision = test.decide(&tally);
@@ -277,6 +289,8 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         losses: estimate.wdl[2],
         pentanomial: estimate.pentanomial,
         faults,
+        time_losses,
+        timing: timing.report(),
         estimate,
         sprt: sprt_report,
     };
@@ -299,7 +313,7 @@ async fn play_pair(shared: &Arc<Match>, lanes: Option<&Arc<Lanes>>, pair: u32) -
         None => kind.random_start(&shared.options, &mut rng)?,
     };
     let start = kind.new_position(&shared.options, text.as_deref()).context("start position")?;
-    let mut result = PairResult { scores: Vec::with_capacity(2), faults: [0, 0] };
+    let mut result = PairResult { scores: Vec::with_capacity(2), faults: [0, 0], time_losses: [0, 0], timing: Timing::default() };
     for idx in [2 * pair, 2 * pair + 1].into_iter().filter(|&idx| idx < shared.games) {
         // In the first game A (player 0) is side 0; in the second B is.
         let order = if idx % 2 == 0 { [0, 1] } else { [1, 0] };
@@ -328,9 +342,61 @@ async fn play_pair(shared: &Arc<Match>, lanes: Option<&Arc<Lanes>>, pair: u32) -
         result.scores.push(score_of(&record, a_side));
         if let Some(side) = record.result.termination.side() {
             result.faults[order[side.index()]] += 1;
+            if matches!(record.result.termination, referee::Termination::Timeout { .. }) {
+                result.time_losses[order[side.index()]] += 1;
+            }
         }
+        result.timing.add(&record);
     }
     Ok(result)
+}
+
+/// The moves of some games and where their time went, summed from the records.
+#[derive(Clone, Copy, Debug, Default)]
+struct Timing {
+    moves: u64,
+    bot_us: u64,
+    referee_us: u64,
+    referee_max_us: u64,
+}
+
+impl Timing {
+    fn add(&mut self, record: &GameRecord) {
+        for side in record.timing.iter().flatten() {
+            self.moves += side.turns;
+            self.bot_us += side.bot_us;
+            self.referee_us += side.referee_us;
+            self.referee_max_us = self.referee_max_us.max(side.referee_max_us);
+        }
+    }
+
+    fn merge(&mut self, other: &Timing) {
+        self.moves += other.moves;
+        self.bot_us += other.bot_us;
+        self.referee_us += other.referee_us;
+        self.referee_max_us = self.referee_max_us.max(other.referee_max_us);
+    }
+
+    fn report(&self) -> TimingReport {
+        let per_move = |us: u64| if self.moves == 0 { 0.0 } else { us as f64 / self.moves as f64 };
+        TimingReport {
+            moves: self.moves,
+            bot_us_per_move: per_move(self.bot_us),
+            referee_us_per_move: per_move(self.referee_us),
+            referee_max_us: self.referee_max_us,
+        }
+    }
+}
+
+/// Where the moves' time went: the bots' (a request written to its answer read) and the
+/// referee's own around it (waking the bot, checking the move, the record), per move.
+#[derive(Serialize)]
+struct TimingReport {
+    moves: u64,
+    bot_us_per_move: f64,
+    referee_us_per_move: f64,
+    /// The most the referee took around one move.
+    referee_max_us: u64,
 }
 
 /// The score of the player on `side` in a finished game.
@@ -379,6 +445,14 @@ fn describe(summary: &Summary) -> String {
     if summary.faults != [0, 0] {
         text += &format!("games lost by faults: {a} {}, {b} {}\n", summary.faults[0], summary.faults[1]);
     }
+    if summary.time_losses != [0, 0] {
+        text += &format!("of those, on time: {a} {}, {b} {}\n", summary.time_losses[0], summary.time_losses[1]);
+    }
+    let timing = &summary.timing;
+    text += &format!(
+        "per move: the bot {:.0} µs, the referee around it {:.1} µs (at most {} µs), {} moves\n",
+        timing.bot_us_per_move, timing.referee_us_per_move, timing.referee_max_us, timing.moves
+    );
     if let Some(report) = &summary.sprt {
         let verdict = match report.decision {
             Decision::AcceptH0 => format!("H0 accepted (elo0 = {}) after {} games", report.test.elo0, summary.games),
