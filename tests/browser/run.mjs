@@ -305,8 +305,8 @@ async function hintsAre(page, view, expected, what) {
 // the person clicks a square the view marks as open when it marks some (Reversi), else
 // the first empty one (the first open column), and the Pass button when passing is the
 // only move. The games with tests of their own (Gomoku above; Connect Four's columns
-// counted from 1, Legions' orders and Nupud's set-up below) are left out.
-const ownTests = new Set(["gomoku", "connect4", "legions", "nupud"]);
+// counted from 1, Legions' orders, Nupud's set-up and chess's pieces below) are left out.
+const ownTests = new Set(["gomoku", "connect4", "legions", "nupud", "chess"]);
 for (const game of games.map(g => g.name).filter(name => !ownTests.has(name))) {
   test(`a person plays ${game} to its end by clicking`, async ({ page, base }) => {
     const id = await startHumanGame(page, base, game, quick[game] || {});
@@ -464,6 +464,42 @@ test("a person plays Nupud: the set-up by clicking the home rank, then a piece a
     assert.ok(moves < 40);
   }
   await page.waitForSelector("#result:not([hidden])");
+});
+
+test("a person plays chess: a piece, then its square, by clicking; SAN typed works too", async ({ page, base }) => {
+  const id = await startHumanGame(page, base, "chess");
+  let moves = 0;
+  while (moves < 6 && (await myTurn(page))) {
+    const game = (await json(base, `/api/games/${id}`)).body;
+    const view = game.views[game.views.length - 1];
+    assert.equal(view.input, "from-to");
+    const before = await page.textContent("#ply-label");
+    const at = name => view.cells.findIndex(c => c.name === name);
+    const square = name => `svg g.cell[data-x="${at(name) % view.width}"][data-y="${Math.floor(at(name) / view.width)}"]`;
+    if (moves === 0) {
+      // The first move typed as people write it (SAN): the king's knight out.
+      await page.fill("#move-text", view.to_move === 0 ? "Nf3" : "Nf6");
+      await page.press("#move-text", "Enter");
+      await until("the typed move shown", async () => (await page.textContent("#ply-label")) !== before, 30000);
+      moves += 1;
+      continue;
+    }
+    // A legal move in UCI: its from square, its to square (a promotion's piece last).
+    const move = view.legal[(moves * 7) % view.legal.length];
+    const [from, to] = [move.slice(0, 2), move.slice(2, 4)];
+    await page.click(square(from));
+    const targets = new Set(view.legal.filter(m => m.startsWith(from)).map(m => m.slice(2, 4)));
+    assert.equal(await page.locator("svg circle.hint").count(), targets.size, "hints for the picked piece");
+    if (moves === 1) await page.screenshot({ path: join(shots, "play-chess-hints.png"), fullPage: true });
+    await page.click(square(to));
+    let answer = "";
+    await until("an answer", async () => /^(played|Refused)/.test(answer = await page.textContent("#message")), 10000);
+    assert.ok(answer.startsWith("played"), answer);
+    await until("the move shown", async () => (await page.textContent("#ply-label")) !== before, 30000);
+    moves += 1;
+  }
+  await page.screenshot({ path: join(shots, "play-chess.png"), fullPage: true });
+  assert.ok(moves === 6 || (await page.isVisible("#result")), "six moves by clicking, or the game is over");
 });
 
 test("a C source bot uploads, compiles in the sandbox and passes the entry check; a compile error is shown; a project-protocol bot gets the doctor's report", async ({ page, base }) => {
