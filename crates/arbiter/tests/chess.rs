@@ -215,15 +215,20 @@ fn a_late_engine_loses_on_time_with_the_clocks_figures() {
     let result = &game["result"];
     assert_eq!((result["winner"].as_u64(), result["termination"]["kind"].as_str()), (Some(1), Some("timeout")), "{result}");
     let detail = result["termination"]["detail"].as_str().unwrap();
-    // "lost on time: the move took 0.401 s, its clock showed 0.197 s at the start of the move"
+    // "lost on time: the move took 0.401 s, its clock showed 0.197 s at the start of the
+    // move" when the move came in and was late, "lost on time: no move within the
+    // 0.198 s its clock showed at the start of the move" when none came in time.
     let figures: Vec<f64> = detail.split(' ').filter_map(|word| word.parse().ok()).collect();
-    assert!(detail.starts_with("lost on time: the move took ") && figures.len() == 2, "{detail}");
-    let (took, showed) = (figures[0], figures[1]);
-    assert!(took >= 0.4 && took > showed && showed < 1.0 - 0.4, "{detail}");
-    // 1 s, 0.4 s a move (and more on a loaded machine): the third move runs out at the
-    // latest, and the clock it had is the second move's leftover.
+    assert!(detail.starts_with("lost on time: ") && detail.contains("its clock showed"), "{detail}");
+    let showed = *figures.last().expect("the clock's figure");
+    assert!(showed < 1.0, "moves were taken off the clock: {detail}");
+    if let [took, showed] = figures[..] {
+        assert!(took > showed, "{detail}");
+    }
+    // 1 s, about 0.4 s a move: the third move runs out (the second on a loaded machine,
+    // the fourth where the host's steal during the sleeps was given back).
     let moves = game["turns"].as_array().unwrap().iter().filter(|t| t["side"] == 0).count();
-    assert!((2..=3).contains(&moves), "{moves} moves");
+    assert!((2..=4).contains(&moves), "{moves} moves");
     let read = read_pgn(&python, &pgn);
     assert_eq!((read[0]["termination"].as_str(), read[0]["result"].as_str()), (Some("time forfeit"), Some("0-1")));
 }

@@ -304,7 +304,11 @@ impl TurnClock {
                     format!("out of time ({} s per move)", fmt_secs(m))
                 }
                 (_, Some(left), _) => {
-                    format!("out of time: its clock showed {} s at the start of the move{}", fmt_secs(left), self.margin_note())
+                    format!(
+                        "lost on time: no move within the {} s its clock showed at the start of the move{}",
+                        fmt_secs(left),
+                        self.margin_note()
+                    )
                 }
                 _ => "waited twice as long as the CPU time allowed, plus a second".to_string(),
             },

@@ -81,7 +81,8 @@ impl Limits {
                 (ms, _) => time(ms, self.move_time),
             },
             game_time: time(overrides.game_ms, self.game_time),
-            increment: time(overrides.increment_ms, self.increment),
+            // 0 is a chess clock without increment, not no clock.
+            increment: overrides.increment_ms.map_or(self.increment, |ms| Some(Duration::from_millis(ms))),
             moves_to_go: match overrides.moves_to_go {
                 Some(0) => None,
                 Some(moves) => Some(moves.min(u64::from(u32::MAX)) as u32),

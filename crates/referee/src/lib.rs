@@ -497,3 +497,52 @@ async fn prepare_workdir(dir: &Path, spec: &BotSpec) -> std::io::Result<()> {
     // Cancelled when the runtime shuts down with the game (a match stopped early).
     .unwrap_or_else(|cancelled| Err(std::io::Error::other(cancelled)))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    #[test]
+    fn a_chess_clock_takes_each_move_off_and_adds_the_increment_and_each_controls_time() {
+        // 40/60+0.6 as fastchess writes it, with a 50 ms margin.
+        let limits =
+            Limits { game_time: Some(ms(60_000)), increment: Some(ms(600)), moves_to_go: Some(2), margin: Some(ms(50)), ..Limits::NONE };
+        let mut clock = Clock::new(&limits);
+        assert!(clock.checks_each_move(&limits));
+        assert_eq!(clock.moves_to_go(&limits), Some(2));
+        clock.after_move(&limits, ms(10_000));
+        assert_eq!((clock.left, clock.moves_to_go(&limits)), (Some(ms(50_600)), Some(1)));
+        // The control's last move: its time taken off, then the increment and the
+        // next control's 60 s added.
+        clock.after_move(&limits, ms(600));
+        assert_eq!((clock.left, clock.moves_to_go(&limits)), (Some(ms(110_600)), Some(2)));
+        // A move within the margin leaves the clock at zero, plus the increment.
+        let mut short = Clock { left: Some(ms(100)), moves: 0 };
+        short.after_move(&limits, ms(130));
+        assert_eq!(short.left, Some(ms(600)));
+        // The referee's verdict on a move against the clock at its start.
+        let turn = TurnClock { game_time_left: Some(ms(100)), margin: Some(ms(50)), ..TurnClock::default() };
+        assert_eq!(turn.late(ms(150)), None, "within the margin");
+        let late = turn.late(ms(151)).expect("past the margin");
+        assert_eq!(late.kind, FaultKind::Timeout);
+        assert_eq!(late.detail, "lost on time: the move took 0.151 s, its clock showed 0.100 s at the start of the move, margin 0.050 s");
+        assert_eq!(turn.wall_limit(), Some(ms(150)), "the deadline is the clock and the margin");
+    }
+
+    #[test]
+    fn a_plain_game_budget_is_no_chess_clock() {
+        // Nupud's 5 minutes: no increment, no control, no margin.
+        let limits = Limits { game_time: Some(ms(300_000)), ..Limits::NONE };
+        let mut clock = Clock::new(&limits);
+        assert!(!clock.checks_each_move(&limits));
+        clock.after_move(&limits, ms(1_000));
+        assert_eq!(clock.left, Some(ms(299_000)));
+        // An increment of zero is a chess clock without increment (tc=60).
+        let sudden = Limits { increment: Some(Duration::ZERO), ..limits };
+        assert!(Clock::new(&sudden).checks_each_move(&sudden));
+    }
+}

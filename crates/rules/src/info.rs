@@ -64,7 +64,8 @@ pub struct LimitSet {
     /// Wall-clock time for all of a side's moves in a game: its clock at the start.
     pub game_ms: Option<u64>,
     /// Added to a side's clock after each of its moves (a Fischer increment; with
-    /// `game-ms`, as in fastchess's `tc=60+0.6`).
+    /// `game-ms`, as in fastchess's `tc=60+0.6`); 0 is a chess clock without increment
+    /// (not the removal of a limit, unlike the times).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub increment_ms: Option<u64>,
     /// With `game-ms`: the moves of a time control; after each such number of its
@@ -170,7 +171,15 @@ impl LimitSet {
             return Err(bad("no time on the clock"));
         }
         let increment_ms = increment.map(|inc| millis(inc, "increment")).transpose()?;
-        Ok(LimitSet { game_ms: Some(game_ms), increment_ms, moves_to_go: moves, ..LimitSet::default() })
+        // All three set, 0 where the text has none: a time control replaces a game's
+        // whole clock (`tc=60` is sudden death even where the game's own has an
+        // increment), and stays a chess clock (an increment of 0, not none).
+        Ok(LimitSet {
+            game_ms: Some(game_ms),
+            increment_ms: Some(increment_ms.unwrap_or(0)),
+            moves_to_go: Some(moves.unwrap_or(0)),
+            ..LimitSet::default()
+        })
     }
 
     /// The time control of these limits as fastchess writes it (`40/60+0.6`), `None`
@@ -182,7 +191,7 @@ impl LimitSet {
         };
         let game = self.game_ms.filter(|&ms| ms > 0)?;
         let mut text = String::new();
-        if let Some(moves) = self.moves_to_go {
+        if let Some(moves) = self.moves_to_go.filter(|&moves| moves > 0) {
             text.push_str(&format!("{moves}/"));
         }
         text.push_str(&secs(game));
@@ -232,10 +241,10 @@ mod tests {
     fn time_controls_read_as_fastchess_writes_them() {
         let tc = |text: &str| LimitSet::time_control(text).map(|l| (l.moves_to_go, l.game_ms, l.increment_ms));
         assert_eq!(tc("40/60+0.6"), Ok((Some(40), Some(60_000), Some(600))));
-        assert_eq!(tc("10+0.1"), Ok((None, Some(10_000), Some(100))));
-        assert_eq!(tc("1:30+1"), Ok((None, Some(90_000), Some(1_000))));
-        assert_eq!(tc("40/120"), Ok((Some(40), Some(120_000), None)));
-        assert_eq!(tc("8.5"), Ok((None, Some(8_500), None)));
+        assert_eq!(tc("10+0.1"), Ok((Some(0), Some(10_000), Some(100))));
+        assert_eq!(tc("1:30+1"), Ok((Some(0), Some(90_000), Some(1_000))));
+        assert_eq!(tc("40/120"), Ok((Some(40), Some(120_000), Some(0))));
+        assert_eq!(tc("8.5"), Ok((Some(0), Some(8_500), Some(0))), "sudden death: no increment, whatever the game's");
         for bad in ["", "0/60", "x/60", "60+y", "0", "-5", "40/"] {
             assert!(tc(bad).is_err(), "{bad:?} is refused");
         }
