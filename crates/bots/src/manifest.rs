@@ -561,7 +561,7 @@ mod tests {
     fn clear_errors() {
         let dir = tempfile::tempdir().unwrap();
         let cases = [
-            ("name = \"r\"\ngame = \"chess\"\nprotocol = \"arbiter\"\ncommand = [\"x\"]\n", "unknown game \"chess\""),
+            ("name = \"r\"\ngame = \"checkers\"\nprotocol = \"arbiter\"\ncommand = [\"x\"]\n", "unknown game \"checkers\""),
             ("name = \"r\"\ngame = \"gomoku\"\nprotocol = \"pahtum\"\ncommand = [\"x\"]\n", "protocol pahtum is for pahtum, not gomoku"),
             (
                 "name = \"r\"\ngame = \"any\"\nprotocol = \"pahtum\"\ncommand = [\"x\"]\n",
@@ -587,6 +587,15 @@ mod tests {
                 "workdir \"/etc\" must be a folder inside",
             ),
             ("name = \"r\"\ngame = \"gomoku\"\nprotocol = \"arbiter\"\ncommand = [\"x\"]\nbuild = []\n", "build is empty"),
+            (
+                "name = \"r\"\ngame = \"gomoku\"\nprotocol = \"arbiter\"\ncommand = [\"x\"]\n[uci]\nnodes = 5\n",
+                "[uci] is for protocol = \"uci\"",
+            ),
+            (
+                "name = \"r\"\ngame = \"chess\"\nprotocol = \"uci\"\ncommand = [\"x\"]\n[uci]\noptions = { Hash = \"1\\nquit\" }\n",
+                "a [uci] option's value holds the control character",
+            ),
+            ("name = \"r\"\ngame = \"chess\"\nprotocol = \"uci\"\ncommand = [\"x\"]\n[uci]\nply = 5\n", "unknown field `ply`"),
         ];
         for (text, message) in cases {
             let err = ProgramBot::load(&write(dir.path(), text)).unwrap_err().to_string();

@@ -307,7 +307,7 @@ mod tests {
         roundtrip_to_bot("quit", ToBot::Quit);
         for bad in [
             "arbiter x",
-            "game chess",
+            "game checkers",
             "game gomoku size",
             "side 2",
             "start ",

@@ -414,7 +414,7 @@ impl Game for Position {
                 reason: "expected a move in UCI notation, in lower case (e2e4, e7e8q)".to_string(),
             });
         }
-        uci.to_move(&self.chess).map_err(|_| MoveError::Illegal {
+        let mv = uci.to_move(&self.chess).map_err(|_| MoveError::Illegal {
             text: trimmed.to_string(),
             reason: if self.end.is_some() {
                 "the game is over".to_string()
@@ -423,7 +423,17 @@ impl Game for Position {
             } else {
                 format!("not a legal move of {} in {}", Self::INFO.side_names[Position::side_of(self.chess.turn()).index()], self.fen())
             },
-        })
+        })?;
+        // shakmaty also reads castling as the king taking its rook (e1h1, Chess960's
+        // way); standard UCI, and so Arbiter, has only the king's two-square move.
+        let canonical = self.format_move(&mv);
+        if canonical != trimmed {
+            return Err(MoveError::Illegal {
+                text: trimmed.to_string(),
+                reason: format!("castling is written as the king's two-square move, {canonical}"),
+            });
+        }
+        Ok(mv)
     }
 
     fn format_move(&self, mv: &Move) -> String {

@@ -55,6 +55,12 @@ fn notation_is_uci_and_illegal_moves_are_told_apart_from_unreadable_ones() {
     assert!(matches!(pos.parse_move("0000"), Err(MoveError::Illegal { .. })), "a null move");
     let mut castle = from("fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
     assert!(legal(&castle).contains(&"e1g1".to_string()) && legal(&castle).contains(&"e1c1".to_string()));
+    for rook_square in ["e1h1", "e1a1"] {
+        assert!(
+            matches!(castle.parse_move(rook_square), Err(MoveError::Illegal { .. })),
+            "{rook_square}: castling is the king's two squares"
+        );
+    }
     play(&mut castle, "e1c1");
     assert_eq!(castle.fen(), "r3k2r/8/8/8/8/8/8/2KR3R b kq - 1 1");
     let mut promote = from("fen 8/4P3/8/8/8/k7/8/K7 w - - 0 1");
