@@ -156,7 +156,7 @@ fn bot_name(dir: &Path) -> String {
     let folder = dir.file_name().map(|n| n.to_string_lossy().to_lowercase()).unwrap_or_default();
     let name: String = folder.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect();
     let name = name.trim_matches('-');
-    if name.is_empty() { "my-bot".to_string() } else { name.chars().take(referee::manifest::MAX_NAME_CHARS).collect() }
+    if name.is_empty() { "my-bot".to_string() } else { name.chars().take(referee::manifest::MAX_NAME_WIDTH).collect() }
 }
 
 /// The files of a kit, by name, with their text.

@@ -258,14 +258,14 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         println!("{}", serde_json::to_string_pretty(&summary)?);
     } else {
         println!("\nsummary after {} game(s), {:.1} moves on average:", summary.games.len(), average_moves);
-        let width = summary.players.iter().map(|t| t.name.chars().count()).max().unwrap_or(0);
+        let width = summary.players.iter().map(|t| text::width(&printable(&t.name))).max().unwrap_or(0);
         for tally in &summary.players {
             let total = f64::from(tally.wins + tally.draws + tally.losses);
             let sums = tally.score_sum.map(|s| format!(", game scores {s} in all")).unwrap_or_default();
             let faults = if tally.faults > 0 { format!(", {} lost by faults", tally.faults) } else { String::new() };
             println!(
-                "  {:<width$} {} wins, {} draws, {} losses: {} points ({:.1}%){sums}{faults}",
-                printable(&tally.name),
+                "  {} {} wins, {} draws, {} losses: {} points ({:.1}%){sums}{faults}",
+                text::pad(&printable(&tally.name), width),
                 tally.wins,
                 tally.draws,
                 tally.losses,

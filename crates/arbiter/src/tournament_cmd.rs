@@ -97,7 +97,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         }
         let mut progress = Progress::new(&config);
         let run = arena::run_tournament(&config, &text, &entrants, &store, &options, |event| progress.on(event));
-        tokio::select! {
+        let result = tokio::select! {
             result = run => result.map_err(|err| match err {
                 arena::ArenaError::Busy(_) => anyhow::anyhow!("{err} (--wait waits for it)"),
                 err @ arena::ArenaError::Referee { .. } => anyhow::anyhow!(
@@ -107,7 +107,10 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
                 err => anyhow::Error::from(err),
             }),
             name = stop => Err(anyhow::anyhow!("interrupted by {name}: every finished game is stored in {}; run the same command to resume", db.display())),
-        }
+        };
+        // Closed, its write-ahead log is folded into the file and removed.
+        store.close().await;
+        result
     });
     outcome?;
     println!();

@@ -39,7 +39,7 @@ pub const MAX_FILES: usize = 64;
 /// The most bytes of compiler output kept (the rest is cut and marked).
 pub const MAX_LOG_BYTES: usize = referee::build::BUILD_LOG_BYTES;
 /// The longest bot name.
-pub const MAX_NAME_CHARS: usize = 32;
+pub const MAX_NAME_CHARS: usize = text::name::MAX_SLUG_CHARS;
 /// The bot every new version must beat in the entry check.
 pub const ENTRY_CHECK_BASELINE: &str = "random";
 
@@ -238,9 +238,10 @@ pub enum SubmitOutcome {
 /// A refused request, or our own failure. Each message is one line for a person.
 #[derive(Debug, thiserror::Error)]
 pub enum SubmitError {
-    #[error("bad bot name {0:?}: use 1 to 32 letters, digits, '-' or '_'")]
-    BadName(String),
-    #[error("unknown game {0:?}: gomoku, connect4, pahtum, legions or nupud")]
+    /// The one rule for names, and a name that is a folder and a URL part.
+    #[error("{0}")]
+    BadName(text::NameError),
+    #[error("unknown game {0:?}: {games}", games = game_names())]
     UnknownGame(String),
     #[error("unknown language {0:?}: c, cpp, rust or python (files .c, .cc, .cpp, .rs, .py)")]
     UnknownLanguage(String),
@@ -289,6 +290,15 @@ impl SubmitError {
     }
 }
 
+/// The games, from the registry: `gomoku, connect4, ... or reversi`.
+fn game_names() -> String {
+    let names: Vec<&str> = GameKind::ALL.iter().map(|g| g.name()).collect();
+    match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => names.join(""),
+    }
+}
+
 fn io_error(context: impl Into<String>) -> impl FnOnce(std::io::Error) -> SubmitError {
     let context = context.into();
     move |source| SubmitError::Io { context, source }
@@ -302,12 +312,10 @@ pub fn parse_game(name: &str) -> Result<GameKind, SubmitError> {
     GameKind::from_name(name).map_err(|_| SubmitError::UnknownGame(name.to_string()))
 }
 
-/// Checks a bot name: 1 to 32 characters of `[A-Za-z0-9_-]`.
+/// Checks a bot name: the one rule for names (`text`), and 1 to 32 characters of
+/// `[A-Za-z0-9_-]`, since it is a folder and a URL part.
 pub fn check_name(name: &str) -> Result<(), SubmitError> {
-    let ok = !name.is_empty()
-        && name.chars().count() <= MAX_NAME_CHARS
-        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
-    if ok { Ok(()) } else { Err(SubmitError::BadName(name.to_string())) }
+    text::check_slug("bot name", name).map_err(SubmitError::BadName)
 }
 
 /// Checks an uploaded file's name: flat, `[A-Za-z0-9._-]`, not hidden, at most 64

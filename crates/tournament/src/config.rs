@@ -33,6 +33,9 @@ use rules::{AnyPosition, GameKind, LimitSet, Options, SetupError};
 use serde::{Deserialize, Serialize};
 use toml::Spanned;
 
+/// The longest tournament name, in characters.
+pub const MAX_TITLE_CHARS: usize = 100;
+
 /// A config that cannot be used, with the line it is about where there is one.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ConfigError {
@@ -478,22 +481,7 @@ impl Reader<'_> {
     }
 
     fn syntax(&self, err: toml::de::Error) -> ConfigError {
-        let mut text = err.message().trim().replace('\n', "; ");
-        // serde speaks of fields and Rust types; a config's reader knows keys and numbers
-        for (from, to) in [
-            ("unknown field", "unknown key"),
-            ("missing field", "missing key"),
-            ("expected u32", "expected a whole number"),
-            ("expected u64", "expected a whole number"),
-            ("expected i64", "expected a whole number"),
-        ] {
-            text = text.replace(from, to);
-        }
-        let message = match err.span() {
-            Some(span) => format!("line {}: {text}", self.line(&span)),
-            None => text,
-        };
-        ConfigError::Syntax { file: self.file.to_string(), message }
+        ConfigError::Syntax { file: self.file.to_string(), message: text::toml_error(self.text, &err) }
     }
 
     fn read(&self, require_entrants: bool) -> Result<TournamentConfig, ConfigError> {
@@ -501,7 +489,12 @@ impl Reader<'_> {
 
         let game = GameKind::from_name(raw.game.get_ref()).map_err(|err| self.invalid(&raw.game.span(), err.to_string()))?;
         let name = match &raw.name {
-            Some(name) => self.non_empty(name, "name")?,
+            Some(name) => {
+                let text = self.non_empty(name, "name")?;
+                text::check_text("the tournament's name", &text, MAX_TITLE_CHARS)
+                    .map_err(|err| self.invalid(&name.span(), err.to_string()))?;
+                text
+            }
             None => default_name(self.file),
         };
         let seed = match &raw.seed {
@@ -627,7 +620,11 @@ impl Reader<'_> {
                 }
             }
             let name = match &entrant.name {
-                Some(name) => Some(self.non_empty(name, "name")?),
+                Some(name) => {
+                    // The one rule for names (the `text` crate), as manifests and uploads.
+                    text::check_name("entrant name", name.get_ref()).map_err(|err| self.invalid(&name.span(), err.to_string()))?;
+                    Some(name.get_ref().clone())
+                }
                 None => None,
             };
             let key = match &name {

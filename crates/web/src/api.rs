@@ -366,7 +366,7 @@ async fn play(
 }
 
 fn submit_error(err: submissions::SubmitError) -> ApiError {
-    ApiError::new(StatusCode::from_u16(err.status()).unwrap_or(StatusCode::BAD_REQUEST), err.to_string())
+    ApiError::from(err)
 }
 
 /// Versions as `caller` may see them: the compiler's output of another entrant's bot
@@ -620,7 +620,8 @@ async fn start_tournament(
     };
     let text = expand_config(&text, &config_dir, mode, registered)?;
     let config = TournamentConfig::parse(&text, "the config").map_err(|err| ApiError::bad_request(err.to_string()))?;
-    let entrants = arena::resolve_entrants(&config, &config_dir, None).map_err(|err| ApiError::bad_request(format!("entrants: {err}")))?;
+    // The config's paths were made absolute above: the API shows none of them.
+    let entrants = arena::resolve_entrants(&config, &config_dir, None).map_err(|err| ApiError::bad_request(crate::hide_paths(&err)))?;
     let folder = app.tournament_folder();
     let _picking = app.starting.lock().await;
     let base = crate::tournaments::slug(&config.name);

@@ -35,10 +35,10 @@ struct NewEntrant {
     name: String,
 }
 
-/// An entrant's name: 1–32 of `A-Z a-z 0-9 - _`, as a bot's.
+/// An entrant's name: the one rule for names, and 1–32 of `A-Z a-z 0-9 - _`, as a
+/// bot's (it is a URL part).
 fn check_name(name: &str) -> ApiResult<()> {
-    submissions::check_name(name)
-        .map_err(|_| ApiError::bad_request(format!("{name:?} cannot be an entrant's name: use 1 to 32 letters, digits, '-' or '_'")))
+    text::check_slug("entrant name", name).map_err(|err| ApiError::bad_request(err.to_string()))
 }
 
 async fn create(State(app): AppState, _: Organiser, ApiJson(req): ApiJson<NewEntrant>) -> ApiResult<(StatusCode, Json<Value>)> {

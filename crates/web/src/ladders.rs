@@ -412,7 +412,7 @@ async fn bot_page(
     UrlPath((game, name)): UrlPath<(String, String)>,
 ) -> ApiResult<Json<Value>> {
     let kind = games::parse_game(&game)?;
-    let versions = app.submissions.versions(kind, &name).map_err(|e| ApiError::internal(e.to_string()))?;
+    let versions = app.submissions.versions(kind, &name)?;
     if versions.is_empty() {
         return Err(ApiError::not_found(format!("there is no {} bot called {name}", crate::view::game_name(kind))));
     }

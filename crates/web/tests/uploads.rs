@@ -382,7 +382,7 @@ async fn an_uploads_build_cannot_make_the_server_write_or_chmod_outside() {
     let (status, body) =
         upload(addr, Some(TOKEN), &form(&[Part("manifest", Some("bot.toml"), text), Part("files", Some("bot.py"), &bot)])).await;
     assert_eq!(status, 422, "{body}");
-    assert!(body["error"].as_str().unwrap().contains("author holds the control character '\\n'"), "{body}");
+    assert!(body["error"].as_str().unwrap().contains("author \"me\\u{a}echo pwned\" holds U+000A, a control character"), "{body}");
 
     assert_untouched(&victims);
 }
