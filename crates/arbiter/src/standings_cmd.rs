@@ -70,7 +70,8 @@ fn points(p: f64) -> String {
 
 fn elo(row: &Row) -> String {
     match (row.elo, row.elo_error95) {
-        (Some(elo), Some(err)) if elo.is_finite() && err.is_finite() => format!("{elo:+.0} ± {err:.0}"),
+        // No spread in the games (a single pair, say) gives no margin, not a margin of 0.
+        (Some(elo), Some(err)) if elo.is_finite() && err.is_finite() && err >= 0.5 => format!("{elo:+.0} ± {err:.0}"),
         (Some(elo), _) if elo.is_finite() => format!("{elo:+.0}"),
         _ => "-".to_string(),
     }
@@ -164,7 +165,9 @@ fn blocks(stage: &StageReport) -> Vec<Block> {
     let cross_caption = "cross table (points of the row against the column)";
     if stage.groups.is_empty() {
         out.push(standings_table("standings".to_string(), &stage.rows));
-        out.push(cross_table(cross_caption.to_string(), &stage.rows, &stage.cross));
+        if !stage.cross.is_empty() {
+            out.push(cross_table(cross_caption.to_string(), &stage.rows, &stage.cross));
+        }
     } else {
         for group in &stage.groups {
             out.push(standings_table(group.name.clone(), &group.rows));
