@@ -20,7 +20,7 @@ use crate::play::{bot, derive, parse_limits, side_limits};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The game: gomoku, connect4, pahtum, legions, nupud (`arbiter games` lists them).
+    /// The game (`arbiter games` lists them).
     game: String,
     /// The bot being tested: random, greedy, or a bot.toml (or its folder). It moves
     /// first in the first game of each pair.

@@ -185,6 +185,8 @@ fn kit_files(game: Option<GameKind>, lang: Language, name: &str) -> Vec<(String,
         .replace("{{FILE}}", kit.file)
         .replace("{{BUILD_WORDS}}", if kit.build.is_some() { ", and the build command it is compiled with when needed" } else { "" })
         .replace("{{PLAY_GAME}}", game.unwrap_or(GameKind::ALL[0]).name())
+        // A bot of every game is examined in one game at a time: the README shows how.
+        .replace("{{GAME_FLAG}}", &game.map_or(format!(" --game {}", GameKind::ALL[0].name()), |_| String::new()))
         .replace("{{NOTES}}", notes)
         .replace("{{NAME}}", name);
     let mut files = vec![
@@ -227,7 +229,7 @@ fn native_kit(game: Option<GameKind>, protocol: &str, lang: Language, name: &str
             if program.is_empty() {
                 program = file.to_string();
             }
-            kit.push((file.to_string(), text.to_string()));
+            kit.push((file.to_string(), own_name(text, name)));
         }
     }
     let readme = format!(
@@ -249,6 +251,20 @@ fn native_kit(game: Option<GameKind>, protocol: &str, lang: Language, name: &str
         kit.push((".gitignore".to_string(), format!("{binary}\n.arbiter-build.lock\n")));
     }
     Ok(kit)
+}
+
+/// The names the samples give of themselves (Gomocup's `ABOUT`, the Gomoku interfaces'
+/// `INFO`, the Legions, Nupud and Connect Four names), longest first.
+const SAMPLE_NAMES: [&str; 5] = ["Sample Brain (Python)", "Sample Brain", "Random Player", "\"random-py\"", "\"random-c\""];
+
+/// A sample's program with the kit's name wherever the sample names itself, so that a
+/// kit never calls itself "Sample Brain". Legions and Nupud take names of at most 16
+/// characters (`protocols::names`).
+fn own_name(program: &str, name: &str) -> String {
+    let short: String = name.chars().take(protocols::names::MAX_NAME_CHARS).collect();
+    SAMPLE_NAMES.iter().fold(program.to_string(), |text, sample| {
+        if sample.starts_with('"') { text.replace(sample, &format!("\"{short}\"")) } else { text.replace(sample, name) }
+    })
 }
 
 /// The language's name on the command line.

@@ -16,7 +16,7 @@ use crate::terminal::printable;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The game: gomoku, connect4, pahtum, legions, nupud (`arbiter games` lists them).
+    /// The game (`arbiter games` lists them).
     game: String,
     /// The first bot: random, greedy, human, or a bot.toml (or its folder). It moves
     /// first in games 1, 3, 5, ...
