@@ -4,6 +4,7 @@
 //! again; unfinished ones are played from the start).
 
 pub mod bundles;
+pub mod doctor;
 mod entrants;
 mod outcome;
 pub mod report;
