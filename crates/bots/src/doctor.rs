@@ -86,6 +86,13 @@ impl ProblemKind {
             ProblemKind::MemoryNearCap => "memory near the cap",
         }
     }
+
+    /// Whether the referee would end a game on it (every problem but extra output, a
+    /// slow start and memory near the cap: those are warnings the bot may survive; the
+    /// referee counts extra output as a protocol error, which the games then show).
+    pub fn ends_game(self) -> bool {
+        !matches!(self, ProblemKind::ExtraOutput | ProblemKind::SlowStart | ProblemKind::MemoryNearCap)
+    }
 }
 
 /// One line of the exchange.
