@@ -434,6 +434,11 @@ async fn start_tournament(
         TournamentConfig::parse_without_entrants(&text, "the config")
     };
     let given = given.map_err(|err| ApiError::bad_request(err.to_string()))?;
+    // The entrants as the config names them, so that a refusal quotes its text (the
+    // stored config's paths are made absolute below).
+    if mode == "config" {
+        arena::resolve_entrants(&given, &config_dir, None).map_err(|err| ApiError::bad_request(crate::hide_paths(&err)))?;
+    }
     let registered = match req.ladder {
         Some(id) => ladder_entrants(&app, id, given.game).await?,
         None => app.registered_entrants(given.game),
