@@ -112,6 +112,13 @@ fn every_kit_template_renders_whole() {
             assert_eq!(placeholder(&body), None, "{}:\n{body}", path.display());
             rendered += 1;
         }
+        // Its program names its interface for the web's upload form.
+        let wanted = protocol.unwrap_or("arbiter");
+        let marked = std::fs::read_dir(&kit).unwrap().any(|entry| {
+            let body = std::fs::read(entry.unwrap().path()).unwrap();
+            submissions::kit_interface(&body).map(|p| p.name()) == Some(wanted)
+        });
+        assert!(marked, "{}: no file names the interface {wanted}", kit.display());
         // The README's commands are those that test this kit.
         let readme = std::fs::read_to_string(kit.join("README.md")).unwrap();
         let doctor = if game == "any" { "arbiter doctor . --no-sandbox --game gomoku" } else { "arbiter doctor . --no-sandbox\n" };
