@@ -78,6 +78,10 @@ pub struct Progress {
     pub entry_check: Option<EntryCheckResult>,
 }
 
+/// How many checks' progress the server keeps: once there are more, the finished ones
+/// go (their results stay with their versions).
+const KEPT_CHECKS: usize = 256;
+
 /// The most lines a check's progress keeps (the first ones, then the last).
 const PROGRESS_LINES: usize = 400;
 
@@ -349,7 +353,14 @@ fn spawn_check(app: &Arc<App>, version: submissions::Version, held: Option<Held>
     let (send, receive) = tokio::sync::oneshot::channel();
     let key = (version.game, version.name.clone(), version.version);
     let progress = Arc::new(Mutex::new(Progress::queued()));
-    app.uploads.progress().insert(key.clone(), Arc::clone(&progress));
+    {
+        // Finished checks stay to be read (their lines) until many more have run.
+        let mut all = app.uploads.progress();
+        if all.len() >= KEPT_CHECKS {
+            all.retain(|_, p| p.lock().unwrap_or_else(|p| p.into_inner()).state != "done");
+        }
+        all.insert(key.clone(), Arc::clone(&progress));
+    }
     let app = Arc::clone(app);
     app.tasks.clone().spawn(async move {
         let _held = held;
@@ -357,7 +368,6 @@ fn spawn_check(app: &Arc<App>, version: submissions::Version, held: Option<Held>
         let mut tell = |event: CheckEvent| progress.lock().unwrap_or_else(|p| p.into_inner()).tell(event);
         let checked = app.submissions.check(&version, app.sandboxed(), &mut tell).await;
         progress.lock().unwrap_or_else(|p| p.into_inner()).state = "done";
-        app.uploads.progress().remove(&key);
         match checked {
             Ok(checked) => {
                 app.ladders.wake_game(checked.game);
