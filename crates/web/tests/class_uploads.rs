@@ -48,7 +48,7 @@ async fn kit_bots_upload_as_they_come() {
     let kit_zip = zip_of(&[
         ("kit-zip/bot.toml", manifest),
         ("kit-zip/bot.py", py.as_bytes()),
-        ("kit-zip/README.md", readme),
+        ("kit-zip/notes.txt", readme),
         ("kit-zip/.gitignore", b"bot\n"),
     ]);
     let header = b"static int first(void) { return 0; }\n";
