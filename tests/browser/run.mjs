@@ -139,6 +139,9 @@ test("a groups stage shows one table per group and a double elimination its brac
   await page.goto(`${base}/tournaments/${encodeURIComponent(id)}`);
   await until("the bracket decided on the page", async () =>
     (await page.locator(".stage").count()) === 2 && /decided/.test(await page.textContent(".stage:nth-of-type(2) h2")), 120000);
+  // Finished: no "● live" any more.
+  await until("the tournament finished", async () => /finished/.test(await page.textContent("#status")), 60000);
+  assert.equal(await page.textContent("#live"), "", "a finished tournament is not live");
   const report = (await json(base, `/api/tournaments/${encodeURIComponent(id)}`)).body.report;
   // One table per group, each in the report's order.
   for (const group of report.stages[0].groups) {
@@ -194,6 +197,10 @@ for (const game of games.map(g => g.name)) {
     await page.waitForSelector("#result:not([hidden])");
     assert.match(await page.textContent("#result"), /Result: /);
     assert.match(await page.textContent("#log-name-0"), /greedy/);
+    // The debug panel writes the move as the move list does ("17. column 1", not "turn 17: 0").
+    const note = await page.textContent("#log-note-0");
+    const listed = await page.$$eval("#moves span[data-ply]", spans => spans.map(s => s.textContent));
+    assert.ok(listed.includes(note.split(", ")[0]), `${note} is written as the move list writes it: ${listed.slice(-3)}`);
     // Built-in players are given no input: the viewer says so instead of an empty box.
     assert.match(await page.textContent("#no-input-0"), /a built-in player plays inside the referee/);
     assert.equal(await page.isVisible("#input-box-0"), false);
@@ -560,6 +567,12 @@ test("the organiser lets two entrants in; each uploads with their own token and 
     await page.waitForSelector(`#entrants tr[data-name="${name}"]`);
   }
   assert.notEqual(arena.tokens.alice, arena.tokens.bob);
+  // A refused name is said as such; the sheet keeps the tokens made, no stale line.
+  await page.fill("#names", "alice");
+  await page.click("#add-button");
+  await page.waitForSelector("#add-message.error");
+  assert.match(await page.textContent("#add-message"), /Nobody was let in: already entrants: alice/);
+  assert.equal(await page.locator("#tokens tbody tr").count(), 2);
   await page.screenshot({ path: join(shots, "entrants.png"), fullPage: true });
   for (const [name, bot, step] of [["alice", "alice-bot", 1], ["bob", "bob-bot", 2]]) {
     await useToken(page, base, arena.tokens[name]);
