@@ -384,7 +384,8 @@ fn spawn_check(app: &Arc<App>, version: submissions::Version, held: Option<Held>
 pub fn resume(app: &Arc<App>) {
     for version in app.submissions.list().unwrap_or_default() {
         if version.entry_check.is_none() {
-            let _ = spawn_check(app, version, None);
+            // Nobody waits for its answer: the result is stored with the version.
+            drop(spawn_check(app, version, None));
         }
     }
 }

@@ -53,7 +53,8 @@ async fn kit_bots_upload_as_they_come() {
     ]);
     let header = b"static int first(void) { return 0; }\n";
     let c = b"#include <stdio.h>\n#include <string.h>\n#include \"pick.h\"\nint main(void) { char line[4096]; char legal[4096] = \"\";\n  while (fgets(line, sizeof line, stdin)) {\n    if (!strncmp(line, \"arbiter\", 7)) { puts(\"ready\"); fflush(stdout); }\n    else if (!strncmp(line, \"legal \", 6)) strcpy(legal, line + 6);\n    else if (!strncmp(line, \"go\", 2)) { char *m = strtok(legal, \" \\n\"); printf(\"move %s\\n\", m + first()); fflush(stdout); }\n    else if (!strncmp(line, \"quit\", 4)) break; }\n  return 0; }\n";
-    let cases: Vec<(&str, Vec<(&str, Option<&str>, &[u8])>, Value, &str)> = vec![
+    type Parts<'a> = Vec<(&'a str, Option<&'a str>, &'a [u8])>;
+    let cases: Vec<(&str, Parts, Value, &str)> = vec![
         ("kit-py", vec![("source", Some("bot.py"), py.as_bytes())], json!("python"), "arbiter"),
         ("kit-js", vec![("source", Some("bot.js"), JS.as_bytes())], json!("javascript"), "arbiter"),
         ("kit-zip", vec![("files", Some("kit-zip.zip"), &kit_zip)], Value::Null, "arbiter"),
