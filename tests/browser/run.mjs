@@ -548,6 +548,22 @@ for line in sys.stdin:
 `;
 const arena = { tokens: {}, ladder: null, game: null };
 
+/** The organiser starts a Connect Four ladder on the ladders page, with `random` and
+ *  `greedy` as bosses; resolves to its id. */
+async function startLadder(page, base) {
+  await useToken(page, base, token);
+  await page.goto(base + "/ladders");
+  await page.waitForSelector("[data-organiser]:not([hidden]) #start-ladder");
+  await page.selectOption("#game", "connect4");
+  for (const boss of ["random", "greedy", "medium", "strong", "perfect"]) {
+    const box = page.locator(`#bosses input[value="${boss}"]`);
+    if (await box.count()) await box.setChecked(boss === "random" || boss === "greedy");
+  }
+  await page.click("#start-ladder");
+  await page.waitForURL(/\/ladders\/\d+$/);
+  return page.url().split("/").pop();
+}
+
 async function useToken(page, base, value) {
   await page.goto(base + "/entrants");
   await page.evaluate(t => localStorage.setItem("arbiter-token", t), value);
@@ -602,16 +618,7 @@ test("the organiser lets two entrants in; each uploads with their own token and 
 });
 
 test("a ladder places both bots and its ratings move as games finish; a bot page charts its rating", async ({ page, base }) => {
-  await useToken(page, base, token);
-  await page.goto(base + "/ladders");
-  await page.selectOption("#game", "connect4");
-  for (const boss of ["random", "greedy", "medium", "strong", "perfect"]) {
-    const box = page.locator(`#bosses input[value="${boss}"]`);
-    if (await box.count()) await box.setChecked(boss === "random" || boss === "greedy");
-  }
-  await page.click("#start-ladder");
-  await page.waitForURL(/\/ladders\/\d+$/);
-  arena.ladder = page.url().split("/").pop();
+  arena.ladder = await startLadder(page, base);
   await page.waitForSelector('#standings tr[data-bot="alice-bot"]');
   await page.waitForSelector('#standings tr[data-bot="bob-bot"]');
   const rating = () => page.textContent('#standings tr[data-bot="alice-bot"] td.rating');
@@ -796,17 +803,7 @@ test("the class day: thirty entrants at once, kit uploads in five languages, a s
   assert.match(await page.textContent("#entry-check"), /passed/);
 
   // The organiser starts the class's ladder.
-  await useToken(page, base, token);
-  await page.goto(base + "/ladders");
-  await page.waitForSelector("[data-organiser]:not([hidden]) #start-ladder");
-  await page.selectOption("#game", "connect4");
-  for (const boss of ["random", "greedy", "medium", "strong", "perfect"]) {
-    const box = page.locator(`#bosses input[value="${boss}"]`);
-    if (await box.count()) await box.setChecked(boss === "random" || boss === "greedy");
-  }
-  await page.click("#start-ladder");
-  await page.waitForURL(/\/ladders\/\d+$/);
-  classDay.ladder = page.url().split("/").pop();
+  classDay.ladder = await startLadder(page, base);
   const kitBots = uploads.map(([, name]) => name);
   const standing = async () => (await json(base, `/api/ladders/${classDay.ladder}`)).body;
   await until("40 games, every kit bot placed by two", async () => {

@@ -133,14 +133,7 @@ impl ArenaStore {
 
     /// Adds an entrant; `false` if the name is taken (nothing changes then).
     pub async fn add_entrant(&self, name: &str, token_hash: &str) -> Result<bool, StoreError> {
-        let done = sqlx::query("INSERT INTO arena_entrants (name, token_hash, created_ms) VALUES (?, ?, ?) ON CONFLICT DO NOTHING")
-            .bind(name)
-            .bind(token_hash)
-            .bind(now_ms())
-            .execute(&self.pool)
-            .await
-            .map_err(self.error("add an entrant"))?;
-        Ok(done.rows_affected() == 1)
+        self.add_entrants(&[(name.to_string(), token_hash.to_string())]).await
     }
 
     /// Adds several entrants at once, or none: `false` if a name is taken (nothing
