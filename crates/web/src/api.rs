@@ -59,11 +59,12 @@ async fn index() -> Json<Value> {
             "GET /api/tournaments/{id}/events (SSE)", "GET /api/tournaments/{id}/games", "GET /api/tournaments/{id}/game?key=K",
             "GET /api/games", "GET /api/games/{id}", "GET /api/games/{id}/events (SSE)", "POST /api/games/{id}/move",
             "GET /api/games/{id}/choices?partial=P",
-            "POST /api/test", "POST /api/play", "GET /api/submissions", "POST /api/submissions (token)",
+            "POST /api/test", "POST /api/play", "GET /api/submissions", "POST /api/submissions[?wait=false] (token)",
+            "GET /api/submissions/{game}/{name}", "GET /api/submissions/{game}/{name}/{version}/check", "GET /api/uploads",
             "GET /api/freeze", "POST /api/freeze (token)",
             "GET /api/entrants (token)", "POST /api/entrants (token)", "GET /api/entrants/{name}",
             "POST /api/entrants/{name}/revoke (token)", "POST /api/entrants/{name}/token (token)", "GET /api/me",
-            "GET /api/ladders", "POST /api/ladders (token)", "GET /api/ladders/{id}", "GET /api/ladders/{id}/games",
+            "GET /api/ladders", "POST /api/ladders (token)", "GET /api/ladders/{id}", "GET /api/ladders/{id}/games?before=N&limit=M",
             "POST /api/ladders/{id}/freeze (token)", "GET /api/bots/{game}/{name}"
         ]
     }))
