@@ -318,15 +318,21 @@ pub const PAUSE_AFTER: i64 = 3;
 /// The version of each registered bot of `kind` that plays in its ladders: its latest
 /// that passed the entry check (a version that failed it, or is still being checked,
 /// stays out; the one before it plays on).
-fn ladder_versions(app: &App, kind: GameKind) -> Vec<submissions::Version> {
-    let names = app.submissions.names(kind).unwrap_or_default();
-    names
-        .iter()
-        .filter_map(|name| {
-            let versions = app.submissions.versions(kind, name).ok()?;
-            versions.into_iter().rev().find(|v| v.entry_check.as_ref().is_some_and(|c| c.passed))
-        })
-        .collect()
+async fn ladder_versions(app: &App, kind: GameKind) -> Vec<submissions::Version> {
+    // Reading the versions' files blocks: not on a runtime thread.
+    let submissions = app.submissions.clone();
+    tokio::task::spawn_blocking(move || {
+        let names = submissions.names(kind).unwrap_or_default();
+        names
+            .iter()
+            .filter_map(|name| {
+                let versions = submissions.versions(kind, name).ok()?;
+                versions.into_iter().rev().find(|v| v.entry_check.as_ref().is_some_and(|c| c.passed))
+            })
+            .collect()
+    })
+    .await
+    .unwrap_or_default()
 }
 
 /// Enters the version of every registered bot of the ladder's game that passed its
@@ -336,7 +342,7 @@ fn ladder_versions(app: &App, kind: GameKind) -> Vec<submissions::Version> {
 async fn next_game(app: &App, ladder: &Ladder) -> Result<Option<[store::LadderPlayer; 2]>, store::StoreError> {
     let players = app.arena.players(ladder.id).await?;
     let mut entered = false;
-    for version in ladder_versions(app, ladder.kind) {
+    for version in ladder_versions(app, ladder.kind).await {
         let current = players.iter().any(|p| !p.boss && p.active && p.bot == version.name && p.version == i64::from(version.version));
         if !current {
             let owner = app.arena.owner(ladder.kind.name(), &version.name).await?;
