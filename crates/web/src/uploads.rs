@@ -473,12 +473,27 @@ async fn read_form(form: &mut axum::extract::Multipart) -> ApiResult<Upload> {
         None => None,
     };
     let name = field("name");
+    // A zip given as the single file is files too.
+    let source = match source {
+        Some((filename, code)) if submissions::archive::is_zip(&code) || !files.is_empty() => {
+            files.insert(0, (filename, code));
+            None
+        }
+        source => source,
+    };
+    // Zips are expanded here, so that the bot an upload is for (its `bot.toml` may be in
+    // the zip) is known before its owner is checked.
+    let mut expanded = Vec::new();
+    for (filename, bytes) in files {
+        if submissions::archive::is_zip(&bytes) {
+            expanded.extend(submissions::archive::unzip(&bytes)?);
+        } else {
+            expanded.push((filename, bytes));
+        }
+    }
+    let files = expanded;
     Ok(match (source, manifest) {
         (Some(_), Some(_)) => return Err(ApiError::bad_request("give a source file or a manifest, not both")),
-        (Some((filename, code)), None) if submissions::archive::is_zip(&code) || !files.is_empty() => {
-            files.insert(0, (filename, code));
-            Upload::Files(FilesUpload { name, game, protocol, language, options, files })
-        }
         (Some((filename, code)), None) => {
             let name = name.ok_or_else(|| ApiError::bad_request("missing the bot's name (field `name`)"))?;
             let game = game.ok_or_else(|| ApiError::from(submissions::SubmitError::Missing("game".to_string())))?;

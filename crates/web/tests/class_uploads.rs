@@ -178,3 +178,26 @@ async fn a_sentence_is_named_in_seconds_and_a_failed_check_stays_out_of_the_ladd
         standings["standings"].as_array().unwrap().iter().filter(|p| p["boss"] == false).map(|p| p["bot"].as_str().unwrap()).collect();
     assert_eq!(bots, ["good"], "{standings}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_zip_cannot_upload_a_version_of_another_entrants_bot() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = common::start(dir.path(), vec![]).await;
+    let addr = server.addr;
+    let tokens = common::entrants(addr, &["ann", "bob"]).await;
+    let bot = python(GOOD_GO);
+    let form = multipart(&[("name", None, b"bob-bot"), ("game", None, b"connect4"), ("source", Some("bot.py"), bot.as_bytes())]);
+    let (status, answer) = upload_from(HERE, addr, "/api/submissions", &tokens["bob"], &form).await;
+    assert_eq!(status, 201, "{answer}");
+    // Ann's zip holds a bot.toml naming Bob's bot; the form names no bot.
+    let manifest = b"name = \"bob-bot\"\ngame = \"connect4\"\nprotocol = \"arbiter\"\ncommand = [\"python3\", \"./bot.py\"]\n";
+    let zip = zip_of(&[("bot.toml", manifest), ("bot.py", bot.as_bytes())]);
+    for field in ["source", "files"] {
+        let form = multipart(&[("game", None, b"connect4"), (field, Some("takeover.zip"), &zip)]);
+        let (status, answer) = upload_from(HERE, addr, "/api/submissions", &tokens["ann"], &form).await;
+        assert_eq!(status, 403, "{field}: {answer}");
+        assert!(answer["error"].as_str().unwrap().contains("connect4 bot bob-bot belongs to another entrant"), "{answer}");
+    }
+    let (_, versions) = get_json(addr, "/api/submissions/connect4/bob-bot").await;
+    assert_eq!(versions.as_array().unwrap().len(), 1, "Bob's bot has his one version: {versions}");
+}
