@@ -424,11 +424,13 @@ impl Store {
     ///
     /// Nothing is written, and nothing is left beside the file: a connection opened
     /// read-only to a file in WAL mode makes its `-wal` and `-shm` files when they are
-    /// missing and cannot remove them when it closes (that takes a checkpoint, a write),
-    /// so where the file may be written the connection is opened for writing and writes
-    /// nothing: the last connection to close then removes them, as SQLite does for every
-    /// writer, and a runner that has the file open keeps its own. A file that cannot be
-    /// written is opened read-only.
+    /// missing and cannot remove them when it closes (that takes a checkpoint), so where
+    /// the file may be written the connection is opened for writing with SQLite's
+    /// `query_only` set, which refuses every change to the database (a write through
+    /// this store fails as on a read-only one) but lets the last connection to close
+    /// fold the log back and remove the files, as SQLite does for every writer; a
+    /// runner that has the file open keeps its own. A file that cannot be written is
+    /// opened read-only.
     pub async fn open_read_only(path: &Path) -> Result<Store, StoreError> {
         let file = path.display().to_string();
         probe(path, &file, false).await?;
@@ -444,7 +446,12 @@ impl Store {
     /// its journal mode; see [`Store::open_read_only`]).
     async fn connect_existing(path: &Path, file: String) -> Result<Store, StoreError> {
         let writable = tokio::fs::OpenOptions::new().write(true).open(path).await.is_ok();
-        let options = SqliteConnectOptions::new().filename(path).read_only(!writable).busy_timeout(BUSY_TIMEOUT).foreign_keys(true);
+        let options = SqliteConnectOptions::new()
+            .filename(path)
+            .read_only(!writable)
+            .pragma("query_only", "ON")
+            .busy_timeout(BUSY_TIMEOUT)
+            .foreign_keys(true);
         let pool = SqlitePoolOptions::new()
             .max_connections(1)
             .connect_with(options)

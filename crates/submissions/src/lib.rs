@@ -855,6 +855,22 @@ impl Submissions {
         on_event: &mut (dyn FnMut(CheckEvent) + Send),
     ) -> Result<Version, SubmitError> {
         let mut version = version.clone();
+        if !referee::doctor::speaks(version.protocol) {
+            // The doctor's report of an interface it does not speak comes from games
+            // against the random player: the entry check's own two games are those.
+            on_event(CheckEvent::EntryCheckStarted);
+            let result = match run_entry_check(&version, sandboxed).await {
+                Ok(result) => result,
+                Err(err) => EntryCheckResult { passed: false, summary: err.to_string(), games: Vec::new() },
+            };
+            version.doctor = Some(report_from_games(&version, &result));
+            on_event(CheckEvent::Doctor(version.doctor.clone().expect("just set")));
+            version.entry_check = Some(result.clone());
+            let (dir, stored) = (version.path.clone(), version.clone());
+            blocking(move || write_meta(&dir, &stored)).await?;
+            on_event(CheckEvent::EntryCheck(result));
+            return Ok(version);
+        }
         let doctor = run_doctor(&version, sandboxed, on_event).await;
         let fatal = doctor.problems.iter().find(|p| p.ends_game).cloned();
         version.doctor = Some(doctor);
@@ -1103,9 +1119,51 @@ pub enum CheckEvent {
 }
 
 /// The most time a move has in the entry check's games (the game's own limit when it is
-/// less): a class's entry check decides in seconds, as the doctor does, whatever the
-/// game's budget (Connect Four's 120 s of CPU time a game allow 241 s a move).
-pub const ENTRY_CHECK_MOVE_MS: u64 = 10_000;
+/// less): a class's entry check decides in seconds, as the doctor does (its bound for
+/// a move of a game it plays), whatever the game's budget (Connect Four's 120 s of CPU
+/// time a game allow 241 s a move).
+pub const ENTRY_CHECK_MOVE_MS: u64 = arena::doctor::MOVE_BOUND.as_millis() as u64;
+
+/// The doctor's report of a bot of an interface it does not speak, from the entry
+/// check's games against the random player: every fault of the bot is a problem in the
+/// referee's words (a wrong answer quotes the text received), and a bot that does not
+/// describe itself has no handshake.
+fn report_from_games(version: &Version, result: &EntryCheckResult) -> DoctorReport {
+    use referee::doctor::ProblemKind;
+    let sides = version.game.side_names();
+    let mut problems = Vec::new();
+    for game in &result.games {
+        let Some(fault) = &game.fault else { continue };
+        let kind = match fault.as_str() {
+            "crash" => ProblemKind::Crash,
+            "timeout" => ProblemKind::LateAnswer,
+            "illegal-move" => ProblemKind::IllegalMove,
+            _ => ProblemKind::WrongFormat,
+        };
+        let side = sides.iter().position(|s| *s == game.side).unwrap_or(0);
+        problems.push(DoctorProblem {
+            title: kind.title().to_string(),
+            side,
+            explanation: format!("the referee ended the game as side {side}'s fault: {}", game.termination),
+            exchange: Vec::new(),
+            stderr: String::new(),
+            ends_game: kind.ends_game(),
+        });
+    }
+    if result.games.is_empty() && !result.passed {
+        let reason = result.summary.strip_prefix("failed: ").unwrap_or(&result.summary).to_string();
+        problems.push(DoctorProblem {
+            title: ProblemKind::NoHandshake.title().to_string(),
+            side: 0,
+            explanation: reason,
+            exchange: Vec::new(),
+            stderr: String::new(),
+            ends_game: true,
+        });
+    }
+    let moves = result.games.iter().map(|g| g.moves.div_ceil(2)).sum();
+    DoctorReport { fit: problems.is_empty(), moves, problems, error: None }
+}
 
 /// The doctor on a version, in the game and with the limits of its entry check (inside
 /// the sandbox when `sandboxed`): its report, with our own failure as `error`.

@@ -283,11 +283,17 @@ async fn a_crashing_bot_fails_the_entry_check_with_a_reason() {
     let version = accepted(&subs, source("crasher", "crash.c", data("crash.c"))).await;
     let check = version.entry_check.unwrap();
     assert!(!check.passed);
-    assert!(check.summary.starts_with("failed: the doctor found crash (as side 0), which ends every game"), "{}", check.summary);
-    assert!(check.games.is_empty(), "no game is played for a bot the doctor saw crash");
+    assert!(check.summary.starts_with("failed: crash in 2 of 2 games against random (exited with status 3"), "{}", check.summary);
+    assert_eq!(check.games.len(), 2);
+    for game in &check.games {
+        assert_eq!((game.result.as_str(), game.fault.as_deref()), ("loss", Some("crash")));
+        assert!(game.termination.starts_with("crash by crasher"), "{}", game.termination);
+    }
+    // The doctor's report of a native interface comes from those games.
     let doctor = version.doctor.as_ref().expect("the doctor's report");
+    assert_eq!(doctor.problems.len(), 2, "{doctor:?}");
     assert_eq!(doctor.problems[0].title, "crash");
-    assert!(doctor.problems[0].explanation.contains("the referee ended the game as side 0's fault: "), "{doctor:?}");
+    assert!(doctor.problems[0].explanation.starts_with("the referee ended the game as side "), "{doctor:?}");
     // Failing the check still stores the version (the entrant sees why).
     let listed: Vec<PathBuf> = subs.list().unwrap().into_iter().map(|v| v.path).collect();
     assert_eq!(listed, vec![version.path]);
