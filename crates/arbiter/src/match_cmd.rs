@@ -39,7 +39,7 @@ pub struct Args {
     #[arg(short = 'o', long = "option", value_name = "KEY=VALUE")]
     options: Vec<String>,
     /// A limit for both sides, overriding the game's and the manifests': move-ms,
-    /// move-cpu-ms, game-ms, cpu-ms, memory-mb, stderr-kb (0 removes a time limit).
+    /// move-cpu-ms, game-ms, cpu-ms, memory-mb, stderr-kb, disk-mb, files (0 removes a time limit).
     /// Repeatable.
     #[arg(short = 'l', long = "limit", value_name = "KEY=VALUE")]
     limits: Vec<String>,

@@ -33,7 +33,7 @@ pub struct Args {
     #[arg(short = 'o', long = "option", value_name = "KEY=VALUE")]
     options: Vec<String>,
     /// A limit for both sides, overriding the game's and the manifests': move-ms,
-    /// game-ms, cpu-ms, memory-mb, stderr-kb (0 removes a time limit). Repeatable.
+    /// game-ms, cpu-ms, memory-mb, stderr-kb, disk-mb, files (0 removes a time limit). Repeatable.
     #[arg(short = 'l', long = "limit", value_name = "KEY=VALUE")]
     limits: Vec<String>,
     /// A file with the start position in the game's start text (Gomoku field,
@@ -311,7 +311,7 @@ pub fn parse_limits(pairs: &[String]) -> anyhow::Result<LimitOverrides> {
         table.insert(key.trim().to_string(), toml::Value::Integer(value));
     }
     let overrides: LimitOverrides = table.try_into().map_err(|err: toml::de::Error| {
-        anyhow::anyhow!("{} (limits: move-ms, move-cpu-ms, game-ms, cpu-ms, memory-mb, stderr-kb)", err.message().trim())
+        anyhow::anyhow!("{} (limits: move-ms, move-cpu-ms, game-ms, cpu-ms, memory-mb, stderr-kb, disk-mb, files)", err.message().trim())
     })?;
     Ok(overrides)
 }

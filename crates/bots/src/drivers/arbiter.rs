@@ -108,7 +108,7 @@ impl<G: Registered> Bot<G> {
             Ok(said) => said,
             Err(fault) => return Err(StartError::Bot { fault, stderr: give_up(&mut process).await }),
         };
-        process.pause();
+        process.pause().await;
         Ok(Bot {
             process: Some(Box::new(process)),
             side: ctx.side,
@@ -128,12 +128,15 @@ impl<G: Registered> Bot<G> {
         if resident.process.try_exit().is_some() {
             return Err(resident);
         }
-        resident.process.resume();
+        // A kept process that ran while it waited is not given another game.
+        if resident.process.resume().is_err() {
+            return Err(resident);
+        }
         let deadline = jail::Deadline::wall_in(STARTUP_TIME);
         if resident.process.send(&to_text(&game_lines(ctx)), deadline).await.is_err() {
             return Err(resident);
         }
-        resident.process.pause();
+        resident.process.pause().await;
         let Resident { key, process, folder, games } = resident;
         Ok(Bot {
             cpu_reported: process.cpu_time(),
@@ -154,9 +157,14 @@ impl<G: Registered> Bot<G> {
     async fn play_turn(&mut self, req: &TurnRequest<'_, G>) -> Reply<G::Move> {
         let cpu_before = self.cpu_reported;
         let process = self.process.as_mut().expect("a bot has its process until its game ends");
-        process.resume();
-        let (answer, elapsed, waited, input) = ask(process, req, cpu_before).await;
-        process.pause();
+        let (answer, elapsed, waited, input) = match process.resume() {
+            Ok(()) => {
+                let (answer, elapsed, waited, input) = ask(process, req, cpu_before).await;
+                // Its settling before the pause is its own time.
+                (answer, elapsed + process.pause().await, waited, input)
+            }
+            Err(ran) => (Err(super::ran_while_paused(ran)), Duration::ZERO, jail::Waits::default(), String::new()),
+        };
         let cpu_now = process.cpu_time();
         let stderr = process.take_stderr().await;
         let cpu = cpu_now.saturating_sub(self.cpu_reported);
@@ -174,9 +182,8 @@ impl<G: Registered> Bot<G> {
             && self.process().try_exit().is_none()
         {
             // Told the result, and paused until its next game.
-            self.process().resume();
-            if self.process().send(&to_text(std::slice::from_ref(&result)), deadline).await.is_ok() {
-                self.process().pause();
+            if self.process().resume().is_ok() && self.process().send(&to_text(std::slice::from_ref(&result)), deadline).await.is_ok() {
+                self.process().pause().await;
                 let process = self.process.take().expect("a bot has its process until its game ends");
                 let folder = self.own.take().expect("a kept process has a folder of its own");
                 let resident = Resident { key, process, folder, games: self.games + 1 };
@@ -187,7 +194,7 @@ impl<G: Registered> Bot<G> {
             }
         }
         let process = self.process();
-        process.resume();
+        let _ = process.resume();
         if process.send(&to_text(&[result, ToBot::Quit]), deadline).await.is_ok() {
             let _ = process.wait(deadline).await;
         }

@@ -84,7 +84,7 @@ impl Driver<gomoku::Position> for Bot {
                 return;
             }
             let process = self.process();
-            process.resume();
+            let _ = process.resume();
             let deadline = jail::Deadline::wall_in(QUIT_GRACE);
             if process.send(Command::End.format().as_bytes(), deadline).await.is_ok() {
                 let _ = process.wait(deadline).await;
@@ -148,7 +148,7 @@ impl Bot {
             log.append_to(&mut stderr);
             return Err(StartError::Bot { fault, stderr });
         }
-        process.pause();
+        process.pause().await;
         Ok(Bot {
             process: Some(Box::new(process)),
             side: ctx.side,
@@ -174,7 +174,10 @@ impl Bot {
         }
         let mut log = ProtocolLog::new(ctx.limits.stderr_per_move);
         let process = &mut resident.process;
-        process.resume();
+        // A kept process that ran while it waited is not given another game.
+        if process.resume().is_err() {
+            return Err(resident);
+        }
         let deadline = jail::Deadline::wall_in(STARTUP_TIME);
         if process.send(Command::Restart.format().as_bytes(), deadline).await.is_err() {
             return Err(resident);
@@ -195,7 +198,7 @@ impl Bot {
         if process.send(text.as_bytes(), deadline).await.is_err() {
             return Err(resident);
         }
-        process.pause();
+        process.pause().await;
         let Resident { key, process, folder, games } = resident;
         Ok(Bot {
             cpu_reported: process.cpu_time(),
@@ -219,15 +222,19 @@ impl Bot {
     async fn play_turn(&mut self, req: &TurnRequest<'_, gomoku::Position>) -> Reply<gomoku::Move> {
         // Read before the clock starts: the referee's own reading is not the bot's time.
         let wait_before = req.clock.wait_before(self.process());
-        self.process().resume();
+        let resumed = self.process().resume();
         let began = Instant::now();
         let deadline = req.clock.deadline_crediting(began, self.cpu_reported, wait_before);
-        let answer = self.ask(req, deadline).await;
+        let answer = match resumed {
+            Ok(()) => self.ask(req, deadline).await,
+            Err(ran) => Err(super::ran_while_paused(ran)),
+        };
         self.told = true;
         self.faulted |= answer.is_err();
         let process = self.process();
         let (elapsed, waited) = TurnClock::charged(process, began, &deadline);
-        process.pause();
+        // Its settling before the pause is its own time.
+        let elapsed = elapsed + process.pause().await;
         let cpu_now = process.cpu_time();
         let mut stderr = process.take_stderr().await;
         let cpu = cpu_now.saturating_sub(self.cpu_reported);

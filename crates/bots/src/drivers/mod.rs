@@ -144,6 +144,10 @@ pub(crate) async fn own_folder(bot: &ProgramBot) -> Result<(crate::folders::Game
     }
 }
 
+/// How long a sandbox kept for a bot's moves may take to have its root ready (a safety
+/// bound: it takes milliseconds).
+const SANDBOX_READY: Duration = Duration::from_secs(30);
+
 /// How long `describe` waits for a bot's answer.
 pub const DESCRIBE_TIME: Duration = Duration::from_secs(5);
 
@@ -157,8 +161,15 @@ pub fn command(bot: &ProgramBot, workdir: &Path, limits: &crate::Limits, extra_a
     args.extend(extra_args.iter().map(Into::into));
     let sandbox = limits.sandboxed.then(|| jail::Sandbox {
         helper: sandbox::helper_path().unwrap_or_else(|| "arbiter-sandbox".into()),
-        read_only: read_only_paths(bot),
-        connect_port: None,
+        // Its own folder, and nothing its command or arguments name: the system it may
+        // read is the same for every bot (`sandbox::machine`).
+        read_only: vec![bot.folder().to_path_buf()],
+        net: jail::Net::None,
+        root: sandbox::machine::roots_supported().then_some(sandbox::Root {
+            work: sandbox::Work::Copy,
+            disk: limits.disk,
+            files: limits.files,
+        }),
         processes: Some(SANDBOX_PROCESSES),
         file_size: None,
         open_files: None,
@@ -173,22 +184,6 @@ pub fn command(bot: &ProgramBot, workdir: &Path, limits: &crate::Limits, extra_a
         sandbox,
         per_move: false,
     }
-}
-
-/// What a sandboxed bot may read besides the system: its manifest's folder, and the
-/// folder of every absolute path in its command (its program, a runtime).
-fn read_only_paths(bot: &ProgramBot) -> Vec<std::path::PathBuf> {
-    let mut paths = vec![bot.folder().to_path_buf()];
-    for part in &bot.command {
-        let path = Path::new(part);
-        if path.is_absolute()
-            && let Some(parent) = path.parent()
-            && !paths.iter().any(|p| parent.starts_with(p))
-        {
-            paths.push(parent.to_path_buf());
-        }
-    }
-    paths
 }
 
 /// Starts a bot's process. A program that cannot be run (missing, not executable) is
@@ -271,6 +266,7 @@ pub async fn run_once(cmd: &jail::Command, input: &[u8], clock: &TurnClock) -> R
     let (elapsed, waited) = TurnClock::charged(&process, began, &deadline);
     let cpu = process.cpu_time();
     let over_memory = process.memory_exceeded();
+    let disk_full = process.disk_full();
     // A sandboxed bot that ended on its own is all gone but for its helper, which is
     // tearing the bot's namespaces down (milliseconds): that and the cgroup's removal
     // go on in the background instead of holding up the game.
@@ -283,7 +279,7 @@ pub async fn run_once(cmd: &jail::Command, input: &[u8], clock: &TurnClock) -> R
     if ended {
         tokio::spawn(async move { process.kill().await });
     }
-    let output = move_output(cmd, result, over_memory, clock);
+    let output = move_output(cmd, result, over_memory, clock).map_err(|fault| with_disk_cause(disk_full, fault));
     Ok(Once { output, elapsed, cpu, waited, stderr, input: String::from_utf8_lossy(input).into_owned() })
 }
 
@@ -375,9 +371,37 @@ impl Launcher {
         })
     }
 
-    /// The bot's working directory: the game's, or the seat's own.
+    /// The bot's working directory as its command gives it: the game's, or the seat's own
+    /// (in a root of the bot's own, only the files put there before its sandbox started).
     pub fn workdir(&self) -> &Path {
         &self.command.cwd
+    }
+
+    /// Whether the bot runs in a root of its own, its working folder a tmpfs there.
+    pub fn in_own_root(&self) -> bool {
+        self.command.sandbox.as_ref().is_some_and(|s| s.root.is_some())
+    }
+
+    /// Where the referee reaches the bot's working files between moves (the Gomoku file
+    /// interface's field and answer): in a root of the bot's own, its working folder there
+    /// (the sandbox kept for the moves is started, or taken, and awaited until ready);
+    /// else the working directory. `Ok(None)`: the sandbox failed to start, which the move
+    /// will report.
+    pub async fn files(&mut self) -> Result<std::path::PathBuf, RefereeError> {
+        if !self.in_own_root() {
+            return Ok(self.command.cwd.clone());
+        }
+        let program = self.command.program.display().to_string();
+        let what = || format!("cannot start the sandbox for {program}");
+        let mut zygote = self.zygote().await.map_err(|err| RefereeError::new(what(), err))?;
+        let ready = zygote.ready(jail::Deadline::wall_in(SANDBOX_READY)).await;
+        let files = zygote.files().map(Path::to_path_buf);
+        self.kept = Some(zygote);
+        match (ready, files) {
+            (Ok(()), Some(files)) => Ok(files),
+            (Err(failure), _) => Err(RefereeError::new(what(), std::io::Error::other(failure.to_string()))),
+            (Ok(()), None) => Err(RefereeError::new(what(), std::io::Error::other("its root has no working folder"))),
+        }
     }
 
     /// At the game's end: its zygote killed (as when dropped, not waited for), the
@@ -398,6 +422,13 @@ impl Launcher {
             Ok(zygote) => zygote,
             Err(err) => return Err(RefereeError::new(format!("cannot start the sandbox for {}", self.command.program.display()), err)),
         };
+        // Ready before the move's clock starts: setting up the sandbox is not the bot's time.
+        if let Err(failure) = zygote.ready(jail::Deadline::wall_in(SANDBOX_READY)).await {
+            return Err(RefereeError::new(
+                format!("the sandbox for {} did not get ready", self.command.program.display()),
+                std::io::Error::other(failure.to_string()),
+            ));
+        }
         let began = Instant::now();
         let cpu_before = zygote.cpu_time();
         let wait_before = clock.wait_before(&zygote);
@@ -416,7 +447,7 @@ impl Launcher {
                 std::io::Error::other(format!("{status}")),
             ));
         }
-        let output = move_output(&self.command, result, over_memory, clock);
+        let output = move_output(&self.command, result, over_memory, clock).map_err(|fault| with_disk_cause(zygote.disk_full(), fault));
         let stderr = if output.is_ok() {
             let stderr = zygote.take_stderr().await;
             self.kept = Some(zygote);
@@ -458,9 +489,36 @@ pub fn memory_fault(cmd: &jail::Command) -> Fault {
 }
 
 /// A crash of a bot that ran into its memory cap (its cgroup killed it) is a memory
-/// fault; any other fault stays as it is.
+/// fault; any fault of a bot whose disk quota is full says so; any other fault stays as
+/// it is.
 pub fn with_memory_cause(process: &jail::Process, fault: Fault) -> Fault {
-    if fault.kind == FaultKind::Crash && process.memory_exceeded() { memory_fault_of(process.memory_cap()) } else { fault }
+    if fault.kind == FaultKind::Crash && process.memory_exceeded() {
+        return memory_fault_of(process.memory_cap());
+    }
+    with_disk_cause(process.disk_full(), fault)
+}
+
+/// A fault of a bot whose disk quota was full, said so in its detail.
+pub fn with_disk_cause(disk_full: bool, mut fault: Fault) -> Fault {
+    if disk_full {
+        fault.detail.push_str(" (its disk quota was full: see the disk-mb and files limits)");
+    }
+    fault
+}
+
+/// The fault of a bot found to have run while it was paused between its moves
+/// (`jail::Process::resume`): `cpu` of CPU time beyond what its pause allows.
+pub fn ran_while_paused(cpu: Duration) -> Fault {
+    Fault::new(
+        FaultKind::ProtocolError,
+        format!("ran while it was paused between its moves ({} ms of CPU time): a bot must not undo its pause", cpu.as_millis()),
+    )
+}
+
+/// The fault of a bot whose disk quota is full, where the referee could not write its
+/// files.
+pub fn disk_full_fault(what: &str) -> Fault {
+    Fault::new(FaultKind::Crash, format!("{what}: its disk quota is full (see the disk-mb and files limits)"))
 }
 
 /// The fault of a process that exited with `status`, `None` for a clean exit.
