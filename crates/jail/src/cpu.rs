@@ -154,7 +154,10 @@ fn from_ticks(ticks: u64) -> Duration {
 /// in it yet (see [`stalled`]).
 #[derive(Debug, Default)]
 pub struct WaitReader {
-    open: std::collections::HashMap<i32, std::fs::File>,
+    /// Each thread's file and the wait it held at the last read.
+    open: std::collections::HashMap<i32, (std::fs::File, u64)>,
+    /// Each thread's wait at the last [`WaitReader::mark`].
+    marked: std::collections::HashMap<i32, u64>,
 }
 
 impl WaitReader {
@@ -164,19 +167,34 @@ impl WaitReader {
         for pid in pids {
             for tid in task_ids(pid) {
                 seen.insert(tid);
-                let mut nanos = self.open.get(&tid).and_then(schedstat_wait);
+                let mut nanos = self.open.get(&tid).and_then(|(file, _)| schedstat_wait(file));
                 if nanos.is_none() {
                     self.open.remove(&tid);
                     if let Ok(file) = std::fs::File::open(format!("/proc/{pid}/task/{tid}/schedstat")) {
                         nanos = schedstat_wait(&file);
-                        self.open.insert(tid, file);
+                        self.open.insert(tid, (file, 0));
                     }
+                }
+                if let (Some(nanos), Some(entry)) = (nanos, self.open.get_mut(&tid)) {
+                    entry.1 = nanos;
                 }
                 total += Duration::from_nanos(nanos.unwrap_or(0));
             }
         }
         self.open.retain(|tid, _| seen.contains(tid));
         total
+    }
+
+    /// Notes each thread's wait as of the last read: [`WaitReader::waited`] tells which
+    /// waited since.
+    pub fn mark(&mut self) {
+        self.marked = self.open.iter().map(|(tid, (_, nanos))| (*tid, *nanos)).collect();
+    }
+
+    /// The threads whose wait grew between the last [`WaitReader::mark`] and the last read
+    /// (threads new since count from nothing).
+    pub fn waited(&self) -> Vec<i32> {
+        self.open.iter().filter(|(tid, (_, nanos))| *nanos > self.marked.get(tid).copied().unwrap_or(0)).map(|(tid, _)| *tid).collect()
     }
 }
 
@@ -537,6 +555,10 @@ mod tests {
         let both = (kept.read(pids.clone()), super::WaitReader::default().read(pids.clone()));
         assert_eq!(both.0, both.1, "after one loop's end");
         assert_eq!(kept.open.len(), 2, "the ended loop's file is dropped");
+        // Stopped, the two left wait no more: none waited since a mark.
+        kept.mark();
+        kept.read(pids.clone());
+        assert!(kept.waited().is_empty(), "{:?}", kept.waited());
         for &pid in &pids[..2] {
             stop(pid, rustix::process::Signal::CONT);
         }

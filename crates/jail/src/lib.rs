@@ -12,9 +12,14 @@ use std::time::{Duration, Instant};
 
 use rustix::process::{Pid, Resource, Rlimit, Signal};
 
-/// How long a bot that has answered may take to settle before it is paused anyway
-/// ([`Process::pause`]): an honest engine settles in microseconds.
-pub const SETTLE_CAP: Duration = Duration::from_millis(5);
+/// How much CPU time a bot that has answered may use to settle before it is paused
+/// anyway ([`Process::pause`]): an honest engine settles in microseconds; a bot that
+/// keeps a thread busy gains no more than this, charged to its clock.
+pub const SETTLE_CPU: Duration = Duration::from_millis(5);
+
+/// How long the referee waits at most for a bot to settle when the machine gives it no
+/// CPU (a safety bound: settling takes microseconds of the bot's CPU).
+pub const SETTLE_WALL: Duration = Duration::from_millis(250);
 
 /// The CPU time a paused bot may be found to have used from its pause to its resumption
 /// (what its threads ran before the stop took hold) before it counts as having undone
@@ -512,6 +517,8 @@ impl Process {
                 cgroup,
                 leader: raw,
                 on_lane: std::sync::atomic::AtomicBool::new(affinity::lane_cpu().is_some()),
+                given: Mutex::new(None),
+                turn_cpu: Mutex::new(None),
             },
             _lifeline: lifeline,
             status,
@@ -564,7 +571,12 @@ impl Process {
     /// The readings a turn's [`Credit`] starts from: [`Process::cpu_wait`] and the
     /// machine's steal ([`cpu::recent_steal`]).
     pub fn waits(&self) -> Waits {
-        Waits { queue: self.cpu_wait(), steal: cpu::recent_steal() }
+        let queue = self.cpu_wait();
+        // The threads that wait from here on are those whose CPUs the credit counts, and
+        // the CPU time the bot uses from here on is what fills them.
+        self.cpu.waits.lock().expect("wait reader lock").mark();
+        *self.cpu.turn_cpu.lock().expect("turn cpu lock") = Some(self.cpu.read());
+        Waits { queue, steal: cpu::recent_steal() }
     }
 
     /// What a turn clocked from `credit` gives back ([`cpu::given_back`]): the bot's wait
@@ -856,7 +868,7 @@ impl Process {
     /// Pauses the bot so that it cannot think on the opponent's time, once it has settled.
     ///
     /// First it may settle: until every thread of it is asleep (blocked in a read, a
-    /// wait, a sleep), at most [`SETTLE_CAP`], so that no thread of an engine that has
+    /// wait, a sleep), at most [`SETTLE_CPU`] of its CPU time, so that no thread of an engine that has
     /// just answered is stopped halfway through what it does after its answer (clearing
     /// its "thinking" flag) and finds itself out of step when it runs again. The time
     /// is the bot's (returned, for its clock): a bot that keeps a thread busy gains
@@ -867,9 +879,7 @@ impl Process {
         if self.paused || self.reaped {
             return Duration::ZERO;
         }
-        let began = Instant::now();
-        self.settle(began + SETTLE_CAP).await;
-        let settled = began.elapsed();
+        let settled = self.settle().await;
         let frozen = self.cpu.cgroup.as_ref().filter(|group| group.can_freeze()).is_some_and(|group| group.freeze().is_ok());
         if !frozen {
             let _ = rustix::process::kill_process_group(self.pgid, Signal::STOP);
@@ -879,17 +889,27 @@ impl Process {
         settled
     }
 
-    /// Waits (at most until `until`) for every thread of the bot to be asleep, giving up
-    /// the CPU between looks: on a lane the bot's threads share the referee's CPU.
-    async fn settle(&mut self, until: Instant) {
+    /// Waits until every thread of the bot is asleep, or it has used [`SETTLE_CPU`]
+    /// meanwhile (a bot that keeps a thread busy), or [`SETTLE_WALL`] has passed (a
+    /// machine that gives it no CPU), giving up the CPU between looks: on a lane the
+    /// bot's threads share the referee's CPU. Returns the time charged to the bot.
+    async fn settle(&mut self) -> Duration {
+        let began = Instant::now();
+        let cpu_before = self.cpu.read();
         loop {
             let threads = self.cpu.threads();
-            if self.states.all_asleep(threads) || Instant::now() >= until {
-                return;
+            if self.states.all_asleep(threads) {
+                break;
+            }
+            // A bot that keeps a thread busy: it has had its share.
+            if self.cpu.read().saturating_sub(cpu_before) >= SETTLE_CPU || began.elapsed() >= SETTLE_WALL {
+                break;
             }
             rustix::thread::sched_yield();
             tokio::task::yield_now().await;
         }
+        // Its own time: at most what it could have used of a CPU.
+        began.elapsed().min(SETTLE_CPU)
     }
 
     /// Lets a paused bot run again. `Err(cpu)`: the bot ran while it was paused, `cpu`
@@ -1152,6 +1172,10 @@ struct CpuSource {
     leader: i32,
     /// Whether it runs on a lane's CPU (started on a lane, or moved to one).
     on_lane: std::sync::atomic::AtomicBool,
+    /// The most a turn's credit gave back so far, and the start of that turn.
+    given: Mutex<Option<(Instant, Waits)>>,
+    /// The bot's CPU time when its turn's readings were taken ([`Process::waits`]).
+    turn_cpu: Mutex<Option<Duration>>,
 }
 
 impl CpuSource {
@@ -1164,8 +1188,14 @@ impl CpuSource {
         }
     }
 
+    /// The run-queue wait of the bot's processes: in the sandbox, every process of its
+    /// cgroup but the helper's first stage (ours: its threads wake when the bot is
+    /// frozen and thawed, and their waits are not the bot's).
     fn wait(&self) -> Duration {
-        let pids = self.pids();
+        let mut pids = self.pids();
+        if self.cgroup.is_some() {
+            pids.retain(|&pid| pid != self.leader);
+        }
         self.waits.lock().expect("wait reader lock").read(pids)
     }
 
@@ -1202,21 +1232,37 @@ impl CpuSource {
         cpu::stalled(self.pids())
     }
 
+    /// What a turn clocked from `credit` gives back now, and never less than it gave
+    /// at an earlier look of the same turn: the processes of a move that have ended take
+    /// their waits with them, and the record must say what the deadline was given.
     fn credit(&self, credit: &Credit) -> Waits {
         let waited = self.wait().saturating_sub(credit.wait.queue);
         let stolen = cpu::machine_steal().saturating_sub(credit.wait.steal);
-        let used = self.read().saturating_sub(credit.cpu);
-        cpu::given_back(waited, stolen, credit.start.elapsed(), used, self.cpus(), credit.cap)
+        // From the turn's start ([`Process::waits`]): what the bot used before (its start,
+        // its settling after an earlier move) does not fill this turn's CPUs.
+        let before = self.turn_cpu.lock().expect("turn cpu lock").unwrap_or(credit.cpu).max(credit.cpu);
+        let used = self.read().saturating_sub(before);
+        let now = cpu::given_back(waited, stolen, credit.start.elapsed(), used, self.cpus(), credit.cap);
+        let mut given = self.given.lock().expect("credit lock");
+        match *given {
+            Some((start, earlier)) if start == credit.start && earlier.total() >= now.total() => earlier,
+            _ => {
+                *given = Some((credit.start, now));
+                now
+            }
+        }
     }
 
     /// The CPUs the bot may use, against which its wait is weighed: one on a lane (its
     /// game was given a core of its own, whatever the bot made of its affinity), else
-    /// those its threads may run on together (their affinities), else the machine's.
+    /// those the threads that waited may run on together (their affinities: a thread
+    /// that never waited, allowed everywhere, widens nothing), at least one.
     fn cpus(&self) -> u32 {
         if self.on_lane.load(std::sync::atomic::Ordering::Relaxed) {
             return 1;
         }
-        cpu::cpus_allowed(self.threads()).unwrap_or_else(cpu::machine_cpus).min(cpu::machine_cpus())
+        let waited = self.waits.lock().expect("wait reader lock").waited();
+        cpu::cpus_allowed(waited).unwrap_or(1).min(cpu::machine_cpus())
     }
 
     fn read(&self) -> Duration {

@@ -303,7 +303,10 @@ fn tcp_bot(helper: &Path, scratch: &Scratch) -> TcpBot {
     let referee = match namespace.run(|| TcpListener::bind("127.0.0.1:0").and_then(|l| l.set_nonblocking(true).map(|()| l))) {
         Ok(referee) => referee,
         Err(err) => {
-            return TcpBot { escapes: vec![("a tcp bot", format!("failed: no listener in its namespace: {err}"))], without_namespace: None };
+            return TcpBot {
+                escapes: vec![("a tcp bot", format!("failed: no listener in its namespace: {err}"))],
+                without_namespace: None,
+            };
         }
     };
     let port = referee.local_addr().map(|a| a.port()).unwrap_or(0);

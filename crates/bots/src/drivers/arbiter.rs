@@ -255,9 +255,12 @@ async fn ask<G: Registered>(
     let input = turn_lines(req);
     // Read before the clock starts: the referee's own reading is not the bot's time.
     let wait_before = req.clock.wait_before(process);
-    // Writing has the turn's own limit; a bot that does not read is out of time.
-    let written = process.send(input.as_bytes(), req.clock.deadline_from_now(cpu_before)).await;
+    // The clock starts before the lines are written: the bot may read them, and work,
+    // before the write returns to the referee (on a lane they share a CPU, and the bot
+    // may run first). Writing has the turn's own limit; a bot that does not read is out
+    // of time.
     let began = Instant::now();
+    let written = process.send(input.as_bytes(), req.clock.deadline_from(began, cpu_before)).await;
     if let Err(failure) = written {
         return (Err(gone(process, failure, &req.clock).await), began.elapsed(), jail::Waits::default(), input);
     }
