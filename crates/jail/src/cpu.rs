@@ -162,24 +162,28 @@ pub struct WaitReader {
 
 impl WaitReader {
     pub fn read(&mut self, pids: impl IntoIterator<Item = i32>) -> Duration {
+        let tids: Vec<i32> = pids.into_iter().flat_map(task_ids).collect();
+        self.read_threads(tids)
+    }
+
+    /// The summed wait of the threads `tids` (thread ids: `/proc/TID` is each one's own).
+    pub fn read_threads(&mut self, tids: impl IntoIterator<Item = i32>) -> Duration {
         let mut total = Duration::ZERO;
         let mut seen = std::collections::HashSet::new();
-        for pid in pids {
-            for tid in task_ids(pid) {
-                seen.insert(tid);
-                let mut nanos = self.open.get(&tid).and_then(|(file, _)| schedstat_wait(file));
-                if nanos.is_none() {
-                    self.open.remove(&tid);
-                    if let Ok(file) = std::fs::File::open(format!("/proc/{pid}/task/{tid}/schedstat")) {
-                        nanos = schedstat_wait(&file);
-                        self.open.insert(tid, (file, 0));
-                    }
+        for tid in tids {
+            seen.insert(tid);
+            let mut nanos = self.open.get(&tid).and_then(|(file, _)| schedstat_wait(file));
+            if nanos.is_none() {
+                self.open.remove(&tid);
+                if let Ok(file) = std::fs::File::open(format!("/proc/{tid}/schedstat")) {
+                    nanos = schedstat_wait(&file);
+                    self.open.insert(tid, (file, 0));
                 }
-                if let (Some(nanos), Some(entry)) = (nanos, self.open.get_mut(&tid)) {
-                    entry.1 = nanos;
-                }
-                total += Duration::from_nanos(nanos.unwrap_or(0));
             }
+            if let (Some(nanos), Some(entry)) = (nanos, self.open.get_mut(&tid)) {
+                entry.1 = nanos;
+            }
+            total += Duration::from_nanos(nanos.unwrap_or(0));
         }
         self.open.retain(|tid, _| seen.contains(tid));
         total

@@ -519,6 +519,7 @@ impl Process {
                 on_lane: std::sync::atomic::AtomicBool::new(affinity::lane_cpu().is_some()),
                 given: Mutex::new(None),
                 turn_cpu: Mutex::new(None),
+                helper_threads: Mutex::new(Vec::new()),
             },
             _lifeline: lifeline,
             status,
@@ -714,20 +715,17 @@ impl Process {
         Ok((status, output))
     }
 
-    /// One move of a zygote ([`Process::spawn_zygote`]): sends `input` (framed) for the
-    /// move's process, buffers stdout (at most `output_cap` bytes) until that process has
+    /// One move of a zygote ([`Process::spawn_zygote`]): sends `input` (framed, with the
+    /// variables `env` the move's process gets besides the command's) for the move's process, buffers stdout (at most `output_cap` bytes) until that process has
     /// ended and the zygote has killed whatever it left, then takes what is left in the
     /// pipe. Its stderr is read as any process's ([`Process::take_stderr`]). When the
     /// zygote itself ends instead, its status comes back and [`Process::try_exit`] has it.
-    pub async fn run_move(&mut self, input: &[u8], deadline: Deadline) -> Result<(ExitStatus, Vec<u8>), Failure> {
+    pub async fn run_move(&mut self, input: &[u8], env: &[(String, String)], deadline: Deadline) -> Result<(ExitStatus, Vec<u8>), Failure> {
         if !self.zygote {
             return Err(Failure::Io("not a zygote".to_string()));
         }
         self.ready(deadline).await?;
-        let length = u32::try_from(input.len()).map_err(|_| Failure::Io(format!("an input of {} bytes", input.len())))?;
-        let mut frame = Vec::with_capacity(4 + input.len());
-        frame.extend_from_slice(&length.to_le_bytes());
-        frame.extend_from_slice(input);
+        let frame = sandbox::helper::frame(input, env).map_err(|err| Failure::Io(err.to_string()))?;
         self.send(&frame, deadline).await?;
         let cap = self.limits.output_cap;
         let status = loop {
@@ -1176,6 +1174,9 @@ struct CpuSource {
     given: Mutex<Option<(Instant, Waits)>>,
     /// The bot's CPU time when its turn's readings were taken ([`Process::waits`]).
     turn_cpu: Mutex<Option<Duration>>,
+    /// The threads of the sandbox helper's first stage (the leader), read until both
+    /// are there.
+    helper_threads: Mutex<Vec<i32>>,
 }
 
 impl CpuSource {
@@ -1192,11 +1193,19 @@ impl CpuSource {
     /// cgroup but the helper's first stage (ours: its threads wake when the bot is
     /// frozen and thawed, and their waits are not the bot's).
     fn wait(&self) -> Duration {
-        let mut pids = self.pids();
-        if self.cgroup.is_some() {
-            pids.retain(|&pid| pid != self.leader);
+        let Some(group) = &self.cgroup else {
+            return self.waits.lock().expect("wait reader lock").read([self.leader]);
+        };
+        // Every thread of the cgroup, one file kept open, less the helper's (its two
+        // threads, its own and the lifeline's watcher, are made at its start and never
+        // more: read again until both are there).
+        let mut helper = self.helper_threads.lock().expect("helper threads lock");
+        if helper.len() < 2 {
+            *helper = cpu::threads_of([self.leader]);
         }
-        self.waits.lock().expect("wait reader lock").read(pids)
+        let mut threads = group.threads();
+        threads.retain(|tid| !helper.contains(tid));
+        self.waits.lock().expect("wait reader lock").read_threads(threads)
     }
 
     /// The thread ids of the bot: every thread of its cgroup in the sandbox, else the

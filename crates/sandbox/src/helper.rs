@@ -328,11 +328,13 @@ fn serve_moves(mut command: Command, mut status: File, scratch: Option<PathBuf>)
         return HelperError::Reported(err);
     }
     loop {
-        let input = match read_frame(&mut control) {
-            Ok(Some(input)) => input,
+        let (input, env) = match read_frame(&mut control) {
+            Ok(Some(frame)) => frame,
             Ok(None) => std::process::exit(0),
             Err(err) => return HelperError::Frame(err),
         };
+        // The move's own variables (its seed), over those of the last move.
+        command.envs(env);
         let ended = match command.spawn() {
             Ok(mut child) => {
                 if let Some(mut stdin) = child.stdin.take() {
@@ -363,9 +365,32 @@ fn serve_moves(mut command: Command, mut status: File, scratch: Option<PathBuf>)
 /// The most bytes one move's input may have.
 const FRAME_CAP: usize = 64 * 1024 * 1024;
 
-/// One framed input: a 4-byte little-endian length, then that many bytes; `None` at the
-/// end of the stream.
-fn read_frame(control: &mut impl Read) -> io::Result<Option<Vec<u8>>> {
+/// A move's frame for a zygote: a 4-byte little-endian length, then that many bytes: a
+/// 4-byte little-endian length of the variables, the variables (`KEY=VALUE`, each ended
+/// by a NUL byte), and the move's input.
+pub fn frame(input: &[u8], env: &[(String, String)]) -> io::Result<Vec<u8>> {
+    let mut vars = Vec::new();
+    for (key, value) in env {
+        if key.is_empty() || key.contains(['=', '\0']) || value.contains('\0') {
+            return Err(io::Error::new(io::ErrorKind::InvalidInput, format!("a variable that cannot be framed: {key:?}")));
+        }
+        vars.extend_from_slice(format!("{key}={value}\0").as_bytes());
+    }
+    let too_long = |what: usize| io::Error::new(io::ErrorKind::InvalidInput, format!("an input of {what} bytes"));
+    let payload = 4 + vars.len() + input.len();
+    let length = u32::try_from(payload).map_err(|_| too_long(payload))?;
+    let vars_length = u32::try_from(vars.len()).map_err(|_| too_long(vars.len()))?;
+    let mut frame = Vec::with_capacity(4 + payload);
+    frame.extend_from_slice(&length.to_le_bytes());
+    frame.extend_from_slice(&vars_length.to_le_bytes());
+    frame.extend_from_slice(&vars);
+    frame.extend_from_slice(input);
+    Ok(frame)
+}
+
+/// One framed input ([`frame`]): the input and its variables; `None` at the end of the
+/// stream.
+fn read_frame(control: &mut impl Read) -> io::Result<Option<(Vec<u8>, Vec<(String, String)>)>> {
     let mut length = [0u8; 4];
     match control.read_exact(&mut length) {
         Ok(()) => {}
@@ -376,9 +401,18 @@ fn read_frame(control: &mut impl Read) -> io::Result<Option<Vec<u8>>> {
     if length > FRAME_CAP {
         return Err(io::Error::new(io::ErrorKind::InvalidData, format!("an input of {length} bytes, more than {FRAME_CAP}")));
     }
-    let mut input = vec![0u8; length];
-    control.read_exact(&mut input)?;
-    Ok(Some(input))
+    let mut payload = vec![0u8; length];
+    control.read_exact(&mut payload)?;
+    let bad = || io::Error::new(io::ErrorKind::InvalidData, "a frame whose variables do not fit it");
+    let vars_length = payload.get(..4).map(|b| u32::from_le_bytes(b.try_into().expect("four bytes")) as usize).ok_or_else(bad)?;
+    let vars = payload.get(4..4 + vars_length).ok_or_else(bad)?;
+    let mut env = Vec::new();
+    for pair in vars.split(|&b| b == 0).filter(|pair| !pair.is_empty()) {
+        let text = std::str::from_utf8(pair).map_err(|_| bad())?;
+        let (key, value) = text.split_once('=').ok_or_else(bad)?;
+        env.push((key.to_string(), value.to_string()));
+    }
+    Ok(Some((payload[4 + vars_length..].to_vec(), env)))
 }
 
 /// Kills what a move's process left running and reaps it: as pid 1 of the namespace,

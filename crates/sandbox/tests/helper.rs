@@ -694,7 +694,7 @@ fn a_lifeline_without_its_referee_ends_the_helper_at_once() {
 /// stdin must end): `leave` leaves a child and a daemon of another session running;
 /// `count` counts the `sleep`s it can see; `peek` tries the zygote's environment and
 /// descriptors and to kill it; `secret` tries another bot's folder; `fail` exits with 3.
-const MOVES_BOT: &str = r#"input=$(cat); echo "move $input"
+const MOVES_BOT: &str = r#"input=$(cat); echo "move $input seed $ARBITER_SEED"
 case $input in
   leave) sleep 1000 & setsid sh -c 'sleep 1000' & ;;
   count) n=0; for p in /proc/[0-9]*; do [ "$(cat $p/comm 2>/dev/null)" = sleep ] && n=$((n+1)); done; echo "sleeping $n" ;;
@@ -735,8 +735,8 @@ fn a_zygote_runs_one_confined_process_per_move_and_kills_what_each_leaves() {
     std::io::Read::read_exact(&mut status, &mut raw).expect("the zygote's first message");
     assert_eq!(sandbox::status::decode(raw), sandbox::status::Message::Ready, "a zygote says it is ready first");
     let mut play = |input: &str, lines: usize| {
-        control.write_all(&(input.len() as u32).to_le_bytes()).expect("the frame's length");
-        control.write_all(input.as_bytes()).expect("the frame");
+        let env = vec![("ARBITER_SEED".to_string(), input.len().to_string())];
+        control.write_all(&sandbox::helper::frame(input.as_bytes(), &env).expect("a frame")).expect("the frame");
         let mut raw = [0u8; sandbox::status::LEN];
         std::io::Read::read_exact(&mut status, &mut raw).expect("the move's status");
         let sandbox::status::Message::Ended { status: ended, .. } = sandbox::status::decode(raw) else { panic!("a move's end") };
@@ -750,14 +750,15 @@ fn a_zygote_runs_one_confined_process_per_move_and_kills_what_each_leaves() {
             .collect();
         (ended.code(), said)
     };
-    assert_eq!(play("leave", 1), (Some(0), vec!["move leave".to_string()]));
+    // Each move's process gets the variables of its own frame (the length of its input).
+    assert_eq!(play("leave", 1), (Some(0), vec!["move leave seed 5".to_string()]));
     fixture.require_layers();
-    assert_eq!(play("count", 2), (Some(0), vec!["move count".to_string(), "sleeping 0".to_string()]), "left behind");
-    let peek = ["move peek", "environ-closed", "fds open 0", "after-kill"].map(String::from).to_vec();
+    assert_eq!(play("count", 2), (Some(0), vec!["move count seed 5".to_string(), "sleeping 0".to_string()]), "left behind");
+    let peek = ["move peek seed 4", "environ-closed", "fds open 0", "after-kill"].map(String::from).to_vec();
     assert_eq!(play("peek", 4), (Some(0), peek));
-    assert_eq!(play("secret", 2), (Some(0), vec!["move secret".to_string(), "refused".to_string()]));
-    assert_eq!(play("fail", 1), (Some(3), vec!["move fail".to_string()]));
-    assert_eq!(play("", 1), (Some(0), vec!["move".to_string()]), "the zygote lives on after a failed move");
+    assert_eq!(play("secret", 2), (Some(0), vec!["move secret seed 6".to_string(), "refused".to_string()]));
+    assert_eq!(play("fail", 1), (Some(3), vec!["move fail seed 4".to_string()]));
+    assert_eq!(play("", 1), (Some(0), vec!["move  seed 0".to_string()]), "the zygote lives on after a failed move");
     drop(control);
     let ended = child.wait().expect("wait for the helper");
     assert_eq!(ended.code(), Some(0), "the end of its input ends the zygote cleanly");

@@ -93,7 +93,8 @@ impl<G: Registered> Bot<G> {
     /// Starts a fresh process in `workdir`: the handshake, then the game's lines.
     /// `keep` is where it may go after the game, if the bot can play another.
     async fn start(bot: &ProgramBot, ctx: &SeatContext, workdir: &Path, keep: Option<(Arc<Pool>, String)>) -> Result<Bot<G>, StartError> {
-        let cmd = command(bot, workdir, &ctx.limits, &[]);
+        let mut cmd = command(bot, workdir, &ctx.limits, &[]);
+        cmd.env.push((crate::SEED_VAR.into(), ctx.bot_seed().to_string().into()));
         let mut process = super::spawn(&cmd).await?;
         let told = async {
             let said = handshake(&mut process).await?;
@@ -282,9 +283,14 @@ async fn ask<G: Registered>(
 }
 
 /// The lines that tell a bot its game: `game`, `side`, `start`.
-fn game_lines(ctx: &SeatContext) -> [ToBot; 3] {
+fn game_lines(ctx: &SeatContext) -> [ToBot; 4] {
     let start = ctx.start.start_text().map(|text| proto::encode_start(ctx.kind, &text));
-    [ToBot::Game { kind: ctx.kind, options: proto::all_options(ctx.kind, &ctx.options) }, ToBot::Side(ctx.side), ToBot::Start(start)]
+    [
+        ToBot::Game { kind: ctx.kind, options: proto::all_options(ctx.kind, &ctx.options) },
+        ToBot::Side(ctx.side),
+        ToBot::Seed(ctx.bot_seed()),
+        ToBot::Start(start),
+    ]
 }
 
 /// Asks a bot for its name and author: the handshake, then `quit`.

@@ -208,9 +208,13 @@ async fn start(
     limits: &crate::Limits,
     wall: Duration,
     cpu: Option<Duration>,
+    seed: Option<u32>,
 ) -> Result<Started, StartError> {
     let ours = |err: std::io::Error| RefereeError::new("cannot open the referee's server", err);
     let mut cmd = command(bot, workdir, limits, &[]);
+    if let Some(seed) = seed {
+        cmd.env.push((crate::SEED_VAR.into(), seed.to_string().into()));
+    }
     let (listener, net) = match cmd.sandbox {
         Some(_) => listen_in_own_namespace().await.map_err(ours)?,
         None => (TcpListener::bind("127.0.0.1:0").await.map_err(ours)?, jail::Net::None),
@@ -329,7 +333,8 @@ impl Bot {
             return Err(StartError::Referee(RefereeError::wrong_game(&bot.manifest.name, Position::KIND, ctx.start.kind())));
         };
         let wall = ctx.limits.move_time.map_or(START_TIME, |limit| limit.min(START_TIME));
-        let Started { mut process, mut conn, .. } = start(bot, &ctx.workdir, &ctx.limits, wall, ctx.limits.game_cpu).await?;
+        let Started { mut process, mut conn, .. } =
+            start(bot, &ctx.workdir, &ctx.limits, wall, ctx.limits.game_cpu, Some(ctx.bot_seed())).await?;
         let wake = ServerMessage::Wake { width: pos.width(), height: pos.height(), i_start: ctx.side == Side::First };
         let clock = TurnClock { move_time: Some(wall), ..TurnClock::default() };
         let sent = guarded(&mut process, jail::Deadline::wall_in(wall), conn.send(&wake)).await;
@@ -430,7 +435,7 @@ impl Driver<Position> for Bot {
 pub async fn describe(bot: &ProgramBot, workdir: &Path, sandboxed: bool) -> Result<Option<Identity>, StartError> {
     let mut limits = crate::Limits::for_kind(Position::KIND);
     limits.sandboxed = sandboxed;
-    let Started { mut process, mut conn, name } = start(bot, workdir, &limits, DESCRIBE_TIME, None).await?;
+    let Started { mut process, mut conn, name } = start(bot, workdir, &limits, DESCRIBE_TIME, None, None).await?;
     let _ = tokio::time::timeout(Duration::from_millis(100), conn.send(&ServerMessage::Bye)).await;
     process.kill().await;
     Ok(Some(Identity { name, author: None, details: Vec::new() }))

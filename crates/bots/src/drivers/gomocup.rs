@@ -141,6 +141,7 @@ impl Bot {
     /// Starts a fresh brain in `workdir`: `START`, then the game's `INFO` lines.
     async fn start(bot: &ProgramBot, ctx: &SeatContext, workdir: &Path) -> Result<Bot, StartError> {
         let mut cmd = command(bot, workdir, &ctx.limits, &[]);
+        cmd.env.push((crate::SEED_VAR.into(), ctx.bot_seed().to_string().into()));
         cmd.limits.line_cap = LINE_CAP;
         cmd.limits.memory = Some(memory(ctx));
         let mut process = super::spawn(&cmd).await?;

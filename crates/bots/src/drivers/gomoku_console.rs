@@ -44,6 +44,7 @@ pub struct Bot {
 impl Bot {
     pub async fn open(bot: &ProgramBot, ctx: &SeatContext) -> Result<Bot, Fault> {
         let mut command = command(bot, &ctx.workdir, &ctx.limits, &[]);
+        command.env.push((crate::SEED_VAR.into(), ctx.bot_seed().to_string().into()));
         command.limits.line_cap = LINE_CAP;
         Ok(Bot { command, side: ctx.side, process: None })
     }

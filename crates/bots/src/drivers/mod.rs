@@ -312,6 +312,11 @@ fn move_output(
 /// works in, come from the stock.
 pub struct Launcher {
     command: jail::Command,
+    /// The seat's seed ([`SeatContext::bot_seed`]); each move's process gets one derived
+    /// from it and the move's number (`ARBITER_SEED`).
+    seed: Option<u32>,
+    /// The moves started so far.
+    moves: u64,
     /// The zygote of the last move, when it ended cleanly.
     kept: Option<jail::Process>,
     /// A zygote being started for the next move.
@@ -335,7 +340,7 @@ impl Launcher {
             }
             _ => None,
         };
-        Launcher { command, kept: None, next, own: None, _in_use: None }
+        Launcher { command, seed: None, moves: 0, kept: None, next, own: None, _in_use: None }
     }
 
     /// The launcher of a seat that runs `bot` with `args` on each move: in the game's
@@ -346,7 +351,9 @@ impl Launcher {
     pub async fn open(bot: &ProgramBot, ctx: &SeatContext, args: &[&str]) -> Result<Launcher, StartError> {
         let ahead = ctx.ahead.as_ref().filter(|_| crate::ahead::Ahead::serves(bot.manifest.protocol, ctx.limits.sandboxed));
         let Some(ahead) = ahead else {
-            return Ok(Launcher::new(command(bot, &ctx.workdir, &ctx.limits, args)));
+            let mut launcher = Launcher::new(command(bot, &ctx.workdir, &ctx.limits, args));
+            launcher.seed = Some(ctx.bot_seed());
+            return Ok(launcher);
         };
         let args: Vec<String> = args.iter().map(|arg| arg.to_string()).collect();
         let (stocked, in_use) = ahead.open(bot, &ctx.limits, &args);
@@ -364,6 +371,8 @@ impl Launcher {
         };
         Ok(Launcher {
             command: prepared.command,
+            seed: Some(ctx.bot_seed()),
+            moves: 0,
             kept: Some(prepared.zygote),
             next: None,
             own: Some(prepared.folder),
@@ -415,8 +424,17 @@ impl Launcher {
 
     /// One move: [`run_once`] of the launcher's command, in the sandbox through its zygote.
     pub async fn run_once(&mut self, input: &[u8], clock: &TurnClock) -> Result<Once, RefereeError> {
+        // Each move's process its own seed, derived from the seat's and the move's number.
+        self.moves += 1;
+        let env: Vec<(String, String)> = self
+            .seed
+            .map(|seed| (crate::SEED_VAR.to_string(), crate::derive_seed(u64::from(seed), self.moves).to_string()))
+            .into_iter()
+            .collect();
         if self.command.sandbox.is_none() {
-            return run_once(&self.command, input, clock).await;
+            let mut command = self.command.clone();
+            command.env.extend(env.iter().map(|(k, v)| (k.into(), v.into())));
+            return run_once(&command, input, clock).await;
         }
         let mut zygote = match self.zygote().await {
             Ok(zygote) => zygote,
@@ -433,7 +451,7 @@ impl Launcher {
         let cpu_before = zygote.cpu_time();
         let wait_before = clock.wait_before(&zygote);
         let deadline = clock.deadline_crediting(began, cpu_before, wait_before);
-        let result = zygote.run_move(input, deadline).await;
+        let result = zygote.run_move(input, &env, deadline).await;
         let (elapsed, waited) = TurnClock::charged(&zygote, began, &deadline);
         let cpu = zygote.cpu_time().saturating_sub(cpu_before);
         let over_memory = zygote.memory_exceeded();
