@@ -388,9 +388,12 @@ pub fn frame(input: &[u8], env: &[(String, String)]) -> io::Result<Vec<u8>> {
     Ok(frame)
 }
 
+/// A move's input and the variables its process gets.
+type Frame = (Vec<u8>, Vec<(String, String)>);
+
 /// One framed input ([`frame`]): the input and its variables; `None` at the end of the
 /// stream.
-fn read_frame(control: &mut impl Read) -> io::Result<Option<(Vec<u8>, Vec<(String, String)>)>> {
+fn read_frame(control: &mut impl Read) -> io::Result<Option<Frame>> {
     let mut length = [0u8; 4];
     match control.read_exact(&mut length) {
         Ok(()) => {}
