@@ -24,7 +24,7 @@ pub struct Args {
     #[arg(short = 'o', long = "option", value_name = "KEY=VALUE")]
     options: Vec<String>,
     /// A limit overriding the game's and the manifest's: move-ms, game-ms, cpu-ms,
-    /// memory-mb, stderr-kb (repeatable).
+    /// memory-mb, stderr-kb, disk-mb, files (repeatable).
     #[arg(short = 'l', long = "limit", value_name = "KEY=VALUE")]
     limits: Vec<String>,
     #[command(flatten)]

@@ -39,7 +39,7 @@ pub struct Args {
     #[arg(short = 'o', long = "option", value_name = "KEY=VALUE")]
     options: Vec<String>,
     /// A limit for both sides, overriding the game's and the manifests': move-ms,
-    /// move-cpu-ms, game-ms, cpu-ms, memory-mb, stderr-kb (0 removes a time limit).
+    /// move-cpu-ms, game-ms, cpu-ms, memory-mb, stderr-kb, disk-mb, files (0 removes a time limit).
     /// Repeatable.
     #[arg(short = 'l', long = "limit", value_name = "KEY=VALUE")]
     limits: Vec<String>,
@@ -57,6 +57,9 @@ pub struct Args {
     /// Print a machine-readable summary (JSON) instead of text.
     #[arg(long)]
     json: bool,
+    /// Write each game's full record as JSON into this folder (`game-0001.json`, ...).
+    #[arg(long, value_name = "DIR")]
+    record: Option<std::path::PathBuf>,
     #[command(flatten)]
     sandbox: super::sandboxing::SandboxArgs,
     #[command(flatten)]
@@ -77,6 +80,8 @@ struct Match {
     /// Where the sandboxes of the bots' next games are started ahead (none outside the
     /// sandbox).
     ahead: Option<Arc<referee::ahead::Ahead>>,
+    /// Where each game's record is written (`--record`).
+    record: Option<std::path::PathBuf>,
 }
 
 /// One finished pair (or the last, single game): A's scores and faults per game.
@@ -155,6 +160,9 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         );
     }
     args.cores.apply(args.jobs as usize, !has_programs)?;
+    if let Some(dir) = &args.record {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create record folder {}", dir.display()))?;
+    }
     let pool = args.reuse.pool(args.jobs as usize);
     let ahead = super::play::ahead(sandbox.sandboxed, args.jobs as usize);
     let shared = Arc::new(Match {
@@ -167,6 +175,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         games: args.games,
         pool: pool.clone(),
         ahead: ahead.clone(),
+        record: args.record.clone(),
     });
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the async runtime")?;
     let lanes = args.pin.lanes(args.jobs as usize)?;
@@ -297,6 +306,10 @@ async fn play_pair(shared: &Arc<Match>, lanes: Option<&Arc<Lanes>>, pair: u32) -
             None => game.await,
         }
         .with_context(|| format!("game {} was not played", idx + 1))?;
+        if let Some(dir) = shared.record.clone() {
+            let saved = record.clone();
+            tokio::task::spawn_blocking(move || super::play::write_record(&dir, &saved)).await.context("cannot write a record")??;
+        }
         let a_side = order[0];
         result.scores.push(score_of(&record, a_side));
         if let Some(side) = record.result.termination.side() {

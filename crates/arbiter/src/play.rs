@@ -33,7 +33,7 @@ pub struct Args {
     #[arg(short = 'o', long = "option", value_name = "KEY=VALUE")]
     options: Vec<String>,
     /// A limit for both sides, overriding the game's and the manifests': move-ms,
-    /// game-ms, cpu-ms, memory-mb, stderr-kb (0 removes a time limit). Repeatable.
+    /// game-ms, cpu-ms, memory-mb, stderr-kb, disk-mb, files (0 removes a time limit). Repeatable.
     #[arg(short = 'l', long = "limit", value_name = "KEY=VALUE")]
     limits: Vec<String>,
     /// A file with the start position in the game's start text (Gomoku field,
@@ -54,6 +54,8 @@ pub struct Args {
     sandbox: super::sandboxing::SandboxArgs,
     #[command(flatten)]
     reuse: ReuseArgs,
+    #[command(flatten)]
+    pin: super::PinArgs,
 }
 
 /// The `--no-reuse` flag of `play`, `match` and `bench-play`.
@@ -125,7 +127,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let kind = GameKind::from_name(&args.game)?;
     let options = super::parse_options(kind, &args.options)?;
     let overrides = parse_limits(&args.limits)?;
-    let bots = [bot(&args.a, kind)?, bot(&args.b, kind)?];
+    let bots = std::sync::Arc::new([bot(&args.a, kind)?, bot(&args.b, kind)?]);
     let has_programs = bots.iter().any(|b| matches!(b, BotSpec::Program(_)));
     let sandbox = super::sandboxing::decide(args.sandbox.to_policy(), has_programs)?;
     super::sandboxing::warn(&sandbox);
@@ -141,6 +143,10 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create record folder {}", dir.display()))?;
     }
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the async runtime")?;
+    // A person at the terminal answers through a blocking read, which a lane's runtime
+    // cannot host; and a game against a person has no clock to be fair to.
+    let person = bots.iter().any(|b| matches!(b, BotSpec::Human));
+    let lanes = if person { None } else { args.pin.lanes(1)? };
     let pool = args.reuse.pool(1);
     let ahead = ahead(sandbox.sandboxed, 1);
     if !args.json {
@@ -186,19 +192,29 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             );
         }
         let show = args.show;
-        let record = runtime
-            .block_on(referee::play_game(&setup, [&bots[order[0]], &bots[order[1]]], |pos, turn| {
-                if show {
-                    let side = kind.side_names()[turn.side];
-                    println!("{}. {side} plays {} ({} ms)", pos.n_moves(), turn.text.as_deref().unwrap_or("?"), turn.ms);
-                    if let Some(note) = &turn.note {
-                        println!("   {note}");
+        let game = {
+            let bots = std::sync::Arc::clone(&bots);
+            async move {
+                referee::play_game(&setup, [&bots[order[0]], &bots[order[1]]], |pos, turn| {
+                    if show {
+                        let side = kind.side_names()[turn.side];
+                        println!("{}. {side} plays {} ({} ms)", pos.n_moves(), turn.text.as_deref().unwrap_or("?"), turn.ms);
+                        if let Some(note) = &turn.note {
+                            println!("   {note}");
+                        }
+                        print_stderr(&turn.stderr, turn.stderr_dropped);
+                        println!("{}", pos.picture());
                     }
-                    print_stderr(&turn.stderr, turn.stderr_dropped);
-                    println!("{}", pos.picture());
-                }
-            }))
-            .with_context(|| format!("game {} was not played", idx + 1))?;
+                })
+                .await
+            }
+        };
+        // As a tournament plays it: on a lane, pinned to a core with its bots.
+        let record = match &lanes {
+            Some(lanes) => runtime.block_on(lanes.run(game)),
+            None => runtime.block_on(game),
+        }
+        .with_context(|| format!("game {} was not played", idx + 1))?;
         if show && let Some(last) = record.turns.last().filter(|turn| turn.text.is_none()) {
             print_stderr(&last.stderr, last.stderr_dropped);
         }
@@ -250,6 +266,10 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     }
     if let Some(ahead) = ahead {
         runtime.block_on(ahead.close());
+    }
+    // Last: the kept processes above were started on the lane and are watched there.
+    if let Some(lanes) = lanes {
+        runtime.block_on(lanes.close());
     }
     let written: Vec<PathBuf> = reports.iter().filter_map(|r| r.record.clone()).collect();
     let average_moves = reports.iter().map(|r| r.moves.len() as f64).sum::<f64>() / reports.len() as f64;
@@ -311,7 +331,7 @@ pub fn parse_limits(pairs: &[String]) -> anyhow::Result<LimitOverrides> {
         table.insert(key.trim().to_string(), toml::Value::Integer(value));
     }
     let overrides: LimitOverrides = table.try_into().map_err(|err: toml::de::Error| {
-        anyhow::anyhow!("{} (limits: move-ms, move-cpu-ms, game-ms, cpu-ms, memory-mb, stderr-kb)", err.message().trim())
+        anyhow::anyhow!("{} (limits: move-ms, move-cpu-ms, game-ms, cpu-ms, memory-mb, stderr-kb, disk-mb, files)", err.message().trim())
     })?;
     Ok(overrides)
 }
@@ -338,7 +358,7 @@ pub fn print_stderr(stderr: &str, dropped: u64) {
 /// Writes a record into `dir` as `game-NNNN.json`, numbered on after the highest number
 /// there. A file is never replaced: created with `create_new`, a name another run took
 /// meanwhile moves on to the next number.
-fn write_record(dir: &Path, record: &GameRecord) -> anyhow::Result<PathBuf> {
+pub(crate) fn write_record(dir: &Path, record: &GameRecord) -> anyhow::Result<PathBuf> {
     use std::io::Write;
     let mut line = serde_json::to_string(record)?;
     line.push('\n');

@@ -70,6 +70,11 @@ pub struct LimitSet {
     pub memory_mb: Option<u64>,
     /// Bytes of stderr kept per move.
     pub stderr_kb: Option<u64>,
+    /// The bot's disk quota in the sandbox: its working folder, `/tmp` and `/dev/shm`
+    /// together.
+    pub disk_mb: Option<u64>,
+    /// The most files and folders there.
+    pub files: Option<u64>,
 }
 
 impl LimitSet {
@@ -82,6 +87,8 @@ impl LimitSet {
             move_cpu_ms: over.move_cpu_ms.or(self.move_cpu_ms),
             memory_mb: over.memory_mb.or(self.memory_mb),
             stderr_kb: over.stderr_kb.or(self.stderr_kb),
+            disk_mb: over.disk_mb.or(self.disk_mb),
+            files: over.files.or(self.files),
         }
     }
 

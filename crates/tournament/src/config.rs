@@ -8,7 +8,7 @@
 //! bots = "bots/"                       # every folder below with a bot.toml (optional)
 //! reuse = false                        # true: keep a bot's process between its games (when it can)
 //! [options]                            # game options
-//! [limits]                             # move-ms, move-cpu-ms, game-ms, cpu-ms, memory-mb, stderr-kb
+//! [limits]                             # move-ms, move-cpu-ms, game-ms, cpu-ms, memory-mb, stderr-kb, disk-mb, files
 //! [[entrant]]
 //! name = "baseline"
 //! bot = "random"                       # a built-in player (random ... strong), or a bot.toml / its folder
@@ -407,6 +407,8 @@ struct RawLimits {
     move_cpu_ms: Option<Spanned<u64>>,
     memory_mb: Option<Spanned<u64>>,
     stderr_kb: Option<Spanned<u64>>,
+    disk_mb: Option<Spanned<u64>>,
+    files: Option<Spanned<u64>>,
 }
 
 #[derive(Deserialize)]
@@ -595,6 +597,8 @@ impl Reader<'_> {
             move_cpu_ms: read(&raw.move_cpu_ms, "move-cpu-ms")?,
             memory_mb: read(&raw.memory_mb, "memory-mb")?,
             stderr_kb: read(&raw.stderr_kb, "stderr-kb")?,
+            disk_mb: read(&raw.disk_mb, "disk-mb")?,
+            files: read(&raw.files, "files")?,
         })
     }
 
