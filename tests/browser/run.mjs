@@ -78,29 +78,31 @@ const quick = { legions: { size: "9" } };
 
 // ---------------------------------------------------------------------------------------
 
-test("a request without the organiser's token is refused", async ({ page, base }) => {
+test("a request without the organiser's token is refused, and spectators see no organiser's form", async ({ page, base }) => {
   const bare = await post(base, "/api/tournaments", { preset: "pahtum-2019" });
   assert.equal(bare.status, 401);
   assert.match(bare.body.error, /token/);
   const wrong = await json(base, "/api/freeze", { method: "POST", headers: { "Content-Type": "application/json", Authorization: "Bearer nope" }, body: "{\"frozen\":true}" });
   assert.equal(wrong.status, 403);
-  // The same through the page: the form without a token shows the refusal.
-  await page.goto(base + "/");
-  await page.evaluate(() => localStorage.removeItem("arbiter-token"));
-  await page.goto(base + "/");
-  await page.fill("#token", "");
-  await page.selectOption("#preset", "pahtum-2019");
-  await page.click("#start-button");
-  await page.waitForSelector("#start-message.error");
-  assert.match(await page.textContent("#start-message"), /organiser's token/);
-  assert.doesNotMatch(await page.textContent("#start-message"), /Authorization|Bearer|header/, "no API jargon on the page");
+  // A spectator's pages hold no admin form.
+  await useToken(page, base, "");
+  for (const [path, ready] of [["/", "#games"], ["/ladders", "#ladders"], ["/submit", "#bots"], ["/entrants", "#whoami:not(:empty)"]]) {
+    await page.goto(base + path);
+    await page.waitForSelector(ready, { state: "attached" });
+    await page.waitForFunction(() => document.getElementById("signed-in").textContent === "Sign in");
+    const shown = await page.$$eval("[data-organiser], #organiser", nodes => nodes.filter(n => !n.hidden && n.offsetParent !== null).length);
+    assert.equal(shown, 0, `${path} shows an organiser's form to a spectator`);
+    assert.equal(await page.locator("#start-button:visible, #start-ladder:visible, #freeze:visible, #add-button:visible").count(), 0, path);
+  }
   assert.equal((await json(base, "/api/tournaments")).body.length, 0, "nothing was started");
+  await page.goto(base + "/");
   await page.screenshot({ path: join(shots, "tournaments-refused.png"), fullPage: true });
 });
 
 test("a live tournament's standings change as games finish", async ({ page, base }) => {
+  await useToken(page, base, token);
   await page.goto(base + "/");
-  await page.fill("#token", token);
+  await page.waitForSelector("#organiser:not([hidden])");
   await page.selectOption("#preset", "pahtum-2019");
   await page.click("#start-button");
   await page.waitForURL(/\/tournaments\//);
@@ -137,6 +139,9 @@ test("a groups stage shows one table per group and a double elimination its brac
   await page.goto(`${base}/tournaments/${encodeURIComponent(id)}`);
   await until("the bracket decided on the page", async () =>
     (await page.locator(".stage").count()) === 2 && /decided/.test(await page.textContent(".stage:nth-of-type(2) h2")), 120000);
+  // Finished: no "● live" any more.
+  await until("the tournament finished", async () => /finished/.test(await page.textContent("#status")), 60000);
+  assert.equal(await page.textContent("#live"), "", "a finished tournament is not live");
   const report = (await json(base, `/api/tournaments/${encodeURIComponent(id)}`)).body.report;
   // One table per group, each in the report's order.
   for (const group of report.stages[0].groups) {
@@ -192,6 +197,10 @@ for (const game of games.map(g => g.name)) {
     await page.waitForSelector("#result:not([hidden])");
     assert.match(await page.textContent("#result"), /Result: /);
     assert.match(await page.textContent("#log-name-0"), /greedy/);
+    // The debug panel writes the move as the move list does ("17. column 1", not "turn 17: 0").
+    const note = await page.textContent("#log-note-0");
+    const listed = await page.$$eval("#moves span[data-ply]", spans => spans.map(s => s.textContent));
+    assert.ok(listed.includes(note.split(", ")[0]), `${note} is written as the move list writes it: ${listed.slice(-3)}`);
     // Built-in players are given no input: the viewer says so instead of an empty box.
     assert.match(await page.textContent("#no-input-0"), /a built-in player plays inside the referee/);
     assert.equal(await page.isVisible("#input-box-0"), false);
@@ -512,17 +521,16 @@ test("a C source bot uploads, compiles in the sandbox and passes the entry check
   await page.fill("#name", "student-c");
   await page.selectOption("#game", "pahtum");
   await page.selectOption("#protocol", "pahtum");
-  await page.setInputFiles("#source", good);
+  await page.setInputFiles("#files", good);
   await page.click("#upload");
-  await page.waitForSelector("#outcome:not([hidden])", { timeout: 120000 });
-  await until("the upload's answer", async () => /Compiled|error|failed/i.test(await page.textContent("#outcome-line")), 120000);
+  await page.waitForSelector("#outcome[data-state=done]", { timeout: 120000 });
   assert.match(await page.textContent("#outcome-line"), /Compiled and registered: student-c version 1/);
   assert.match(await page.textContent("#entry-check"), /passed/i);
   await page.waitForSelector('#bots tr[data-bot="student-c"]');
   await page.screenshot({ path: join(shots, "submit-ok.png"), fullPage: true });
   // A broken source: the compiler's error comes back and nothing is registered.
   await page.fill("#name", "student-broken");
-  await page.setInputFiles("#source", bad);
+  await page.setInputFiles("#files", bad);
   await page.click("#upload");
   await until("the compile error", async () => /fail/i.test(await page.textContent("#message")), 120000);
   assert.match(await page.textContent("#compile-log"), /error/);
@@ -535,8 +543,9 @@ test("a C source bot uploads, compiles in the sandbox and passes the entry check
     "        print('move ' + legal[0], flush=True)\n    elif w[0] == 'quit':\n        break\n");
   await page.fill("#name", "student-chatty");
   await page.selectOption("#protocol", "arbiter");
-  await page.setInputFiles("#source", chatty);
+  await page.setInputFiles("#files", chatty);
   await page.click("#upload");
+  await page.waitForSelector("#outcome[data-state=done]", { timeout: 120000 });
   await until("the doctor's report", async () => /Doctor:/.test(await page.textContent("#doctor")), 120000);
   assert.match(await page.textContent("#doctor"), /Doctor: \d+ problem\(s\)/);
   assert.match(await page.textContent("#doctor"), /writes to stdout besides its answers \(as side 0\)/);
@@ -575,6 +584,22 @@ for line in sys.stdin:
 `;
 const arena = { tokens: {}, ladder: null, game: null };
 
+/** The organiser starts a Connect Four ladder on the ladders page, with `random` and
+ *  `greedy` as bosses; resolves to its id. */
+async function startLadder(page, base) {
+  await useToken(page, base, token);
+  await page.goto(base + "/ladders");
+  await page.waitForSelector("[data-organiser]:not([hidden]) #start-ladder");
+  await page.selectOption("#game", "connect4");
+  for (const boss of ["random", "greedy", "medium", "strong", "perfect"]) {
+    const box = page.locator(`#bosses input[value="${boss}"]`);
+    if (await box.count()) await box.setChecked(boss === "random" || boss === "greedy");
+  }
+  await page.click("#start-ladder");
+  await page.waitForURL(/\/ladders\/\d+$/);
+  return page.url().split("/").pop();
+}
+
 async function useToken(page, base, value) {
   await page.goto(base + "/entrants");
   await page.evaluate(t => localStorage.setItem("arbiter-token", t), value);
@@ -582,17 +607,24 @@ async function useToken(page, base, value) {
 
 test("the organiser lets two entrants in; each uploads with their own token and cannot touch the other's bot", async ({ page, base }) => {
   await page.goto(base + "/entrants");
+  await page.waitForSelector("#whoami:not(:empty)");
   await page.fill("#token", token);
   await page.click("#use-token");
   await page.waitForSelector("#organiser:not([hidden])");
   for (const name of ["alice", "bob"]) {
-    await page.fill("#name", name);
+    await page.fill("#names", name);
     await page.click("#add-button");
-    await page.waitForFunction(n => (document.querySelector("#new-token") || {}).textContent?.includes("Token of " + n), name);
-    arena.tokens[name] = (await page.textContent("#token-shown")).trim();
+    await page.waitForSelector(`#tokens tr[data-name="${name}"]`);
+    arena.tokens[name] = (await page.textContent(`#tokens tr[data-name="${name}"] td.token`)).trim();
     await page.waitForSelector(`#entrants tr[data-name="${name}"]`);
   }
   assert.notEqual(arena.tokens.alice, arena.tokens.bob);
+  // A refused name is said as such; the sheet keeps the tokens made, no stale line.
+  await page.fill("#names", "alice");
+  await page.click("#add-button");
+  await page.waitForSelector("#add-message.error");
+  assert.match(await page.textContent("#add-message"), /Nobody was let in: already entrants: alice/);
+  assert.equal(await page.locator("#tokens tbody tr").count(), 2);
   await page.screenshot({ path: join(shots, "entrants.png"), fullPage: true });
   for (const [name, bot, step] of [["alice", "alice-bot", 1], ["bob", "bob-bot", 2]]) {
     await useToken(page, base, arena.tokens[name]);
@@ -600,9 +632,10 @@ test("the organiser lets two entrants in; each uploads with their own token and 
     await page.fill("#name", bot);
     await page.selectOption("#game", "connect4");
     await page.selectOption("#protocol", "arbiter");
-    await page.setInputFiles("#source", { name: "main.py", mimeType: "text/x-python", buffer: Buffer.from(arenaBot(step)) });
+    await page.setInputFiles("#files", { name: "main.py", mimeType: "text/x-python", buffer: Buffer.from(arenaBot(step)) });
     await page.click("#upload");
     await until(`${bot}'s upload`, async () => /Compiled|error|fail|refused/i.test(await page.textContent("#outcome-line") + await page.textContent("#message")), 120000);
+    await page.waitForSelector("#outcome[data-state=done]", { timeout: 120000 });
     assert.match(await page.textContent("#outcome-line"), new RegExp(`Compiled and registered: ${bot} version 1`));
   }
   // Alice, with her token, cannot upload a version of Bob's bot: one clear line, nothing stored.
@@ -611,7 +644,7 @@ test("the organiser lets two entrants in; each uploads with their own token and 
   await page.fill("#name", "bob-bot");
   await page.selectOption("#game", "connect4");
   await page.selectOption("#protocol", "arbiter");
-  await page.setInputFiles("#source", { name: "main.py", mimeType: "text/x-python", buffer: Buffer.from(arenaBot(3)) });
+  await page.setInputFiles("#files", { name: "main.py", mimeType: "text/x-python", buffer: Buffer.from(arenaBot(3)) });
   await page.click("#upload");
   await page.waitForSelector("#message.error");
   assert.match(await page.textContent("#message"), /belongs to another entrant/);
@@ -621,16 +654,7 @@ test("the organiser lets two entrants in; each uploads with their own token and 
 });
 
 test("a ladder places both bots and its ratings move as games finish; a bot page charts its rating", async ({ page, base }) => {
-  await useToken(page, base, token);
-  await page.goto(base + "/ladders");
-  await page.selectOption("#game", "connect4");
-  for (const boss of ["random", "greedy", "medium", "strong", "perfect"]) {
-    const box = page.locator(`#bosses input[value="${boss}"]`);
-    if (await box.count()) await box.setChecked(boss === "random" || boss === "greedy");
-  }
-  await page.click("#start-ladder");
-  await page.waitForURL(/\/ladders\/\d+$/);
-  arena.ladder = page.url().split("/").pop();
+  arena.ladder = await startLadder(page, base);
   await page.waitForSelector('#standings tr[data-bot="alice-bot"]');
   await page.waitForSelector('#standings tr[data-bot="bob-bot"]');
   const rating = () => page.textContent('#standings tr[data-bot="alice-bot"] td.rating');
@@ -701,6 +725,170 @@ test("an unknown address gets a page, and the site has an icon", async ({ page, 
   const api = await fetch(base + "/api/nothing");
   assert.equal(api.status, 404);
   assert.ok((await api.json()).error, "the API answers JSON");
+});
+
+// ---------------------------------------------------------------------------------------
+// The class day: the organiser lets a class of 30 in at once; students upload the starter
+// kits as they come (single files in five languages, zips of a kit's folder) with the
+// form's defaults; a bot that answers with a sentence is named within seconds; a bot that
+// crashes every ladder game is backed off; the ladder ranks the rest. Screenshots of each
+// page a student and a spectator see.
+
+const classDay = { tokens: {}, ladder: null };
+
+/** A zip of a kit's folder, as a student makes one (Python's zipfile, on every machine
+ *  that runs the Python bots). */
+function zipFolder(folder) {
+  const out = folder + ".zip";
+  execFileSync("python3", ["-m", "zipfile", "-c", out, folder]);
+  return out;
+}
+
+/** A bot of the project's protocol in Python whose answer to `go` is `go`. */
+const pythonBot = go => `# arbiter-interface: arbiter
+import sys, random
+legal, time = [], 0
+for line in sys.stdin:
+    w = line.split()
+    if not w: continue
+    if w[0] == "arbiter": print("ready", flush=True)
+    elif w[0] == "legal": legal = w[1:]
+    elif w[0] == "time": time = int(w[1]) if w[1] != "-" else 0
+    elif w[0] == "go": ${go}
+    elif w[0] == "quit": break
+`;
+
+/** Uploads through the submit page as `student` with the form's defaults (only the name
+ *  and the game chosen); resolves once the check is done, with the seconds it took. */
+async function classUpload(page, base, student, name, files) {
+  await useToken(page, base, classDay.tokens[student]);
+  await page.goto(base + "/submit");
+  await page.waitForFunction(s => document.getElementById("signed-in").textContent === s, student);
+  await page.fill("#name", name);
+  await page.selectOption("#game", "connect4");
+  assert.equal(await page.inputValue("#protocol"), "auto", "the interface's default reads the kit");
+  await page.setInputFiles("#files", files);
+  const began = Date.now();
+  await page.click("#upload");
+  await page.waitForSelector("#outcome[data-state=done], #outcome[data-state=failed]", { timeout: 180000 });
+  return (Date.now() - began) / 1000;
+}
+
+test("the class day: thirty entrants at once, kit uploads in five languages, a sentence named, a crasher backed off, the ladder ranks the rest", async ({ page, base }) => {
+  // The organiser lets the class in at once and gets the token sheet.
+  await useToken(page, base, token);
+  await page.goto(base + "/entrants");
+  await page.waitForSelector("#organiser:not([hidden])");
+  const names = Array.from({ length: 30 }, (_, i) => `class-${String(i + 1).padStart(2, "0")}`);
+  await page.fill("#names", names.join("\n"));
+  await page.click("#add-button");
+  await until("the token sheet", async () => (await page.locator("#tokens tbody tr").count()) === 30);
+  for (const name of names) classDay.tokens[name] = (await page.textContent(`#tokens tr[data-name="${name}"] td.token`)).trim();
+  assert.equal(new Set(Object.values(classDay.tokens)).size, 30, "thirty tokens, each its own");
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click("#download")]);
+  const work = mkdtempSync(join(tmpdir(), "arbiter-class-"));
+  await download.saveAs(join(work, "tokens.csv"));
+  const sheet = readFileSync(join(work, "tokens.csv"), "utf8").trim().split("\n");
+  assert.equal(sheet.length, 31, "a header and thirty lines");
+  assert.equal(sheet[1], `class-01,${classDay.tokens["class-01"]}`);
+  await page.screenshot({ path: join(shots, "class-tokens.png"), fullPage: true });
+  await page.emulateMedia({ media: "print" });
+  await page.screenshot({ path: join(shots, "class-tokens-print.png"), fullPage: true });
+  await page.emulateMedia({ media: "screen" });
+
+  // Students upload the kits as `arbiter new` writes them, with the form's defaults.
+  const kits = {};
+  for (const lang of ["python", "c", "cpp", "rust", "javascript"]) {
+    kits[lang] = join(work, `kit-${lang}`);
+    execFileSync(bin, ["new", "connect4", lang, kits[lang]]);
+  }
+  const program = { python: "bot.py", c: "bot.c", cpp: "bot.cpp", rust: "bot.rs", javascript: "bot.js" };
+  const uploads = [
+    ["class-01", "c4-python", join(kits.python, program.python)],
+    ["class-02", "c4-c", join(kits.c, program.c)],
+    ["class-03", "c4-cpp", join(kits.cpp, program.cpp)],
+    ["class-04", "c4-rust", join(kits.rust, program.rust)],
+    ["class-05", "c4-js", join(kits.javascript, program.javascript)],
+    ["class-06", "c4-python-zip", zipFolder(kits.python)],
+    ["class-07", "c4-c-zip", zipFolder(kits.c)],
+  ];
+  for (const [student, name, file] of uploads) {
+    await classUpload(page, base, student, name, file);
+    assert.match(await page.textContent("#outcome-line"), new RegExp(`Compiled and registered: ${name} version 1 .*interface arbiter`), name);
+    assert.match(await page.textContent("#entry-check"), /Entry check: passed/, name);
+    if (name === "c4-js") await page.screenshot({ path: join(shots, "class-submit.png"), fullPage: true });
+  }
+  // A bot that answers with a sentence: named as a wrong answer within 10 s of the upload.
+  const sentence = join(work, "talker.py");
+  writeFileSync(sentence, pythonBot(`print("I think column 2 is nice :)", flush=True)`));
+  const took = await classUpload(page, base, "class-08", "talker", sentence);
+  assert.ok(took < 10, `named after ${took} s`);
+  assert.match(await page.textContent("#doctor"), /answer in the wrong format \(as side 0\): it answered "I think column 2 is nice :\)" to "go"/);
+  assert.match(await page.textContent("#progress"), /side 0: > go\nside 0: < I think column 2 is nice :\)/);
+  assert.match(await page.textContent("#entry-check"), /This version stays out of the ladders/);
+  await page.screenshot({ path: join(shots, "class-submit-sentence.png"), fullPage: true });
+  // A bot that crashes at once (kept out by its entry check), and one that crashes in every
+  // ladder game (Connect Four gives 2 minutes of CPU time there, seconds in the checks).
+  const crasher = join(work, "crash.py");
+  writeFileSync(crasher, pythonBot("sys.exit(3)"));
+  await classUpload(page, base, "class-09", "crasher", crasher);
+  assert.match(await page.textContent("#entry-check"), /failed: the doctor found crash/);
+  const ladderCrasher = join(work, "ladder_crash.py");
+  writeFileSync(ladderCrasher, pythonBot(`sys.exit(3) if time > 10000 else print("move " + random.choice(legal), flush=True)`));
+  await classUpload(page, base, "class-10", "crashes-later", ladderCrasher);
+  assert.match(await page.textContent("#entry-check"), /passed/);
+
+  // The organiser starts the class's ladder.
+  classDay.ladder = await startLadder(page, base);
+  const kitBots = uploads.map(([, name]) => name);
+  const standing = async () => (await json(base, `/api/ladders/${classDay.ladder}`)).body;
+  await until("40 games, every kit bot placed by two", async () => {
+    const ladder = await standing();
+    return ladder.games >= 40 && kitBots.every(name => ladder.standings.some(r => r.bot === name && r.games >= 2));
+  }, 240000);
+  await post(base, `/api/ladders/${classDay.ladder}/freeze`, { frozen: true }, true);
+  const final = await standing();
+  const bots = final.standings.filter(r => !r.boss).map(r => r.bot);
+  for (const name of kitBots) assert.ok(bots.includes(name), `${name} is ranked`);
+  assert.ok(!bots.includes("talker") && !bots.includes("crasher"), "versions that failed their check stay out");
+  // The crasher of ladder games is backed off: a small share of the games, paused.
+  let games = [];
+  for (let before = null; ;) {
+    const page = (await json(base, `/api/ladders/${classDay.ladder}/games?limit=100` + (before ? `&before=${before}` : ""))).body;
+    if (!page.length) break;
+    games = games.concat(page);
+    before = page[page.length - 1].number;
+  }
+  const crashes = games.filter(g => g.bots.includes("crashes-later")).length;
+  assert.ok(games.length >= 40 && crashes <= 3, `the crasher played ${crashes} of ${games.length}`);
+  assert.ok(final.standings.find(r => r.bot === "crashes-later").paused, "it is paused");
+
+  // What a student sees: her paused bot and her page; what a spectator sees.
+  await useToken(page, base, classDay.tokens["class-10"]);
+  await page.goto(`${base}/bots/connect4/crashes-later`);
+  await page.waitForSelector(".paused-note");
+  assert.match(await page.textContent(".paused-note"), /Paused in this ladder: its last 3 games all ended by its fault \(crash: exited with status 3 before answering\)/);
+  await page.screenshot({ path: join(shots, "class-bot-paused.png"), fullPage: true });
+  await page.goto(`${base}/entrants/class-10`);
+  await page.waitForSelector("#bots .paused-note");
+  await page.screenshot({ path: join(shots, "class-entrant.png"), fullPage: true });
+  await useToken(page, base, classDay.tokens["class-01"]);
+  await page.goto(`${base}/bots/connect4/c4-python`);
+  await page.waitForSelector("svg.chart polyline");
+  await page.screenshot({ path: join(shots, "class-bot.png"), fullPage: true });
+  await useToken(page, base, "");
+  await page.goto(`${base}/ladders/${classDay.ladder}`);
+  await page.waitForSelector(`#standings tr[data-bot="c4-rust"]`);
+  assert.equal(await page.locator("#freeze:visible").count(), 0, "no organiser's button for a spectator");
+  await page.screenshot({ path: join(shots, "class-ladder.png"), fullPage: true });
+  await page.click("#older");
+  await page.waitForSelector("#newer:not([hidden])");
+  await page.goto(base + "/");
+  await page.waitForSelector("#games");
+  const front = (await json(base, "/api/games")).body;
+  assert.ok([...front.running, ...front.finished].every(g => !g.origin || g.origin.kind !== "ladder"), "no ladder game on the front page");
+  await page.screenshot({ path: join(shots, "class-front.png"), fullPage: true });
+  rmSync(work, { recursive: true, force: true });
 });
 
 test("every page fits a phone's width", async ({ page, base }) => {

@@ -1,5 +1,6 @@
 // {{NAME}}: a bot for Arbiter over its own protocol (docs/protocols/arbiter.md in
-// Arbiter's repository), for Node.js. It starts as a random player: it plays a random
+// Arbiter's repository; arbiter-interface: arbiter, which the web arena's upload form
+// reads), for Node.js. It starts as a random player: it plays a random
 // move of the `legal` line. Make it better in chooseMove.
 //
 // The referee writes one line at a time on stdin; the bot answers on stdout, one line

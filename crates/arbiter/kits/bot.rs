@@ -1,5 +1,5 @@
 //! {{NAME}}: a bot for Arbiter over its own protocol (docs/protocols/arbiter.md in
-//! Arbiter's repository). It starts as a random player: it plays a random move of the
+//! Arbiter's repository; arbiter-interface: arbiter, which the web arena's upload form reads). It starts as a random player: it plays a random move of the
 //! `legal` line. Make it better in `choose_move`. The standard library only: it builds
 //! with `rustc` alone, offline.
 //!

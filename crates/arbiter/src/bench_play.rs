@@ -23,7 +23,7 @@ pub struct Args {
     /// A game option (repeatable).
     #[arg(short = 'o', long = "option", value_name = "KEY=VALUE")]
     options: Vec<String>,
-    /// A limit for both sides (move-ms, move-cpu-ms, game-ms, cpu-ms, memory-mb, stderr-kb).
+    /// A limit for both sides (move-ms, move-cpu-ms, game-ms, cpu-ms, memory-mb, stderr-kb, disk-mb, files).
     #[arg(short = 'l', long = "limit", value_name = "KEY=VALUE")]
     limits: Vec<String>,
     /// Print JSON instead of text.

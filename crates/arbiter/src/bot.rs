@@ -75,6 +75,13 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
                 game.options = options.into_iter().collect();
             }
             ToBot::Side(side) => game.side = side,
+            // The game's seed for this side: the same game plays the same moves (unless
+            // `--seed` fixed the seed for every game).
+            ToBot::Seed(game_seed) => {
+                if args.seed.is_none() {
+                    rng = ChaCha8Rng::seed_from_u64(u64::from(game_seed));
+                }
+            }
             ToBot::Start(text) => {
                 let text = text.map(|line| proto::decode_start(game.kind, &line));
                 game.pos = Some(game.kind.new_position(&game.options, text.as_deref()).context("cannot set up the start position")?);

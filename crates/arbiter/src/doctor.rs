@@ -1,14 +1,15 @@
 //! `arbiter doctor BOT`: checks whether a program bot is fit to enter and explains each
-//! problem in plain words with the lines exchanged (`referee::doctor`). The project's
-//! protocol and the Gomocup protocol are examined in a scripted session in each seat; a
-//! bot of another interface plays two games against the random player and the doctor
-//! reports the referee's verdicts. Exit 0 when the bot is fit.
+//! problem in plain words with the lines exchanged (`arena::doctor`, as the web arena's
+//! entry check does), printing each problem as it is found. The project's protocol and
+//! the Gomocup protocol are examined in a scripted session in each seat; a bot of
+//! another interface plays two games against the random player and the doctor reports
+//! the referee's verdicts. Every exchange is bounded by seconds. Exit 0 when the bot is
+//! fit.
 
 use anyhow::{Context, bail};
-use rand::SeedableRng;
-use referee::doctor::{self, Checkup, Problem, ProblemKind};
-use referee::{BotSpec, GameSetup, Termination};
-use rules::{GameKind, Side};
+use referee::BotSpec;
+use referee::doctor::{self, Problem, Step};
+use rules::GameKind;
 
 use crate::terminal::printable;
 
@@ -23,7 +24,7 @@ pub struct Args {
     #[arg(short = 'o', long = "option", value_name = "KEY=VALUE")]
     options: Vec<String>,
     /// A limit overriding the game's and the manifest's: move-ms, game-ms, cpu-ms,
-    /// memory-mb, stderr-kb (repeatable).
+    /// memory-mb, stderr-kb, disk-mb, files (repeatable).
     #[arg(short = 'l', long = "limit", value_name = "KEY=VALUE")]
     limits: Vec<String>,
     #[command(flatten)]
@@ -55,21 +56,29 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     limits.sandboxed = sandbox.sandboxed;
     let protocol = bot.manifest.protocol;
     println!("doctor: {} ({} protocol) in {kind}, {}", printable(&bot.manifest.name), protocol.name(), limits_text(&limits));
-    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the async runtime")?;
-    let workdir = tempfile::Builder::new().prefix("arbiter-doctor-").tempdir().context("cannot make a working folder")?;
-    let checkup = if doctor::speaks(protocol) {
-        println!("a scripted session in each seat, {} moves of the bot each:", doctor::TURNS);
-        runtime.block_on(doctor::examine(bot, kind, &options, &limits, workdir.path())).context("the doctor could not examine the bot")?
+    if doctor::speaks(protocol) {
+        println!(
+            "a scripted session in each seat, {} moves of the bot each (it is told at most {} s a move):",
+            doctor::TURNS,
+            doctor::EXCHANGE_TIME.as_secs()
+        );
     } else {
         println!(
-            "the {} interface is checked by two games against the random player (the referee's verdicts; the lines exchanged are not shown):",
-            protocol.name()
+            "the {} interface is checked by two games against the random player, at most {} s a move (the referee's verdicts; the lines exchanged are not shown):",
+            protocol.name(),
+            arena::doctor::MOVE_BOUND.as_secs()
         );
-        runtime.block_on(by_playing(&spec, kind, &options, limits))?
-    };
-    for (idx, problem) in checkup.problems.iter().enumerate() {
-        print_problem(idx + 1, problem);
     }
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the async runtime")?;
+    // Each problem is printed as soon as it is found.
+    let mut found = 0;
+    let mut on_step = |step: Step| {
+        if let Step::Problem(problem) = step {
+            found += 1;
+            print_problem(found, &problem);
+        }
+    };
+    let checkup = runtime.block_on(arena::doctor::examine(bot, kind, &options, &limits, &mut on_step))?;
     if checkup.is_fit() {
         println!("fit to enter: {} moves played without a problem", checkup.moves);
         Ok(())
@@ -78,10 +87,16 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     }
 }
 
+/// The limits as the referee applies them: wall-clock time per move and per game, the
+/// CPU budget (per game, and per move where there is one) and the memory cap.
 fn limits_text(limits: &referee::Limits) -> String {
     let secs = |d: Option<std::time::Duration>| d.map_or("none".to_string(), |d| format!("{} s", d.as_secs_f64()));
     let memory = limits.memory.map_or("none".to_string(), |bytes| format!("{} MB", bytes / (1024 * 1024)));
-    format!("time per move {}, per game {}, memory {memory}", secs(limits.move_time), secs(limits.game_time))
+    let mut cpu = format!("CPU per game {}", secs(limits.game_cpu));
+    if limits.move_cpu.is_some() {
+        cpu.push_str(&format!(", per move {}", secs(limits.move_cpu)));
+    }
+    format!("time per move {}, per game {}, {cpu}, memory {memory}", secs(limits.move_time), secs(limits.game_time))
 }
 
 fn print_problem(number: usize, problem: &Problem) {
@@ -99,41 +114,4 @@ fn print_problem(number: usize, problem: &Problem) {
             println!("     | {}", printable(line));
         }
     }
-}
-
-/// Two games against the random player, one in each seat; every fault of the bot is a
-/// problem, with what it wrote on stderr then.
-async fn by_playing(spec: &BotSpec, kind: GameKind, options: &rules::Options, limits: referee::Limits) -> anyhow::Result<Checkup> {
-    let mut checkup = Checkup::default();
-    let random = BotSpec::from_arg("random")?;
-    for side in Side::BOTH {
-        let mut rng = rand::rngs::ChaCha8Rng::seed_from_u64(side.index() as u64);
-        let start = kind.random_start(options, &mut rng)?;
-        let start = kind.new_position(options, start.as_deref())?;
-        let mut setup = GameSetup::new(start, options.clone(), side.index() as u64);
-        setup.limits[side.index()] = limits;
-        setup.limits[1 - side.index()].sandboxed = limits.sandboxed;
-        let bots = if side == Side::First { [spec, &random] } else { [&random, spec] };
-        let record = referee::play_game(&setup, bots, |_, _| {})
-            .await
-            .with_context(|| format!("the game as side {} was not played", side.index()))?;
-        checkup.moves += record.turns.iter().filter(|turn| turn.side == side.index() && turn.text.is_some()).count();
-        let termination = &record.result.termination;
-        if termination.side() != Some(side) {
-            continue;
-        }
-        let kind = match termination {
-            Termination::Crash { .. } => ProblemKind::Crash,
-            Termination::IllegalMove { .. } => ProblemKind::IllegalMove,
-            Termination::Timeout { .. } => ProblemKind::LateAnswer,
-            _ => ProblemKind::WrongFormat,
-        };
-        let stderr = match record.startup.iter().find(|s| s.side == side.index()) {
-            Some(startup) => startup.stderr.clone(),
-            None => record.turns.iter().rev().find(|turn| turn.side == side.index()).map(|turn| turn.stderr.clone()).unwrap_or_default(),
-        };
-        let explanation = format!("the referee ended the game: {}", termination.describe(["side 0", "side 1"]));
-        checkup.problems.push(Problem { kind, side, explanation, exchange: Vec::new(), stderr });
-    }
-    Ok(checkup)
 }

@@ -83,9 +83,26 @@ enum Command {
     SandboxCheck(sandboxing::CheckArgs),
 }
 
+/// Sets the system every sandboxed bot sees from `ARBITER_SYSTEM_IMAGE` or
+/// `ARBITER_SYSTEM_PATHS`, refusing a value that cannot be used.
+fn sandbox_system() -> anyhow::Result<()> {
+    use sandbox::machine::{IMAGE_VAR, PATHS_VAR};
+    let system = sandbox::machine::from_environment().with_context(|| format!("{IMAGE_VAR} or {PATHS_VAR}"))?;
+    if let Some(system) = system {
+        sandbox::machine::set_system(system)?;
+    }
+    Ok(())
+}
+
 fn main() -> ExitCode {
     quiet_on_closed_output();
     let cli = Cli::parse();
+    // The system the bots see, as the organiser set it in the environment: checked once,
+    // before any bot starts (`docs/security.md`).
+    if let Err(err) = sandbox_system() {
+        eprintln!("arbiter: {err:#}");
+        return ExitCode::FAILURE;
+    }
     let result = match cli.command {
         Command::Games(args) => games::run(&args),
         Command::Play(args) => play::run(&args),

@@ -20,7 +20,7 @@ use crate::play::{bot, derive, parse_limits, side_limits};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The game: gomoku, connect4, pahtum, legions, nupud (`arbiter games` lists them).
+    /// The game (`arbiter games` lists them).
     game: String,
     /// The bot being tested: random, greedy, or a bot.toml (or its folder). It moves
     /// first in the first game of each pair.
@@ -39,7 +39,7 @@ pub struct Args {
     #[arg(short = 'o', long = "option", value_name = "KEY=VALUE")]
     options: Vec<String>,
     /// A limit for both sides, overriding the game's and the manifests': move-ms,
-    /// move-cpu-ms, game-ms, cpu-ms, memory-mb, stderr-kb (0 removes a time limit).
+    /// move-cpu-ms, game-ms, cpu-ms, memory-mb, stderr-kb, disk-mb, files (0 removes a time limit).
     /// Repeatable.
     #[arg(short = 'l', long = "limit", value_name = "KEY=VALUE")]
     limits: Vec<String>,
@@ -58,6 +58,9 @@ pub struct Args {
     /// Print a machine-readable summary (JSON) instead of text.
     #[arg(long)]
     json: bool,
+    /// Write each game's full record as JSON into this folder (`game-0001.json`, ...).
+    #[arg(long, value_name = "DIR")]
+    record: Option<std::path::PathBuf>,
     #[command(flatten)]
     sandbox: super::sandboxing::SandboxArgs,
     #[command(flatten)]
@@ -86,6 +89,8 @@ struct Match {
     /// Where each game is appended as PGN (`--pgn`), and the players' names.
     pgn: Option<super::engine_args::PgnOut>,
     names: [String; 2],
+    /// Where each game's record is written (`--record`).
+    record: Option<std::path::PathBuf>,
 }
 
 /// One finished pair (or the last, single game): A's scores and faults per game.
@@ -178,6 +183,9 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         );
     }
     args.cores.apply(args.jobs as usize, !has_programs)?;
+    if let Some(dir) = &args.record {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create record folder {}", dir.display()))?;
+    }
     let pool = args.reuse.pool(args.jobs as usize);
     let ahead = super::play::ahead(sandbox.sandboxed, args.jobs as usize);
     let shared = Arc::new(Match {
@@ -194,6 +202,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         adjudication,
         pgn,
         names: names.clone(),
+        record: args.record.clone(),
     });
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the async runtime")?;
     let lanes = args.pin.lanes(args.jobs as usize)?;
@@ -337,6 +346,10 @@ async fn play_pair(shared: &Arc<Match>, lanes: Option<&Arc<Lanes>>, pair: u32) -
         if let Some(pgn) = &shared.pgn {
             let event = format!("Arbiter match {} vs {}", shared.names[0], shared.names[1]);
             pgn.write(&record, &event, (idx + 1).to_string(), order.map(|player| shared.names[player].as_str()))?;
+        }
+        if let Some(dir) = shared.record.clone() {
+            let saved = record.clone();
+            tokio::task::spawn_blocking(move || super::play::write_record(&dir, &saved)).await.context("cannot write a record")??;
         }
         let a_side = order[0];
         result.scores.push(score_of(&record, a_side));

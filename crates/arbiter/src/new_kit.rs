@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
-use rules::{GameKind, Options};
+use rules::GameKind;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -60,9 +60,6 @@ pub enum Language {
     Rust,
     Javascript,
 }
-
-/// A memory cap below which a Node bot runs lean (`--jitless --v8-pool-size=0`).
-const NODE_LEAN_BELOW_MB: u64 = 1024;
 
 const NODE_LEAN_NOTES: &str = "\nThe manifest runs Node with `--jitless --v8-pool-size=0`: without them V8 reserves more\n\
                                address space than a small memory cap allows (Pah-tum's 128 MB), and the bot cannot start.\n\
@@ -156,7 +153,7 @@ fn bot_name(dir: &Path) -> String {
     let folder = dir.file_name().map(|n| n.to_string_lossy().to_lowercase()).unwrap_or_default();
     let name: String = folder.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect();
     let name = name.trim_matches('-');
-    if name.is_empty() { "my-bot".to_string() } else { name.chars().take(referee::manifest::MAX_NAME_CHARS).collect() }
+    if name.is_empty() { "my-bot".to_string() } else { name.chars().take(referee::manifest::MAX_NAME_WIDTH).collect() }
 }
 
 /// The files of a kit, by name, with their text.
@@ -165,10 +162,10 @@ fn kit_files(game: Option<GameKind>, lang: Language, name: &str) -> Vec<(String,
     let game_name = game.map_or(referee::manifest::ANY_GAME, GameKind::name);
     let list = |argv: &[&str]| argv.iter().map(|a| format!("{a:?}")).collect::<Vec<_>>().join(", ");
     // Node reserves more address space than a small memory cap allows (Pah-tum's 128 MB)
-    // unless V8 runs without its compiler and helper threads.
-    let small_cap = game.is_none_or(|g| g.seed_limits(&Options::new()).memory_mb.is_some_and(|mb| mb < NODE_LEAN_BELOW_MB));
+    // unless V8 runs without its compiler and helper threads (as uploads run it).
+    let node = submissions::node_command(game, "./bot.js");
     let (command, notes) = match lang {
-        Language::Javascript if small_cap => (&["node", "--jitless", "--v8-pool-size=0", "./bot.js"][..], NODE_LEAN_NOTES),
+        Language::Javascript if node.len() > 2 => (&node[..], NODE_LEAN_NOTES),
         _ => (kit.command, kit.notes),
     };
     let mut manifest = format!(
@@ -185,6 +182,8 @@ fn kit_files(game: Option<GameKind>, lang: Language, name: &str) -> Vec<(String,
         .replace("{{FILE}}", kit.file)
         .replace("{{BUILD_WORDS}}", if kit.build.is_some() { ", and the build command it is compiled with when needed" } else { "" })
         .replace("{{PLAY_GAME}}", game.unwrap_or(GameKind::ALL[0]).name())
+        // A bot of every game is examined in one game at a time: the README shows how.
+        .replace("{{GAME_FLAG}}", &game.map_or(format!(" --game {}", GameKind::ALL[0].name()), |_| String::new()))
         .replace("{{NOTES}}", notes)
         .replace("{{NAME}}", name);
     let mut files = vec![
@@ -227,7 +226,10 @@ fn native_kit(game: Option<GameKind>, protocol: &str, lang: Language, name: &str
             if program.is_empty() {
                 program = file.to_string();
             }
-            kit.push((file.to_string(), text.to_string()));
+            let text = own_name(text, name);
+            // The first program file names the interface, for the web arena's upload form.
+            let text = if program == *file { with_marker(&text, file, protocol) } else { text };
+            kit.push((file.to_string(), text));
         }
     }
     let readme = format!(
@@ -249,6 +251,37 @@ fn native_kit(game: Option<GameKind>, protocol: &str, lang: Language, name: &str
         kit.push((".gitignore".to_string(), format!("{binary}\n.arbiter-build.lock\n")));
     }
     Ok(kit)
+}
+
+/// The names the samples give of themselves (Gomocup's `ABOUT`, the Gomoku interfaces'
+/// `INFO`, the Legions, Nupud and Connect Four names), longest first.
+const SAMPLE_NAMES: [&str; 5] = ["Sample Brain (Python)", "Sample Brain", "Random Player", "\"random-py\"", "\"random-c\""];
+
+/// A sample's program with the kit's name wherever the sample names itself, so that a
+/// kit never calls itself "Sample Brain". Legions and Nupud take names of at most 16
+/// characters (`protocols::names`).
+fn own_name(program: &str, name: &str) -> String {
+    let short: String = name.chars().take(protocols::names::MAX_NAME_CHARS).collect();
+    SAMPLE_NAMES.iter().fold(program.to_string(), |text, sample| {
+        if sample.starts_with('"') { text.replace(sample, &format!("\"{short}\"")) } else { text.replace(sample, name) }
+    })
+}
+
+/// A program with the kit's marker (`submissions::KIT_MARKER`) in a comment at its top
+/// (after a `#!` line), so that an upload of this file alone takes its interface.
+fn with_marker(program: &str, file: &str, protocol: &str) -> String {
+    let marker = submissions::KIT_MARKER;
+    if file.ends_with(".py") {
+        match program.strip_prefix("#!") {
+            Some(_) => {
+                let (shebang, rest) = program.split_once('\n').unwrap_or((program, ""));
+                format!("{shebang}\n# {marker} {protocol}\n{rest}")
+            }
+            None => format!("# {marker} {protocol}\n{program}"),
+        }
+    } else {
+        format!("/* {marker} {protocol} */\n{program}")
+    }
 }
 
 /// The language's name on the command line.

@@ -16,7 +16,7 @@ use crate::terminal::printable;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The game: gomoku, connect4, pahtum, legions, nupud (`arbiter games` lists them).
+    /// The game (`arbiter games` lists them).
     game: String,
     /// The first bot: random, greedy, human, or a bot.toml (or its folder). It moves
     /// first in games 1, 3, 5, ...
@@ -33,7 +33,7 @@ pub struct Args {
     #[arg(short = 'o', long = "option", value_name = "KEY=VALUE")]
     options: Vec<String>,
     /// A limit for both sides, overriding the game's and the manifests': move-ms,
-    /// game-ms, cpu-ms, memory-mb, stderr-kb (0 removes a time limit). Repeatable.
+    /// game-ms, cpu-ms, memory-mb, stderr-kb, disk-mb, files (0 removes a time limit). Repeatable.
     #[arg(short = 'l', long = "limit", value_name = "KEY=VALUE")]
     limits: Vec<String>,
     /// A file with the start position in the game's start text (Gomoku field,
@@ -56,6 +56,8 @@ pub struct Args {
     reuse: ReuseArgs,
     #[command(flatten)]
     engine: super::engine_args::EngineArgs,
+    #[command(flatten)]
+    pin: super::PinArgs,
 }
 
 /// The `--no-reuse` flag of `play`, `match` and `bench-play`.
@@ -130,6 +132,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let mut bots = [bot(&args.a, kind)?, bot(&args.b, kind)?];
     args.engine.apply_options(&mut bots)?;
     let (adjudication, pgn) = (args.engine.adjudication()?, args.engine.pgn_out(kind)?);
+    let bots = std::sync::Arc::new(bots);
     let has_programs = bots.iter().any(|b| matches!(b, BotSpec::Program(_)));
     let sandbox = super::sandboxing::decide(args.sandbox.to_policy(), has_programs)?;
     super::sandboxing::warn(&sandbox);
@@ -149,6 +152,10 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create record folder {}", dir.display()))?;
     }
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the async runtime")?;
+    // A person at the terminal answers through a blocking read, which a lane's runtime
+    // cannot host; and a game against a person has no clock to be fair to.
+    let person = bots.iter().any(|b| matches!(b, BotSpec::Human));
+    let lanes = if person { None } else { args.pin.lanes(1)? };
     let pool = args.reuse.pool(1);
     let ahead = ahead(sandbox.sandboxed, 1);
     if !args.json {
@@ -196,19 +203,29 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             );
         }
         let show = args.show;
-        let record = runtime
-            .block_on(referee::play_game(&setup, [&bots[order[0]], &bots[order[1]]], |pos, turn| {
-                if show {
-                    let side = kind.side_names()[turn.side];
-                    println!("{}. {side} plays {} ({} ms)", pos.n_moves(), turn.text.as_deref().unwrap_or("?"), turn.ms);
-                    if let Some(note) = &turn.note {
-                        println!("   {note}");
+        let game = {
+            let bots = std::sync::Arc::clone(&bots);
+            async move {
+                referee::play_game(&setup, [&bots[order[0]], &bots[order[1]]], |pos, turn| {
+                    if show {
+                        let side = kind.side_names()[turn.side];
+                        println!("{}. {side} plays {} ({} ms)", pos.n_moves(), turn.text.as_deref().unwrap_or("?"), turn.ms);
+                        if let Some(note) = &turn.note {
+                            println!("   {note}");
+                        }
+                        print_stderr(&turn.stderr, turn.stderr_dropped);
+                        println!("{}", pos.picture());
                     }
-                    print_stderr(&turn.stderr, turn.stderr_dropped);
-                    println!("{}", pos.picture());
-                }
-            }))
-            .with_context(|| format!("game {} was not played", idx + 1))?;
+                })
+                .await
+            }
+        };
+        // As a tournament plays it: on a lane, pinned to a core with its bots.
+        let record = match &lanes {
+            Some(lanes) => runtime.block_on(lanes.run(game)),
+            None => runtime.block_on(game),
+        }
+        .with_context(|| format!("game {} was not played", idx + 1))?;
         if show && let Some(last) = record.turns.last().filter(|turn| turn.text.is_none()) {
             print_stderr(&last.stderr, last.stderr_dropped);
         }
@@ -264,6 +281,10 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     if let Some(ahead) = ahead {
         runtime.block_on(ahead.close());
     }
+    // Last: the kept processes above were started on the lane and are watched there.
+    if let Some(lanes) = lanes {
+        runtime.block_on(lanes.close());
+    }
     let written: Vec<PathBuf> = reports.iter().filter_map(|r| r.record.clone()).collect();
     let average_moves = reports.iter().map(|r| r.moves.len() as f64).sum::<f64>() / reports.len() as f64;
     let summary = Summary { game: kind.name(), options, seed, games: reports, players: tallies, average_moves };
@@ -271,14 +292,14 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         println!("{}", serde_json::to_string_pretty(&summary)?);
     } else {
         println!("\nsummary after {} game(s), {:.1} moves on average:", summary.games.len(), average_moves);
-        let width = summary.players.iter().map(|t| t.name.chars().count()).max().unwrap_or(0);
+        let width = summary.players.iter().map(|t| text::width(&printable(&t.name))).max().unwrap_or(0);
         for tally in &summary.players {
             let total = f64::from(tally.wins + tally.draws + tally.losses);
             let sums = tally.score_sum.map(|s| format!(", game scores {s} in all")).unwrap_or_default();
             let faults = if tally.faults > 0 { format!(", {} lost by faults", tally.faults) } else { String::new() };
             println!(
-                "  {:<width$} {} wins, {} draws, {} losses: {} points ({:.1}%){sums}{faults}",
-                printable(&tally.name),
+                "  {} {} wins, {} draws, {} losses: {} points ({:.1}%){sums}{faults}",
+                text::pad(&printable(&tally.name), width),
                 tally.wins,
                 tally.draws,
                 tally.losses,
@@ -330,7 +351,7 @@ pub fn parse_limits(pairs: &[String]) -> anyhow::Result<LimitOverrides> {
     }
     let overrides: LimitOverrides = table.try_into().map_err(|err: toml::de::Error| {
         anyhow::anyhow!(
-            "{} (limits: move-ms, move-cpu-ms, game-ms, increment-ms, moves-to-go, margin-ms, tc, cpu-ms, memory-mb, stderr-kb)",
+            "{} (limits: move-ms, move-cpu-ms, game-ms, increment-ms, moves-to-go, margin-ms, tc, cpu-ms, memory-mb, stderr-kb, disk-mb, files)",
             err.message().trim()
         )
     })?;
@@ -359,7 +380,7 @@ pub fn print_stderr(stderr: &str, dropped: u64) {
 /// Writes a record into `dir` as `game-NNNN.json`, numbered on after the highest number
 /// there. A file is never replaced: created with `create_new`, a name another run took
 /// meanwhile moves on to the next number.
-fn write_record(dir: &Path, record: &GameRecord) -> anyhow::Result<PathBuf> {
+pub(crate) fn write_record(dir: &Path, record: &GameRecord) -> anyhow::Result<PathBuf> {
     use std::io::Write;
     let mut line = serde_json::to_string(record)?;
     line.push('\n');

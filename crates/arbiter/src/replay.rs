@@ -54,7 +54,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     if let (Some(turn), Some(bot)) = (args.turn, &args.bot) {
         return crate::replay_turn::run(args, turn, bot);
     }
-    if args.game.is_some() || is_url(&args.file) || crate::standings_cmd::is_sqlite(&args.file)? {
+    if args.game.is_some() || is_url(&args.file) || crate::standings_cmd::is_database(&args.file) {
         return from_database(args);
     }
     let text = std::fs::read_to_string(&args.file).with_context(|| format!("cannot read {}", args.file.display()))?;
@@ -74,11 +74,6 @@ fn from_database(args: &Args) -> anyhow::Result<()> {
         Some(text) if is_url(&args.file) => Location::parse(text),
         _ => Location::File(args.file.clone()),
     };
-    if let Location::File(path) = &db
-        && !crate::standings_cmd::is_sqlite(path)?
-    {
-        bail!("{} is not an arbiter results database", path.display());
-    }
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().context("cannot start the async runtime")?;
     let (games, names, stage_names, record) = runtime.block_on(async {
         let store = store::Store::open_read_only_at(&db).await?;
@@ -150,9 +145,9 @@ fn list(games: &[tournament::GameOutcome], name: &impl Fn(usize) -> String, stag
             (game.moves[0] + game.moves[1]).to_string(),
         ]);
     }
-    let widths: Vec<usize> = (0..table[0].len()).map(|c| table.iter().map(|r| r[c].chars().count()).max().unwrap_or(0)).collect();
+    let widths: Vec<usize> = (0..table[0].len()).map(|c| table.iter().map(|r| text::width(&r[c])).max().unwrap_or(0)).collect();
     for row in &table {
-        let line: Vec<String> = row.iter().zip(&widths).map(|(cell, w)| format!("{cell:<w$}")).collect();
+        let line: Vec<String> = row.iter().zip(&widths).map(|(cell, w)| text::pad(cell, *w)).collect();
         println!("{}", line.join("  ").trim_end());
     }
 }

@@ -139,6 +139,7 @@ pub struct CheckArgs {}
 
 /// `arbiter sandbox-check`: one line per guarantee; exit code 1 if one is not enforced.
 pub fn run_check(_args: &CheckArgs) -> anyhow::Result<()> {
+    println!("system: {}", sandbox::machine::describe(sandbox::machine::system()));
     let all = guarantees();
     for guarantee in &all {
         println!("{guarantee}");

@@ -93,6 +93,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         hosts,
         limits,
         ladder_share: args.ladder_share,
+        upload_limits: web::uploads::Limits::default(),
     };
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the async runtime")?;
     runtime.block_on(async {

@@ -41,11 +41,6 @@ pub fn print_all(db: &Location, format: &str) -> anyhow::Result<()> {
 
 /// Reads the database and computes the standings of every stage.
 pub fn load(db: &Location) -> anyhow::Result<Report> {
-    if let Location::File(path) = db
-        && !is_sqlite(path)?
-    {
-        bail!("{} is not an arbiter results database", path.display());
-    }
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().context("cannot start the async runtime")?;
     runtime.block_on(async {
         let store = store::Store::open_read_only_at(db).await?;
@@ -55,13 +50,18 @@ pub fn load(db: &Location) -> anyhow::Result<Report> {
     })
 }
 
-/// Whether the file starts as every SQLite database does (so that any other file is
-/// refused in one line before SQLite's own message).
-pub fn is_sqlite(path: &Path) -> anyhow::Result<bool> {
+/// Whether `path` is to be read as a results database rather than as a game record:
+/// an SQLite file, or anything that is not a readable regular file (the store then
+/// says what it is, in the words every command uses).
+pub fn is_database(path: &Path) -> bool {
     let mut header = [0u8; 16];
-    let mut file = std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let n = std::io::Read::read(&mut file, &mut header).with_context(|| format!("cannot read {}", path.display()))?;
-    Ok(n == header.len() && &header == b"SQLite format 3\0")
+    match std::fs::metadata(path) {
+        Ok(meta) if meta.is_file() => {
+            let read = std::fs::File::open(path).and_then(|mut file| std::io::Read::read(&mut file, &mut header));
+            !matches!(read, Ok(n) if n < header.len() || &header != b"SQLite format 3\0")
+        }
+        _ => true,
+    }
 }
 
 fn points(p: f64) -> String {
@@ -70,7 +70,8 @@ fn points(p: f64) -> String {
 
 fn elo(row: &Row) -> String {
     match (row.elo, row.elo_error95) {
-        (Some(elo), Some(err)) if elo.is_finite() && err.is_finite() => format!("{elo:+.0} ± {err:.0}"),
+        // No spread in the games (a single pair, say) gives no margin, not a margin of 0.
+        (Some(elo), Some(err)) if elo.is_finite() && err.is_finite() && err >= 0.5 => format!("{elo:+.0} ± {err:.0}"),
         (Some(elo), _) if elo.is_finite() => format!("{elo:+.0}"),
         _ => "-".to_string(),
     }
@@ -164,7 +165,9 @@ fn blocks(stage: &StageReport) -> Vec<Block> {
     let cross_caption = "cross table (points of the row against the column)";
     if stage.groups.is_empty() {
         out.push(standings_table("standings".to_string(), &stage.rows));
-        out.push(cross_table(cross_caption.to_string(), &stage.rows, &stage.cross));
+        if !stage.cross.is_empty() {
+            out.push(cross_table(cross_caption.to_string(), &stage.rows, &stage.cross));
+        }
     } else {
         for group in &stage.groups {
             out.push(standings_table(group.name.clone(), &group.rows));
@@ -225,11 +228,11 @@ fn text(report: &Report) -> String {
 
 fn aligned(table: &[Vec<String>]) -> String {
     let cols = table.iter().map(Vec::len).max().unwrap_or(0);
-    let widths: Vec<usize> =
-        (0..cols).map(|c| table.iter().filter_map(|r| r.get(c)).map(|s| s.chars().count()).max().unwrap_or(0)).collect();
+    // Widths in terminal columns: a CJK name or an emoji takes two per character.
+    let widths: Vec<usize> = (0..cols).map(|c| table.iter().filter_map(|r| r.get(c)).map(|s| text::width(s)).max().unwrap_or(0)).collect();
     let mut out = String::new();
     for row in table {
-        let line: Vec<String> = row.iter().enumerate().map(|(c, s)| format!("{s:<w$}", w = widths[c])).collect();
+        let line: Vec<String> = row.iter().enumerate().map(|(c, s)| text::pad(s, widths[c])).collect();
         out.push_str("  ");
         out.push_str(line.join("  ").trim_end());
         out.push('\n');

@@ -7,7 +7,7 @@
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use arena::{Event, RunOptions};
@@ -104,7 +104,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         }
         let mut progress = Progress::new(&config);
         let run = arena::run_tournament(&config, &text, &entrants, &store, &options, |event| progress.on(event));
-        tokio::select! {
+        let result = tokio::select! {
             result = run => result.map_err(|err| match err {
                 arena::ArenaError::Busy(_) => anyhow::anyhow!("{err} (--wait waits for it)"),
                 err @ arena::ArenaError::Referee { .. } => anyhow::anyhow!(
@@ -114,7 +114,10 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
                 err => anyhow::Error::from(err),
             }),
             name = stop => Err(anyhow::anyhow!("interrupted by {name}: every finished game is stored in {}; run the same command to resume", db.display())),
-        }
+        };
+        // Closed, its write-ahead log is folded into the file and removed.
+        store.close().await;
+        result
     });
     if let Some(path) = &args.pgn {
         let written = runtime.block_on(write_pgn(&db, path, &config.name));
@@ -205,6 +208,11 @@ pub(crate) fn stop_signal() -> std::io::Result<impl Future<Output = &'static str
 }
 
 /// The progress bar of the running stage (plain lines when stderr is not a terminal).
+///
+/// The rate and the time left are this run's own: games finished since the stage started
+/// in this process, over the time since then (a resumed stage's earlier games are not
+/// counted as if played in an instant). The bar appears once the stage has planned games
+/// (no full bar for "0/0"), and lines printed while it shows (notes) are printed above it.
 struct Progress {
     names: Vec<String>,
     bar: Option<ProgressBar>,
@@ -214,6 +222,9 @@ struct Progress {
     last_line: usize,
     /// The stage's leader as last worked out (`Event::GameFinished`).
     leader: String,
+    /// When the stage started in this run, and the games finished before it.
+    began: Instant,
+    done_before: usize,
 }
 
 impl Progress {
@@ -226,13 +237,15 @@ impl Progress {
             total: 0,
             last_line: 0,
             leader: String::new(),
+            began: Instant::now(),
+            done_before: 0,
         }
     }
 
     fn on(&mut self, event: Event) {
         match event {
             Event::Waiting { holder } => {
-                eprintln!("waiting: {holder} is running this tournament; this run goes on when it ends");
+                self.say(format!("waiting: {holder} is running this tournament; this run goes on when it ends"));
             }
             Event::StageStarted { stage, name, finished } => {
                 self.finish_bar();
@@ -240,24 +253,28 @@ impl Progress {
                 self.total = finished;
                 self.last_line = finished;
                 self.leader.clear();
+                self.began = Instant::now();
+                self.done_before = finished;
                 let resumed = if finished > 0 { format!(" (resuming: {finished} games already played)") } else { String::new() };
                 eprintln!("stage {} of {}: {name}{resumed}", stage + 1, self.names.len());
-                if self.terminal {
-                    let bar = ProgressBar::new(finished as u64);
-                    bar.set_style(
-                        ProgressStyle::with_template("  [{bar:30}] {pos}/{len} games, {per_sec}, ETA {eta}, leader: {msg}")
-                            .expect("a valid template")
-                            .progress_chars("=> "),
-                    );
-                    bar.set_position(finished as u64);
-                    bar.enable_steady_tick(Duration::from_millis(250));
-                    self.bar = Some(bar);
-                }
             }
             Event::Planned { total, .. } => {
                 self.total = total;
-                if let Some(bar) = &self.bar {
-                    bar.set_length(total as u64);
+                match &self.bar {
+                    Some(bar) => bar.set_length(total as u64),
+                    None if self.terminal && total > self.done => {
+                        let bar = ProgressBar::new(total as u64);
+                        bar.set_style(
+                            ProgressStyle::with_template("  [{bar:30}] {pos}/{len} games, {msg}")
+                                .expect("a valid template")
+                                .progress_chars("=> "),
+                        );
+                        bar.set_position(self.done as u64);
+                        bar.set_message(self.status());
+                        bar.enable_steady_tick(Duration::from_millis(250));
+                        self.bar = Some(bar);
+                    }
+                    None => {}
                 }
             }
             Event::GameFinished { leader, .. } => {
@@ -265,26 +282,22 @@ impl Progress {
                 if let Some(leader) = leader {
                     self.leader = leader;
                 }
-                let leader = &self.leader;
                 match &self.bar {
                     Some(bar) => {
                         bar.set_position(self.done as u64);
-                        bar.set_message(leader.clone());
+                        bar.set_message(self.status());
                     }
                     None => {
                         // Without a terminal: a line every tenth of the stage.
                         let step = (self.total / 10).max(1);
                         if self.done >= self.last_line + step || self.done == self.total {
                             self.last_line = self.done;
-                            eprintln!("  {}/{} games, leader: {leader}", self.done, self.total);
+                            eprintln!("  {}/{} games, {}", self.done, self.total, self.status());
                         }
                     }
                 }
             }
-            Event::Note { text, .. } => match &self.bar {
-                Some(bar) => bar.println(format!("  note: {text}")),
-                None => eprintln!("  note: {text}"),
-            },
+            Event::Note { text, .. } => self.say(format!("  note: {text}")),
             // Its note follows.
             Event::EntrantFailed { .. } => {}
             Event::StageFinished { stage, .. } => {
@@ -294,9 +307,50 @@ impl Progress {
         }
     }
 
+    /// The rate of this run, the time left at that rate, and the leader.
+    fn status(&self) -> String {
+        let played = self.done.saturating_sub(self.done_before);
+        let secs = self.began.elapsed().as_secs_f64();
+        let leader = if self.leader.is_empty() { "-" } else { &self.leader };
+        if played == 0 || secs <= 0.0 {
+            return format!("leader: {leader}");
+        }
+        let rate = played as f64 / secs;
+        let left = self.total.saturating_sub(self.done) as f64 / rate;
+        format!("{} games/s, about {} left, leader: {leader}", rate_text(rate), duration_text(left))
+    }
+
+    /// A line printed above the bar (or alone when there is none), never into it.
+    fn say(&self, line: String) {
+        match &self.bar {
+            Some(bar) => bar.suspend(|| eprintln!("{line}")),
+            None => eprintln!("{line}"),
+        }
+    }
+
     fn finish_bar(&mut self) {
         if let Some(bar) = self.bar.take() {
             bar.finish_and_clear();
         }
+    }
+}
+
+/// A rate for people: two significant figures at most ("0.52", "8.1", "37").
+fn rate_text(rate: f64) -> String {
+    match rate {
+        r if r < 1.0 => format!("{r:.2}"),
+        r if r < 10.0 => format!("{r:.1}"),
+        r => format!("{r:.0}"),
+    }
+}
+
+/// A time left for people: "12 s", "3 min", "2 h 5 min".
+fn duration_text(secs: f64) -> String {
+    let secs = secs.round() as u64;
+    match secs {
+        0 => "under a second".to_string(),
+        s if s < 60 => format!("{s} s"),
+        s if s < 3600 => format!("{} min", s.div_ceil(60)),
+        s => format!("{} h {} min", s / 3600, (s % 3600) / 60),
     }
 }

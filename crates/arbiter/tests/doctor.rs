@@ -1,7 +1,9 @@
 //! `arbiter doctor` through the real binary: a fit bot of each protocol the doctor
 //! speaks passes with exit 0; one small misbehaving bot per problem gets that problem
 //! explained, with the lines exchanged, and exit 1; a bot of another interface is
-//! checked by playing.
+//! checked by playing. The doctor decides in seconds whatever the game's budget: a bot
+//! that answers with a sentence is named at once as a wrong answer, in every interface,
+//! and a silent one within seconds.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -44,9 +46,14 @@ const HELLO: &str = "print(\"name patient\"); print(\"ready\", flush=True)";
 const GO: &str = "print(\"move \" + legal[0], flush=True)";
 
 fn bot(dir: &Path, prelude: &str, hello: &str, go: &str) -> String {
+    bot_of(dir, "gomoku", "arbiter", prelude, hello, go)
+}
+
+/// The same bot with its manifest naming `game` and `protocol`.
+fn bot_of(dir: &Path, game: &str, protocol: &str, prelude: &str, hello: &str, go: &str) -> String {
     let folder = dir.join("bot");
     std::fs::create_dir_all(&folder).unwrap();
-    let manifest = "name = \"patient\"\ngame = \"gomoku\"\nprotocol = \"arbiter\"\ncommand = [\"python3\", \"./bot.py\"]\n";
+    let manifest = format!("name = \"patient\"\ngame = \"{game}\"\nprotocol = \"{protocol}\"\ncommand = [\"python3\", \"./bot.py\"]\n");
     std::fs::write(folder.join("bot.toml"), manifest).unwrap();
     std::fs::write(folder.join("bot.py"), BOT.replace("{prelude}", prelude).replace("{hello}", hello).replace("{go}", go)).unwrap();
     folder.to_str().unwrap().to_string()
@@ -203,7 +210,7 @@ fn a_crash_shows_its_stderr() {
         &[],
         &[
             "problem 1: crash (as side 0)",
-            "it exited with status 1 before its move; its stderr is below",
+            "it ended before its move: exited with status 1; its stderr is below",
             "     | about to fail\n",
             "     | ValueError: no move for A0\n",
             "     > go\n",
@@ -279,4 +286,101 @@ fn a_gomocup_engine_that_refuses_the_board() {
     );
     assert!(report.contains("     > START 10\n     < MESSAGE hello\n     < ERROR 15x15 only\n"), "{report}");
     assert!(!report.contains("problem 2"), "one seat is enough: {report}");
+}
+
+/// Runs the doctor on `bot`; its report, and how long it took.
+fn timed(bot: &str, extra: &[&str]) -> (String, std::time::Duration) {
+    let began = std::time::Instant::now();
+    let out = doctor(bot, extra);
+    let took = began.elapsed();
+    let report = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{report}{}", text(&out.stderr));
+    (report, took)
+}
+
+#[test]
+fn a_sentence_is_a_wrong_answer_named_at_once() {
+    // Connect Four: two minutes of CPU time a game, which let the doctor wait 482 s.
+    let dir = tempfile::tempdir().unwrap();
+    let bot = bot_of(dir.path(), "connect4", "arbiter", "", HELLO, "print(\"I think column 2 is nice :)\", flush=True)");
+    let (report, took) = timed(&bot, &[]);
+    for piece in [
+        "doctor: patient (arbiter protocol) in connect4, time per move none, per game none, CPU per game 120 s, memory 4096 MB",
+        "problem 1: answer in the wrong format (as side 0)",
+        "it answered \"I think column 2 is nice :)\" to \"go\" and no move followed within 1 s: the answer is \"move <move>\" in connect4's notation, e.g. \"move 0\"",
+        "     > time 3000\n     > go\n     < I think column 2 is nice :)\n",
+    ] {
+        assert!(report.contains(piece), "{piece:?} is not in:\n{report}");
+    }
+    assert!(!report.contains("B7"), "a Gomoku example for Connect Four: {report}");
+    assert!(took < std::time::Duration::from_secs(10), "named after {took:?}");
+}
+
+#[test]
+fn a_gomocup_engine_that_answers_with_a_sentence() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("chatty");
+    std::fs::create_dir_all(&folder).unwrap();
+    let manifest = "name = \"chatty\"\ngame = \"gomoku\"\nprotocol = \"gomocup\"\ncommand = [\"sh\", \"./engine.sh\"]\n";
+    std::fs::write(folder.join("bot.toml"), manifest).unwrap();
+    let engine = "read start\necho OK\nwhile read line; do case \"$line\" in BEGIN|TURN*) echo 'I play at 5 5, good luck!';; END) exit 0;; esac; done\n";
+    std::fs::write(folder.join("engine.sh"), engine).unwrap();
+    let (report, took) = timed(folder.to_str().unwrap(), &[]);
+    assert!(report.contains("problem 1: answer in the wrong format (as side 0)"), "{report}");
+    assert!(report.contains("it answered \"I play at 5 5, good luck!\" to \"BEGIN\""), "{report}");
+    assert!(report.contains("the answer is the move as x,y"), "{report}");
+    assert!(!report.contains("no answer in time"), "{report}");
+    assert!(took < std::time::Duration::from_secs(10), "named after {took:?}");
+}
+
+#[test]
+fn a_silent_bot_is_decided_in_seconds_whatever_the_games_budget() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = bot_of(dir.path(), "connect4", "arbiter", "", HELLO, "pass");
+    let (report, took) = timed(&bot, &[]);
+    for piece in [
+        "problem 1: no answer in time (as side 0)",
+        "it gave no answer within 5.0 s of \"go\", though it was told it had 3.00 s for the move; the referee would wait up to 241 s a move in this game",
+    ] {
+        assert!(report.contains(piece), "{piece:?} is not in:\n{report}");
+    }
+    // Two seats of 5 s and 2 s to look for unflushed output: not 482 s each.
+    assert!(took < std::time::Duration::from_secs(40), "decided after {took:?}");
+}
+
+#[test]
+fn every_interface_names_a_wrong_answer() {
+    // A per-move interface (Pah-tum's board in, board out) answered with a sentence.
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("bot");
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::write(
+        folder.join("bot.toml"),
+        "name = \"talker\"\ngame = \"pahtum\"\nprotocol = \"pahtum\"\ncommand = [\"python3\", \"./bot.py\"]\n",
+    )
+    .unwrap();
+    std::fs::write(folder.join("bot.py"), "import sys\nsys.stdin.read()\nprint('I choose C4, good luck')\n").unwrap();
+    let (report, took) = timed(folder.to_str().unwrap(), &[]);
+    assert!(report.contains("problem 1: answer in the wrong format (as side 0)"), "{report}");
+    assert!(report.contains("I choose C4, good luck"), "the line received: {report}");
+    assert!(took < std::time::Duration::from_secs(30), "{took:?}");
+    // A starter kit (the project's protocol) uploaded as a Connect Four TCP bot.
+    let dir = tempfile::tempdir().unwrap();
+    let bot = bot_of(dir.path(), "connect4", "connect4-tcp", "", HELLO, GO);
+    let (report, took) = timed(&bot, &[]);
+    assert!(report.contains("problem 1: no handshake (as side 0)"), "{report}");
+    assert!(report.contains("did not connect to ARBITER_ADDR"), "{report}");
+    assert!(report.contains("every `arbiter new` kit speaks `arbiter`"), "{report}");
+    assert!(took < std::time::Duration::from_secs(40), "{took:?}");
+}
+
+#[test]
+fn a_crash_by_a_signal_is_worded_for_people() {
+    diagnoses(
+        "import os",
+        HELLO,
+        "os.kill(os.getpid(), 11)",
+        &[],
+        &["problem 1: crash (as side 0)", "it ended before its move: killed by signal 11 (SIGSEGV)"],
+    );
 }

@@ -166,10 +166,11 @@ fn a_gomocup_brains_turn_keeps_the_commands_written_and_replays_to_the_same_answ
     // Gomocup's x,y of a move in the notation (`B7`: column B is x 1, row 7 is y 7).
     let cell = |mv: &str| format!("{},{}", mv.as_bytes()[0] - b'A', &mv[1..]);
     // The brain's first turn: its start (the board size, the seed's limits as INFO
-    // lines: 5 s a move, no game budget, no memory cap, freestyle) and the greedy
+    // lines: 5 s a move, no game budget, Gomocup's 350 MiB where the seed sets no
+    // memory limit, freestyle) and the greedy
     // player's first move; every later turn, that side's last move.
     let golden = format!(
-        "START 10\nINFO timeout_turn 5000\nINFO timeout_match 0\nINFO max_memory 0\nINFO game_type 1\nINFO rule 0\nTURN {}\n",
+        "START 10\nINFO timeout_turn 5000\nINFO timeout_match 0\nINFO max_memory 367001600\nINFO game_type 1\nINFO rule 0\nTURN {}\n",
         cell(moves[0])
     );
     assert_eq!(turns[1]["input"], golden.as_str());

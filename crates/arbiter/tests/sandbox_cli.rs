@@ -12,8 +12,11 @@ const ARBITER: &str = env!("CARGO_BIN_EXE_arbiter");
 fn sandbox_check_reports_every_guarantee_enforced_here() {
     let out = Command::new(ARBITER).arg("sandbox-check").output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("system: the machine's /usr"), "the system the bots see comes first:\n{text}");
     for name in [
         "filesystem",
+        "own-root",
+        "disk-quota",
         "network",
         "syscalls",
         "namespaces",

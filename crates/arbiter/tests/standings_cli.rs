@@ -147,10 +147,38 @@ fn the_last_progress_line_names_the_leader_of_the_standings() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     // Not a terminal: a line every tenth of the stage, the last when all 90 games are in.
     let stderr = String::from_utf8(out.stderr).unwrap();
-    let last = stderr.lines().rfind(|l| l.contains(" games, leader: ")).expect(&stderr);
-    let (count, leader) = last.trim().split_once(" games, leader: ").unwrap();
+    let last = stderr.lines().rfind(|l| l.contains(" games, ") && l.contains("leader: ")).expect(&stderr);
+    let count = last.trim().split_once(" games, ").unwrap().0;
+    let leader = last.rsplit_once("leader: ").unwrap().1;
     assert_eq!(count, "90/90", "{stderr}");
     let report: Value = serde_json::from_str(&standings(&db, "json")).unwrap();
     let names = json_names(&report["stages"][0]["rows"]);
     assert_eq!(leader, names[0], "the standings: {names:?}");
+}
+
+/// An entry check's entrants meet only the baseline: its stage shows no cross table (it
+/// was a square of dashes), and an Elo margin that two games cannot give is not shown as
+/// "± 0".
+#[test]
+fn an_entry_check_has_no_cross_table_and_no_margin_of_zero() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("check.toml");
+    let mut text = String::from("name = \"check\"\ngame = \"connect4\"\nseed = 11\n");
+    for n in 0..8 {
+        text.push_str(&format!("[[entrant]]\nname = \"r{n}\"\nbot = \"random\"\n"));
+    }
+    text.push_str("[[stage]]\nname = \"check\"\nformat = \"entry-check\"\n");
+    std::fs::write(&config, text).unwrap();
+    let db = dir.path().join("check.db");
+    let out =
+        Command::new(ARBITER).args(["tournament", config.to_str().unwrap(), "--db", db.to_str().unwrap(), "-j", "2"]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    for format in ["text", "md", "html"] {
+        let shown = standings(&db, format);
+        assert!(!shown.to_lowercase().contains("cross table"), "{format}:\n{shown}");
+        assert!(!shown.contains("± 0 ") && !shown.contains("± 0\n") && !shown.contains("± 0<"), "{format}:\n{shown}");
+    }
+    let report: Value = serde_json::from_str(&standings(&db, "json")).unwrap();
+    assert_eq!(report["stages"][0]["cross"], serde_json::json!([]));
+    assert_eq!(report["stages"][0]["rows"].as_array().unwrap().len(), 8);
 }

@@ -61,7 +61,11 @@ pub fn resolve_entrants(
     }
     let mut out: Vec<ResolvedEntrant> = Vec::new();
     for (name, bot, submitted) in listed {
-        let spec = resolve_bot(&bot, config_dir, config.game)?;
+        // A bot that cannot be had is named with its entrant, as the config names it.
+        let spec = resolve_bot(&bot, config_dir, config.game).map_err(|err| match &name {
+            Some(name) => format!("entrant {name}: {err}"),
+            None => err,
+        })?;
         let name = name.unwrap_or_else(|| spec.name());
         if out.iter().any(|e| e.entrant.name == name) {
             return Err(format!("two entrants are named {name:?}: give them distinct `name`s"));

@@ -4,6 +4,7 @@
 //! again; unfinished ones are played from the start).
 
 pub mod bundles;
+pub mod doctor;
 mod entrants;
 mod outcome;
 pub mod pgn;
@@ -339,7 +340,8 @@ async fn run_stages(
                                 pool: pool.clone(),
                                 ahead: ahead.clone(),
                                 lanes: lanes.clone(),
-                                watch: options.watch.clone().map(|w| (w, names)),
+                                watch: options.watch.clone().map(|w| (w, names.clone())),
+                                names: Arc::new(names),
                                 prints: Arc::new(StagePrints::load(store, idx, &stage.name, &all).await?),
                                 shared: options.shared.clone(),
                             });
@@ -791,6 +793,9 @@ struct GameJob {
     /// The threads the games run on (`RunOptions::pin`); `None`: the caller's runtime.
     lanes: Option<Arc<Lanes>>,
     watch: Option<(Watch, Vec<String>)>,
+    /// The entrants' names by id: a record names its sides as the tournament does, not
+    /// by their manifests (two entrants may run the same program).
+    names: Arc<Vec<String>>,
     prints: Arc<StagePrints>,
     shared: Option<SharedWorkers>,
 }
@@ -855,6 +860,14 @@ impl GameJob {
         .await;
         if let (Err(err), Some((watch, _))) = (&record, &job.watch) {
             (watch.0)(Live::Abandoned { key: key.clone(), reason: err.to_string() });
+        }
+        let mut record = record;
+        if let Ok(record) = &mut record {
+            for (player, id) in record.players.iter_mut().zip(spec.players) {
+                if let Some(name) = job.names.get(id) {
+                    player.name.clone_from(name);
+                }
+            }
         }
         job.prints.check(spec.players, &job.specs).await?;
         Ok(record)

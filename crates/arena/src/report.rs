@@ -250,7 +250,9 @@ impl StageView<'_> {
             games: self.games.len(),
             elo_covers: "stage".to_string(),
             rows: self.rows(&table),
-            cross: table.cross,
+            // An entry check's entrants meet only the baseline, never each other: no
+            // cross table of dashes.
+            cross: if matches!(stage.format.kind(), Format::EntryCheck) { Vec::new() } else { table.cross },
             groups,
             bracket,
             qualified: decided.map(|r| r.qualified.iter().map(|&id| self.names.get(id)).collect()).unwrap_or_default(),

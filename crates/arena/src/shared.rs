@@ -624,6 +624,7 @@ impl Worker {
             ahead: self.ahead.clone(),
             lanes: self.game_lanes.clone(),
             watch: None,
+            names: Arc::new(t.all.iter().map(|e| e.name.clone()).collect()),
             prints: Arc::new(StagePrints::load(&self.store, idx, &stage.name, &t.all).await?),
             shared: None,
         };

@@ -12,6 +12,11 @@ pub const BUILD_TIME: Duration = Duration::from_secs(60);
 pub const BUILD_MEMORY: u64 = 2 * 1024 * 1024 * 1024;
 /// Most processes and threads of one build at once (gcc runs cc1, as, collect2, ld).
 pub const BUILD_PROCESSES: u64 = 128;
+/// A sandboxed build's `/tmp` and `/dev/shm` together: bytes and files (charged to its
+/// memory, capped at [`BUILD_MEMORY`]).
+pub const BUILD_SCRATCH: u64 = 512 * 1024 * 1024;
+pub const BUILD_SCRATCH_FILES: u64 = 65_536;
+
 /// The most bytes of a build's output kept in its log (the rest is cut and marked).
 pub const BUILD_LOG_BYTES: usize = 64 * 1024;
 
@@ -24,7 +29,8 @@ pub struct Build<'a> {
     pub argv: &'a [String],
     /// The program to start instead of `argv[0]` (a toolchain's own compiler).
     pub program: Option<PathBuf>,
-    /// Folders the build may read besides the system's (a toolchain).
+    /// Folders the build may read besides the system's and its own (a toolchain the
+    /// organiser's server chose; never one a bot names).
     pub read_only: Vec<PathBuf>,
     /// Inside the sandbox (untrusted bots), or as it is (trusted ones).
     pub sandboxed: bool,
@@ -60,17 +66,19 @@ pub enum BuildError {
 pub async fn run(build: &Build<'_>) -> Result<BuildRun, BuildError> {
     let argv = build.argv;
     let sandbox = if build.sandboxed {
-        let mut read_only = build.read_only.clone();
-        let program = build.program.clone().unwrap_or_else(|| PathBuf::from(&argv[0]));
-        if program.is_absolute()
-            && let Some(parent) = program.parent()
-        {
-            read_only.push(parent.to_path_buf());
-        }
+        // What the build may read is the system, its folder and the toolchain its caller
+        // names: never a folder taken from its command.
         Some(jail::Sandbox {
             helper: sandbox::helper_path().ok_or(BuildError::NoSandbox)?,
-            read_only,
-            connect_port: None,
+            read_only: build.read_only.clone(),
+            net: jail::Net::None,
+            // Its folder writable at its own path (what it makes must stay there); its
+            // /tmp a tmpfs of its own, larger than a bot's.
+            root: sandbox::machine::roots_supported().then_some(sandbox::Root {
+                work: sandbox::Work::Bind,
+                disk: Some(BUILD_SCRATCH),
+                files: Some(BUILD_SCRATCH_FILES),
+            }),
             processes: Some(BUILD_PROCESSES),
             file_size: None,
             open_files: None,

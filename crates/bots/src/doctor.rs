@@ -7,6 +7,14 @@
 //! The opponent in the session is the doctor: it plays the first legal move each time
 //! (a random one, from a fixed seed, in a game that cannot list its moves), so a bot that
 //! ignores whose turn it is, or the opponent's moves, meets an occupied square at once.
+//!
+//! The doctor decides in seconds, whatever the game's budget (Connect Four's two minutes
+//! of CPU time let a silent bot hang for four minutes a move): each exchange has its own
+//! short bound. The bot is told at most [`EXCHANGE_TIME`] for a move (the `time` line,
+//! Gomocup's `timeout_turn`), and the doctor waits that and [`GRACE`] more. A line that
+//! is not an answer (a sentence instead of `move 3`) is named at once, with the line and
+//! what was expected, unless a move follows within [`LINE_GRACE`] (then it is extra
+//! output). What happens is told as it happens ([`Step`]), for pages that show it.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -33,8 +41,18 @@ pub const TURNS: usize = 3;
 /// How long the doctor waits for output after closing a silent bot's input.
 const UNFLUSHED_WAIT: Duration = Duration::from_secs(2);
 
-/// The turn time the doctor allows when the bot has no limit at all.
-const NO_LIMIT_WAIT: Duration = Duration::from_secs(10);
+/// The most time the bot is told it has for a move in a session (less when the game's
+/// limit is less): a session checks that the bot answers, not how well it uses a long
+/// budget.
+pub const EXCHANGE_TIME: Duration = Duration::from_secs(3);
+
+/// How long past the time it was told the doctor waits for an answer, to tell a late
+/// answer from none.
+pub const GRACE: Duration = Duration::from_secs(2);
+
+/// How long after a line that is no answer the doctor waits for an answer to follow
+/// (extra output) before it names the line a wrong answer.
+pub const LINE_GRACE: Duration = Duration::from_secs(1);
 
 /// How many lines of the exchange a problem shows (the last ones).
 const EXCHANGE_TAIL: usize = 14;
@@ -68,6 +86,13 @@ impl ProblemKind {
             ProblemKind::MemoryNearCap => "memory near the cap",
         }
     }
+
+    /// Whether the referee would end a game on it (every problem but extra output, a
+    /// slow start and memory near the cap: those are warnings the bot may survive; the
+    /// referee counts extra output as a protocol error, which the games then show).
+    pub fn ends_game(self) -> bool {
+        !matches!(self, ProblemKind::ExtraOutput | ProblemKind::SlowStart | ProblemKind::MemoryNearCap)
+    }
 }
 
 /// One line of the exchange.
@@ -90,6 +115,19 @@ pub struct Problem {
     pub exchange: Vec<Line>,
     /// What the bot wrote on stderr, where it helps (a crash).
     pub stderr: String,
+}
+
+/// What the doctor does, told as it happens.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// A session begins, the bot in `side`.
+    Session { side: Side },
+    /// A line written to the bot or read from it.
+    Line { side: Side, line: Line },
+    /// A move of the bot accepted (its `number`th of the session).
+    Move { side: Side, number: usize, text: String },
+    /// A problem found.
+    Problem(Problem),
 }
 
 /// What the doctor found.
@@ -122,22 +160,31 @@ pub async fn examine(
     limits: &Limits,
     workdir_root: &Path,
 ) -> Result<Checkup, RefereeError> {
+    examine_with(bot, kind, options, limits, workdir_root, &mut |_| {}).await
+}
+
+/// [`examine`], telling each [`Step`] to `on_step` as it happens.
+pub async fn examine_with(
+    bot: &ProgramBot,
+    kind: GameKind,
+    options: &Options,
+    limits: &Limits,
+    workdir_root: &Path,
+    on_step: &mut (dyn FnMut(Step) + Send),
+) -> Result<Checkup, RefereeError> {
     let mut checkup = Checkup::default();
     if let Err(err) = bot.build_if_needed(limits.sandboxed).await {
         if err.is_ours() {
             return Err(RefereeError::new("cannot build the bot", std::io::Error::other(err.to_string())));
         }
         let explanation = format!("its build failed, so it cannot start: {err}");
-        checkup.problems.push(Problem {
-            kind: ProblemKind::Crash,
-            side: Side::First,
-            explanation,
-            exchange: Vec::new(),
-            stderr: String::new(),
-        });
+        let problem = Problem { kind: ProblemKind::Crash, side: Side::First, explanation, exchange: Vec::new(), stderr: String::new() };
+        on_step(Step::Problem(problem.clone()));
+        checkup.problems.push(problem);
         return Ok(checkup);
     }
     for side in Side::BOTH {
+        on_step(Step::Session { side });
         let workdir = workdir_root.join(format!("side-{}", side.index()));
         // Folders and copies block: not on a runtime thread.
         let (program, folder) = (bot.clone(), workdir.clone());
@@ -160,13 +207,10 @@ pub async fn examine(
             Ok(process) => process,
             Err(StartError::Referee(err)) => return Err(err),
             Err(StartError::Bot { fault, stderr }) => {
-                checkup.problems.push(Problem {
-                    kind: ProblemKind::Crash,
-                    side,
-                    explanation: format!("it cannot be started: {}", fault.detail),
-                    exchange: Vec::new(),
-                    stderr: stderr.text,
-                });
+                let explanation = format!("it cannot be started: {}", fault.detail);
+                let problem = Problem { kind: ProblemKind::Crash, side, explanation, exchange: Vec::new(), stderr: stderr.text };
+                on_step(Step::Problem(problem.clone()));
+                checkup.problems.push(problem);
                 return Ok(checkup);
             }
         };
@@ -179,6 +223,7 @@ pub async fn examine(
             stderr: String::new(),
             problems: Vec::new(),
             memory_peak: 0,
+            on_step: &mut *on_step,
         };
         checkup.moves += session.run(start, options).await;
         let at_start =
@@ -261,7 +306,9 @@ impl Dialect {
             }
             Dialect::Gomocup { .. } => {
                 let ms = |d: Option<Duration>| d.map(|d| d.as_millis() as u64);
-                let infos = gomocup::game_infos(ms(limits.move_time), ms(limits.game_time), limits.memory);
+                // The time per turn the engine is told is the doctor's (at most EXCHANGE_TIME).
+                let turn = Some(limits.move_time.map_or(EXCHANGE_TIME, |t| t.min(EXCHANGE_TIME)));
+                let infos = gomocup::game_infos(ms(turn), ms(limits.game_time), limits.memory);
                 infos.iter().flat_map(|c| c.format().lines().map(str::to_string).collect::<Vec<_>>()).collect()
             }
         }
@@ -293,10 +340,26 @@ impl Dialect {
         }
     }
 
-    fn move_words(&self) -> &'static str {
+    /// The answer awaited, with an example legal here (a Gomoku square is no Connect
+    /// Four move).
+    fn move_words(&self, pos: &AnyPosition) -> String {
         match self {
-            Dialect::Arbiter => "\"move <move>\", e.g. \"move B7\"",
-            Dialect::Gomocup { .. } => "the move as x,y, e.g. \"1,7\"",
+            Dialect::Arbiter => {
+                let example = pos.legal_moves_text().and_then(|legal| legal.into_iter().next());
+                match example {
+                    Some(example) => format!("\"move <move>\" in {}'s notation, e.g. \"move {example}\"", pos.kind()),
+                    None => format!("\"move <move>\" in {}'s notation", pos.kind()),
+                }
+            }
+            Dialect::Gomocup { .. } => "the move as x,y, e.g. \"1,7\"".to_string(),
+        }
+    }
+
+    /// The answers awaited after the handshake's first line, for a wrong one.
+    fn hello_words(&self) -> &'static str {
+        match self {
+            Dialect::Arbiter => "\"name ...\", \"author ...\", \"reuse\" or \"ready\"",
+            Dialect::Gomocup { .. } => "OK (or MESSAGE, DEBUG, ERROR)",
         }
     }
 
@@ -347,7 +410,7 @@ impl Dialect {
 }
 
 /// One session: the bot in one seat.
-struct Session {
+struct Session<'a> {
     process: jail::Process,
     dialect: Dialect,
     side: Side,
@@ -356,9 +419,10 @@ struct Session {
     stderr: String,
     problems: Vec<Problem>,
     memory_peak: u64,
+    on_step: &'a mut (dyn FnMut(Step) + Send),
 }
 
-impl Session {
+impl Session<'_> {
     /// Plays the session; the bot's accepted moves.
     async fn run(&mut self, mut pos: AnyPosition, options: &Options) -> usize {
         let kind = pos.kind();
@@ -385,6 +449,7 @@ impl Session {
                 let text = self.turn(&pos, &start, last.as_deref(), moves).await?;
                 pos.play_text(&text).expect("the move was checked");
                 moves += 1;
+                (self.on_step)(Step::Move { side: self.side, number: moves, text });
             }
             Ok::<(), Stop>(())
         }
@@ -403,7 +468,7 @@ impl Session {
         let began = Instant::now();
         let hello = self.dialect.hello();
         self.send(&hello).await?;
-        let deadline = jail::Deadline::wall_in(STARTUP_TIME);
+        let mut deadline = jail::Deadline::wall_in(STARTUP_TIME);
         let mut extra = Vec::new();
         loop {
             match self.read(deadline).await {
@@ -417,8 +482,25 @@ impl Session {
                         self.problem(ProblemKind::NoHandshake, explanation);
                         return Err(Stop);
                     }
-                    Said::Move(_) | Said::Misformed(_) | Said::Extra => extra.push(line),
+                    Said::Move(_) | Said::Misformed(_) | Said::Extra => {
+                        if extra.is_empty() {
+                            deadline = sooner(deadline, LINE_GRACE);
+                        }
+                        extra.push(line);
+                    }
                 },
+                Err(jail::Failure::Timeout(_)) if !extra.is_empty() => {
+                    let explanation = format!(
+                        "it answered {:?} to {:?}, where {} is expected, and wrote nothing more within {} s: the referee would end the game at that line as a protocol error; {}",
+                        extra[0],
+                        hello[0],
+                        self.dialect.hello_words(),
+                        LINE_GRACE.as_secs(),
+                        self.dialect.stdout_advice()
+                    );
+                    self.problem(ProblemKind::WrongFormat, explanation);
+                    return Err(Stop);
+                }
                 Err(jail::Failure::Timeout(_)) => {
                     let words = self.dialect.handshake_words();
                     let silent = self.unflushed().await;
@@ -461,7 +543,8 @@ impl Session {
         Ok(())
     }
 
-    /// One turn of the bot; the move it played, checked.
+    /// One turn of the bot; the move it played, checked. The bot is told at most
+    /// [`EXCHANGE_TIME`] (the game's own time when less) and gets [`GRACE`] more.
     async fn turn(&mut self, pos: &AnyPosition, start: &AnyPosition, last: Option<&str>, own_moves: usize) -> Result<String, Stop> {
         let clock = TurnClock {
             move_time: self.limits.move_time,
@@ -470,19 +553,29 @@ impl Session {
             move_cpu: self.limits.move_cpu,
             ..TurnClock::default()
         };
-        // The bot is told what the referee would tell it; the wait is the referee's.
+        // The referee's wait for this turn, and what the bot is told here.
         let limit = clock.wall_limit();
-        let lines = self.dialect.turn(pos, self.side, last, clock.announced());
+        let told = clock.announced().map_or(EXCHANGE_TIME, |announced| announced.min(EXCHANGE_TIME));
+        let lines = self.dialect.turn(pos, self.side, last, Some(told));
+        let asked = lines.last().cloned().unwrap_or_default();
         self.send(&lines).await?;
         let began = Instant::now();
-        let wait = limit.unwrap_or(NO_LIMIT_WAIT);
-        // Waiting past the limit tells a late answer from none at all.
-        let patience = wait + wait.max(Duration::from_secs(2));
-        let deadline = jail::Deadline::wall_in(patience);
+        let patience = told + GRACE;
+        let mut deadline = jail::Deadline::wall_in(patience);
         let mut extra = Vec::new();
         let text = loop {
             let line = match self.read(deadline).await {
                 Ok(line) => line,
+                Err(jail::Failure::Timeout(_)) if !extra.is_empty() => {
+                    let explanation = format!(
+                        "it answered {:?} to {asked:?} and no move followed within {} s: the answer is {}. The referee would have ended the game at that line as a protocol error",
+                        extra[0],
+                        LINE_GRACE.as_secs(),
+                        self.dialect.move_words(pos)
+                    );
+                    self.problem(ProblemKind::WrongFormat, explanation);
+                    return Err(Stop);
+                }
                 Err(jail::Failure::Timeout(_)) => {
                     let explanation = match self.unflushed().await {
                         Some(text) => {
@@ -493,9 +586,10 @@ impl Session {
                             return Err(Stop);
                         }
                         None => format!(
-                            "it gave no answer within {:.1} s (the limit is {}); the referee would have ended the game as a timeout",
+                            "it gave no answer within {:.1} s of {asked:?}, though it was told it had {:.2} s for the move; {}. Check that it answers every {asked:?} and keeps to the time it is told",
                             patience.as_secs_f64(),
-                            limit_words(limit)
+                            told.as_secs_f64(),
+                            referee_wait(limit, patience)
                         ),
                     };
                     self.problem(ProblemKind::LateAnswer, explanation);
@@ -505,9 +599,15 @@ impl Session {
             };
             match self.dialect.hear_move(pos, &line) {
                 Said::Fine | Said::Ready => {}
-                Said::Extra | Said::Refused(_) => extra.push(line),
+                Said::Extra | Said::Refused(_) => {
+                    // A move may still follow (extra output), soon; else this was the answer.
+                    if extra.is_empty() {
+                        deadline = sooner(deadline, LINE_GRACE);
+                    }
+                    extra.push(line);
+                }
                 Said::Misformed(why) => {
-                    let explanation = format!("it answered {line:?}: {why}. The answer is {}", self.dialect.move_words());
+                    let explanation = format!("it answered {line:?}: {why}. The answer is {}", self.dialect.move_words(pos));
                     self.problem(ProblemKind::WrongFormat, explanation);
                     return Err(Stop);
                 }
@@ -563,6 +663,7 @@ impl Session {
 
     /// The bot's output closed or a pipe broke: how it ended, with its stderr.
     async fn crashed(&mut self, failure: jail::Failure, when: &str) -> Stop {
+        let failure_kind = if matches!(failure, jail::Failure::TooLong(_)) { FailureKind::TooLong } else { FailureKind::Ended };
         let detail = match failure {
             jail::Failure::Eof | jail::Failure::Io(_) => {
                 let status = self.process.wait(jail::Deadline::wall_in(Duration::from_millis(500))).await;
@@ -579,10 +680,12 @@ impl Session {
         let log = give_up(&mut self.process).await;
         self.stderr.push_str(&log.text);
         let hint = if self.stderr.is_empty() { "it wrote nothing on stderr" } else { "its stderr is below" };
-        self.problem(ProblemKind::Crash, format!("it {detail} {when}; {hint}"));
-        if let Some(problem) = self.problems.last_mut() {
-            problem.stderr = self.stderr.clone();
-        }
+        let what = match failure_kind {
+            FailureKind::Ended => format!("it ended {when}: {detail}"),
+            FailureKind::TooLong => format!("{when} it {detail}, and the doctor stopped it"),
+        };
+        let stderr = self.stderr.clone();
+        self.problem_with(ProblemKind::Crash, format!("{what}; {hint}"), stderr);
         Stop
     }
 
@@ -609,7 +712,9 @@ impl Session {
     async fn send(&mut self, lines: &[String]) -> Result<(), Stop> {
         let mut text = String::new();
         for line in lines {
-            self.transcript.push(Line { to_bot: true, text: line.clone() });
+            let said = Line { to_bot: true, text: line.clone() };
+            (self.on_step)(Step::Line { side: self.side, line: said.clone() });
+            self.transcript.push(said);
             text.push_str(line);
             text.push('\n');
         }
@@ -621,13 +726,50 @@ impl Session {
 
     async fn read(&mut self, deadline: jail::Deadline) -> Result<String, jail::Failure> {
         let line = self.process.read_line(deadline).await?;
-        self.transcript.push(Line { to_bot: false, text: line.clone() });
+        let heard = Line { to_bot: false, text: line.clone() };
+        (self.on_step)(Step::Line { side: self.side, line: heard.clone() });
+        self.transcript.push(heard);
         Ok(line)
     }
 
     fn problem(&mut self, kind: ProblemKind, explanation: String) {
+        self.problem_with(kind, explanation, String::new());
+    }
+
+    /// A problem with what the bot wrote on stderr, told as a step and kept.
+    fn problem_with(&mut self, kind: ProblemKind, explanation: String, stderr: String) {
         let exchange = self.transcript[self.transcript.len().saturating_sub(EXCHANGE_TAIL)..].to_vec();
-        self.problems.push(Problem { kind, side: self.side, explanation, exchange, stderr: String::new() });
+        let problem = Problem { kind, side: self.side, explanation, exchange, stderr };
+        (self.on_step)(Step::Problem(problem.clone()));
+        self.problems.push(problem);
+    }
+}
+
+/// How a failed read ended the session.
+enum FailureKind {
+    /// The bot ended (or closed its output, or a pipe broke).
+    Ended,
+    /// It wrote a line over the cap.
+    TooLong,
+}
+
+/// `deadline`, or `within` from now if that is sooner.
+fn sooner(deadline: jail::Deadline, within: Duration) -> jail::Deadline {
+    let soon = Instant::now() + within;
+    jail::Deadline { wall: Some(deadline.wall.map_or(soon, |wall| wall.min(soon))), ..deadline }
+}
+
+/// What the referee would wait, next to the doctor's `patience`.
+fn referee_wait(limit: Option<Duration>, patience: Duration) -> String {
+    match limit {
+        Some(limit) if limit <= patience => {
+            format!("the referee would have ended the game as a timeout after {}", limit_words(Some(limit)))
+        }
+        Some(limit) => format!(
+            "the referee would wait up to {:.0} s a move in this game, and a bot that never answers holds its game that long",
+            limit.as_secs_f64()
+        ),
+        None => "the referee would wait for as long as the game lasts".to_string(),
     }
 }
 

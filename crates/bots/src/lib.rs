@@ -152,7 +152,26 @@ pub struct SeatContext {
     pub ahead: Option<std::sync::Arc<ahead::Ahead>>,
 }
 
+/// The variable that gives a program bot its seed: the same game (the same `--seed`) gives
+/// the same seeds, so that a bot that seeds its randomness from it plays the same moves.
+pub const SEED_VAR: &str = "ARBITER_SEED";
+
+/// A seed derived from `seed` and `n` (SplitMix64's mix), as an unsigned 32-bit number:
+/// every language reads it whole (JavaScript's numbers, Java's `int` as a `long`).
+pub fn derive_seed(seed: u64, n: u64) -> u32 {
+    let mut z = seed ^ n.wrapping_add(1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    ((z ^ (z >> 31)) >> 32) as u32
+}
+
 impl SeatContext {
+    /// The seed this game gives its program bot on this side (`ARBITER_SEED`, and the
+    /// project protocol's `seed` line): derived from the game's seed and the side.
+    pub fn bot_seed(&self) -> u32 {
+        derive_seed(self.seed, 0x5eed_0000 | self.side.index() as u64)
+    }
+
     /// Whether `bot` works in a folder of the game's (`workdir`): every program does,
     /// except one whose process may be kept (the project protocol, Gomocup, UCI) when
     /// processes are kept (`pooled`), which has a folder of its own for as long as its

@@ -28,6 +28,11 @@ pub struct Limits {
     pub memory: Option<u64>,
     /// Bytes of stderr kept per move (the rest is dropped and the cut marked).
     pub stderr_per_move: usize,
+    /// The disk quota of a sandboxed bot, bytes: its working folder, `/tmp` and
+    /// `/dev/shm` together (a `tmpfs`, charged to its memory too).
+    pub disk: Option<u64>,
+    /// The most files and folders there.
+    pub files: Option<u64>,
     /// Whether program bots run inside the sandbox (`docs/security.md`).
     pub sandboxed: bool,
 }
@@ -51,6 +56,8 @@ impl Limits {
         move_cpu: None,
         memory: None,
         stderr_per_move: DEFAULT_STDERR,
+        disk: Some(sandbox::root::DEFAULT_DISK),
+        files: Some(sandbox::root::DEFAULT_FILES),
         sandboxed: false,
     };
 
@@ -97,6 +104,16 @@ impl Limits {
                 None => self.memory,
             },
             stderr_per_move: overrides.stderr_kb.map_or(self.stderr_per_move, |kb| (kb * 1024) as usize),
+            disk: match overrides.disk_mb {
+                Some(0) => None,
+                Some(mb) => Some(mb * MB),
+                None => self.disk,
+            },
+            files: match overrides.files {
+                Some(0) => None,
+                Some(files) => Some(files),
+                None => self.files,
+            },
             sandboxed: self.sandboxed,
         }
     }
@@ -116,6 +133,8 @@ impl Limits {
             move_cpu_ms: ms(self.move_cpu),
             memory_mb: self.memory.map(|b| b / (1024 * 1024)),
             stderr_kb: Some((self.stderr_per_move / 1024) as u64),
+            disk_mb: Some(self.disk.map_or(0, |b| b / MB)),
+            files: Some(self.files.unwrap_or(0)),
         }
     }
 }

@@ -197,8 +197,8 @@ fn option_values<'de, D: serde::Deserializer<'de>>(de: D) -> Result<std::collect
         .collect())
 }
 
-/// The longest `name` of a manifest, in characters.
-pub const MAX_NAME_CHARS: usize = 64;
+/// The widest `name` of a manifest, in columns (the one rule for names).
+pub const MAX_NAME_WIDTH: usize = text::name::MAX_NAME_WIDTH;
 /// The longest `author` of a manifest, in characters.
 pub const MAX_AUTHOR_CHARS: usize = 200;
 
@@ -207,12 +207,10 @@ impl Manifest {
     /// files and terminals without control characters, and a `workdir` inside the bot's
     /// folder. The message is one line, without the file's name.
     pub fn check(&self) -> Result<(), String> {
-        if self.name.trim().is_empty() {
-            return Err("name is empty".to_string());
-        }
-        check_text("name", &self.name, MAX_NAME_CHARS)?;
+        // The one rule for names (the `text` crate), the same as configs and uploads.
+        text::check_name("name", &self.name).map_err(|err| err.to_string())?;
         if let Some(author) = &self.author {
-            check_text("author", author, MAX_AUTHOR_CHARS)?;
+            text::check_text("author", author, MAX_AUTHOR_CHARS).map_err(|err| err.to_string())?;
         }
         if self.command.is_empty() {
             return Err("command is empty".to_string());
@@ -221,8 +219,8 @@ impl Manifest {
             return Err("build is empty".to_string());
         }
         for (name, value) in &self.uci.options {
-            check_text("a [uci] option's name", name, MAX_NAME_CHARS)?;
-            check_text("a [uci] option's value", value, MAX_AUTHOR_CHARS)?;
+            text::check_text("a [uci] option's name", name, MAX_AUTHOR_CHARS).map_err(|err| err.to_string())?;
+            text::check_text("a [uci] option's value", value, MAX_AUTHOR_CHARS).map_err(|err| err.to_string())?;
         }
         if self.protocol != Protocol::Uci && self.uci != UciSettings::default() {
             return Err("[uci] is for protocol = \"uci\"".to_string());
@@ -237,19 +235,6 @@ impl Manifest {
         }
         Ok(())
     }
-}
-
-/// A text field: at most `max` characters, none of them a control character (a line
-/// break, an escape sequence) or a bidirectional override.
-fn check_text(field: &str, text: &str, max: usize) -> Result<(), String> {
-    let bidi = |c: char| matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
-    if let Some(c) = text.chars().find(|&c| c.is_control() || bidi(c)) {
-        return Err(format!("{field} holds the control character {:?}: use printable text", c));
-    }
-    if text.chars().count() > max {
-        return Err(format!("{field} is longer than {max} characters"));
-    }
-    Ok(())
 }
 
 /// The manifest's `game` of a project-protocol bot that plays every game.
@@ -283,7 +268,7 @@ impl ProgramBot {
     pub fn load(path: &Path) -> Result<ProgramBot, ManifestError> {
         let text = std::fs::read_to_string(path).map_err(|source| ManifestError::Read { path: path.to_path_buf(), source })?;
         let invalid = |message: String| ManifestError::Invalid { path: path.to_path_buf(), message };
-        let manifest: Manifest = toml::from_str(&text).map_err(|err| invalid(err.to_string().trim_end().replace('\n', " ")))?;
+        let manifest: Manifest = toml::from_str(&text).map_err(|err| invalid(text::toml_error(&text, &err)))?;
         let game = match manifest.game.as_str() {
             ANY_GAME => None,
             name => Some(GameKind::from_name(name).map_err(|err| invalid(err.to_string()))?),
@@ -567,16 +552,19 @@ mod tests {
                 "name = \"r\"\ngame = \"any\"\nprotocol = \"pahtum\"\ncommand = [\"x\"]\n",
                 "game = \"any\" is for the arbiter protocol; protocol pahtum plays pahtum only",
             ),
-            ("name = \"r\"\ngame = \"gomoku\"\nprotocol = \"telepathy\"\ncommand = [\"x\"]\n", "unknown variant `telepathy`"),
+            (
+                "name = \"r\"\ngame = \"gomoku\"\nprotocol = \"telepathy\"\ncommand = [\"x\"]\n",
+                "line 3: protocol: unknown value \"telepathy\"",
+            ),
             ("name = \"r\"\ngame = \"gomoku\"\nprotocol = \"arbiter\"\ncommand = []\n", "command is empty"),
-            ("name = \"r\"\ngame = \"gomoku\"\nprotocol = \"arbiter\"\ncommand = [\"x\"]\ncolour = 1\n", "unknown field `colour`"),
+            ("name = \"r\"\ngame = \"gomoku\"\nprotocol = \"arbiter\"\ncommand = [\"x\"]\ncolour = 1\n", "line 5: unknown key \"colour\""),
             (
                 "name = \"r\\u001b]0;pwned\\u0007\"\ngame = \"gomoku\"\nprotocol = \"arbiter\"\ncommand = [\"x\"]\n",
-                "name holds the control character '\\u{1b}'",
+                "name \"r\\u{1b}]0;pwned\\u{7}\" holds U+001B, a control character",
             ),
             (
                 "name = \"r\"\nauthor = \"me\\necho pwned\"\ngame = \"gomoku\"\nprotocol = \"arbiter\"\ncommand = [\"x\"]\n",
-                "author holds the control character '\\n'",
+                "author \"me\\u{a}echo pwned\" holds U+000A, a control character",
             ),
             (
                 "name = \"r\"\ngame = \"gomoku\"\nprotocol = \"arbiter\"\ncommand = [\"x\"]\nworkdir = \"../x\"\n",
@@ -602,7 +590,7 @@ mod tests {
             assert!(err.contains(message), "{err}");
             assert!(!err.contains('\n'), "one line: {err}");
         }
-        let long = format!("name = \"{}\"\ngame = \"gomoku\"\nprotocol = \"arbiter\"\ncommand = [\"x\"]\n", "n".repeat(65));
-        assert!(ProgramBot::load(&write(dir.path(), &long)).unwrap_err().to_string().contains("name is longer than 64 characters"));
+        let long = format!("name = \"{}\"\ngame = \"gomoku\"\nprotocol = \"arbiter\"\ncommand = [\"x\"]\n", "n".repeat(41));
+        assert!(ProgramBot::load(&write(dir.path(), &long)).unwrap_err().to_string().contains("is 41 columns wide: the most is 40"));
     }
 }

@@ -276,6 +276,35 @@ pub struct BotCgroup {
     /// memory cgroup's OOM events (v2 `memory.events`; v1 `memory.oom_control`).
     cpu_counter: Counter,
     memory_counter: Counter,
+    /// How the bot is paused between its moves, where its cgroup can freeze it.
+    freezer: Option<Freezer>,
+    /// The file that lists the thread ids of every member (v2 `cgroup.threads`, v1
+    /// `tasks`), kept open.
+    threads_counter: Counter,
+}
+
+/// A pause the bot cannot undo: its cgroup frozen by the kernel, which no signal from
+/// inside (a SIGCONT it sends itself) thaws.
+#[derive(Debug)]
+enum Freezer {
+    /// `cgroup.freeze` (cgroup v2, Linux 5.2), opened once for writing.
+    V2(fs::File),
+    /// `freezer.state` (cgroup v1), opened once for writing.
+    V1(fs::File),
+}
+
+impl Freezer {
+    fn set(&self, frozen: bool) -> io::Result<()> {
+        use std::os::unix::fs::FileExt;
+        let text: &[u8] = match (self, frozen) {
+            (Freezer::V2(_), true) => b"1",
+            (Freezer::V2(_), false) => b"0",
+            (Freezer::V1(_), true) => b"FROZEN",
+            (Freezer::V1(_), false) => b"THAWED",
+        };
+        let (Freezer::V2(file) | Freezer::V1(file)) = self;
+        file.write_at(text, 0).map(drop)
+    }
 }
 
 /// A cgroup file read again and again (at every move, or while a CPU limit runs), kept
@@ -329,6 +358,8 @@ impl BotCgroup {
             locks: Vec::new(),
             cpu_counter: Counter::default(),
             memory_counter: Counter::default(),
+            freezer: None,
+            threads_counter: Counter::default(),
         }
     }
 
@@ -393,7 +424,47 @@ impl BotCgroup {
         if let Some((dir, v2)) = &cg.memory {
             cg.memory_counter = Counter::of(dir.join(if *v2 { "memory.events" } else { "memory.oom_control" }));
         }
+        // The v2 cgroup freezes on its own (`cgroup.freeze`, no controller needed); a v1
+        // machine without it freezes in its freezer hierarchy.
+        let open = |path: PathBuf| fs::OpenOptions::new().write(true).open(&path).map_err(|e| context(&path, e));
+        if let Some(v2) = cg.dirs.first().filter(|_| layout.v2.is_some()).map(|dir| dir.join("cgroup.freeze")).filter(|f| f.exists()) {
+            cg.freezer = Some(Freezer::V2(open(v2)?));
+        } else if let Some(Kill::Freezer(dir)) = &cg.kill {
+            cg.freezer = Some(Freezer::V1(open(dir.join("freezer.state"))?));
+        }
+        if let Some(dir) = cg.members_dir() {
+            let v2 = layout.v2.is_some();
+            cg.threads_counter = Counter::of(dir.join(if v2 { "cgroup.threads" } else { "tasks" }));
+        }
         Ok(cg)
+    }
+
+    /// Whether the bot can be frozen ([`BotCgroup::freeze`]).
+    pub fn can_freeze(&self) -> bool {
+        self.freezer.is_some()
+    }
+
+    /// Freezes every member: none runs again until [`BotCgroup::thaw`], whatever it
+    /// does (the kernel traps each at its next return to user space). Does not wait for
+    /// the last to stop.
+    pub fn freeze(&self) -> io::Result<()> {
+        match &self.freezer {
+            Some(freezer) => freezer.set(true),
+            None => Err(io::Error::new(io::ErrorKind::Unsupported, "no freezer for this cgroup")),
+        }
+    }
+
+    /// Lets every member run again.
+    pub fn thaw(&self) -> io::Result<()> {
+        match &self.freezer {
+            Some(freezer) => freezer.set(false),
+            None => Err(io::Error::new(io::ErrorKind::Unsupported, "no freezer for this cgroup")),
+        }
+    }
+
+    /// The thread ids of every member.
+    pub fn threads(&self) -> Vec<i32> {
+        self.threads_counter.read().map(|text| text.lines().filter_map(|line| line.trim().parse().ok()).collect()).unwrap_or_default()
     }
 
     /// Makes `<base>/<name>` (or reuses the directory of the same name that it finds
@@ -543,6 +614,8 @@ impl Drop for BotCgroup {
         // The counters' files closed before the directories go.
         self.cpu_counter = Counter::default();
         self.memory_counter = Counter::default();
+        self.threads_counter = Counter::default();
+        self.freezer = None;
         let group = BotCgroup {
             dirs: std::mem::take(&mut self.dirs),
             memory: None,
@@ -552,6 +625,8 @@ impl Drop for BotCgroup {
             locks: std::mem::take(&mut self.locks),
             cpu_counter: Counter::default(),
             memory_counter: Counter::default(),
+            freezer: None,
+            threads_counter: Counter::default(),
         };
         let mut cleanup = Cleanup { group };
         // Even an empty cgroup's removal waits for the kernel's cgroup lock, which a move

@@ -87,6 +87,12 @@ impl CpuMeter {
         self.highest
     }
 
+    /// The members known now and their own CPU time (without what they reaped): what
+    /// a check that a stopped group stayed stopped starts from ([`Clocks::ran`]).
+    pub fn clocks(&self) -> Clocks {
+        Clocks(self.members.iter().filter_map(|member| Some((member.clock?, member.live()?))).collect())
+    }
+
     fn rescan(&mut self) {
         self.scanned = Instant::now();
         let Ok(entries) = std::fs::read_dir("/proc") else {
@@ -102,6 +108,19 @@ impl CpuMeter {
             }
         }
         self.members = members;
+    }
+}
+
+/// Some processes' CPU clocks and their readings at one moment ([`CpuMeter::clocks`]).
+#[derive(Debug)]
+pub struct Clocks(Vec<(ClockId, Duration)>);
+
+impl Clocks {
+    /// The CPU time these processes have used since, summed (those gone count for
+    /// nothing): a child reaped meanwhile, or found by a scan of the group meanwhile,
+    /// cannot look like a stopped process running.
+    pub fn ran(&self) -> Duration {
+        self.0.iter().filter_map(|(clock, then)| Some(Duration::from(clock_gettime(*clock).ok()?).saturating_sub(*then))).sum()
     }
 }
 
@@ -135,30 +154,123 @@ fn from_ticks(ticks: u64) -> Duration {
 /// in it yet (see [`stalled`]).
 #[derive(Debug, Default)]
 pub struct WaitReader {
-    open: std::collections::HashMap<i32, std::fs::File>,
+    /// Each thread's file and the wait it held at the last read.
+    open: std::collections::HashMap<i32, (std::fs::File, u64)>,
+    /// Each thread's wait at the last [`WaitReader::mark`].
+    marked: std::collections::HashMap<i32, u64>,
 }
 
 impl WaitReader {
     pub fn read(&mut self, pids: impl IntoIterator<Item = i32>) -> Duration {
+        let tids: Vec<i32> = pids.into_iter().flat_map(task_ids).collect();
+        self.read_threads(tids)
+    }
+
+    /// The summed wait of the threads `tids` (thread ids: `/proc/TID` is each one's own).
+    pub fn read_threads(&mut self, tids: impl IntoIterator<Item = i32>) -> Duration {
         let mut total = Duration::ZERO;
         let mut seen = std::collections::HashSet::new();
-        for pid in pids {
-            for tid in task_ids(pid) {
-                seen.insert(tid);
-                let mut nanos = self.open.get(&tid).and_then(schedstat_wait);
-                if nanos.is_none() {
-                    self.open.remove(&tid);
-                    if let Ok(file) = std::fs::File::open(format!("/proc/{pid}/task/{tid}/schedstat")) {
-                        nanos = schedstat_wait(&file);
-                        self.open.insert(tid, file);
-                    }
+        for tid in tids {
+            seen.insert(tid);
+            let mut nanos = self.open.get(&tid).and_then(|(file, _)| schedstat_wait(file));
+            if nanos.is_none() {
+                self.open.remove(&tid);
+                if let Ok(file) = std::fs::File::open(format!("/proc/{tid}/schedstat")) {
+                    nanos = schedstat_wait(&file);
+                    self.open.insert(tid, (file, 0));
                 }
-                total += Duration::from_nanos(nanos.unwrap_or(0));
             }
+            if let (Some(nanos), Some(entry)) = (nanos, self.open.get_mut(&tid)) {
+                entry.1 = nanos;
+            }
+            total += Duration::from_nanos(nanos.unwrap_or(0));
         }
         self.open.retain(|tid, _| seen.contains(tid));
         total
     }
+
+    /// Notes each thread's wait as of the last read: [`WaitReader::waited`] tells which
+    /// waited since.
+    pub fn mark(&mut self) {
+        self.marked = self.open.iter().map(|(tid, (_, nanos))| (*tid, *nanos)).collect();
+    }
+
+    /// The threads whose wait grew between the last [`WaitReader::mark`] and the last read
+    /// (threads new since count from nothing).
+    pub fn waited(&self) -> Vec<i32> {
+        self.open.iter().filter(|(tid, (_, nanos))| *nanos > self.marked.get(tid).copied().unwrap_or(0)).map(|(tid, _)| *tid).collect()
+    }
+}
+
+/// Tells whether every thread of a bot has gone to sleep (blocked in a read, a wait, a
+/// sleep), reading `/proc/TID/stat` of each, each thread's file kept open from one look
+/// to the next, as [`WaitReader`] does: the referee freezes a bot that has answered once
+/// it has settled, so that no thread is stopped in the middle of what it does after its
+/// answer (an engine clearing its "thinking" flag).
+#[derive(Debug, Default)]
+pub struct StateReader {
+    open: std::collections::HashMap<i32, std::fs::File>,
+}
+
+impl StateReader {
+    /// Whether none of `tids` is running or ready to run (`R`) or in an uninterruptible
+    /// wait (`D`, busy with I/O). Threads that are gone count as asleep.
+    pub fn all_asleep(&mut self, tids: impl IntoIterator<Item = i32>) -> bool {
+        let mut seen = std::collections::HashSet::new();
+        let mut asleep = true;
+        for tid in tids {
+            seen.insert(tid);
+            let mut state = self.open.get(&tid).and_then(thread_state);
+            if state.is_none() {
+                self.open.remove(&tid);
+                if let Ok(file) = std::fs::File::open(format!("/proc/{tid}/stat")) {
+                    state = thread_state(&file);
+                    self.open.insert(tid, file);
+                }
+            }
+            if matches!(state, Some(b'R' | b'D')) {
+                asleep = false;
+                break;
+            }
+        }
+        if asleep {
+            self.open.retain(|tid, _| seen.contains(tid));
+        }
+        asleep
+    }
+}
+
+/// The state letter an open `stat` holds now (after the command name, which may hold
+/// spaces and parentheses).
+fn thread_state(file: &std::fs::File) -> Option<u8> {
+    use std::os::unix::fs::FileExt;
+    let mut buffer = [0u8; 512];
+    let n = file.read_at(&mut buffer, 0).ok()?;
+    let text = &buffer[..n];
+    let end = text.iter().rposition(|&b| b == b')')?;
+    text.get(end + 2).copied()
+}
+
+/// The thread ids of process `pid`'s threads.
+pub(crate) fn threads_of(pids: impl IntoIterator<Item = i32>) -> Vec<i32> {
+    pids.into_iter().flat_map(task_ids).collect()
+}
+
+/// The number of CPUs that the threads `tids` may run on together (the union of their
+/// affinities), at least 1; `None` when none can be read.
+pub fn cpus_allowed(tids: impl IntoIterator<Item = i32>) -> Option<u32> {
+    let mut union: Option<rustix::thread::CpuSet> = None;
+    for tid in tids {
+        let Some(pid) = rustix::process::Pid::from_raw(tid) else { continue };
+        let Ok(set) = rustix::thread::sched_getaffinity(Some(pid)) else { continue };
+        let all = union.get_or_insert_with(rustix::thread::CpuSet::new);
+        for cpu in 0..rustix::thread::CpuSet::MAX_CPU {
+            if set.is_set(cpu) {
+                all.set(cpu);
+            }
+        }
+    }
+    union.map(|set| set.count().max(1))
 }
 
 /// The wait (second field) that an open `schedstat` holds now, read from its start.
@@ -447,6 +559,10 @@ mod tests {
         let both = (kept.read(pids.clone()), super::WaitReader::default().read(pids.clone()));
         assert_eq!(both.0, both.1, "after one loop's end");
         assert_eq!(kept.open.len(), 2, "the ended loop's file is dropped");
+        // Stopped, the two left wait no more: none waited since a mark.
+        kept.mark();
+        kept.read(pids.clone());
+        assert!(kept.waited().is_empty(), "{:?}", kept.waited());
         for &pid in &pids[..2] {
             stop(pid, rustix::process::Signal::CONT);
         }

@@ -12,6 +12,20 @@ use std::time::{Duration, Instant};
 
 use rustix::process::{Pid, Resource, Rlimit, Signal};
 
+/// How much CPU time a bot that has answered may use to settle before it is paused
+/// anyway ([`Process::pause`]): an honest engine settles in microseconds; a bot that
+/// keeps a thread busy gains no more than this, charged to its clock.
+pub const SETTLE_CPU: Duration = Duration::from_millis(5);
+
+/// How long the referee waits at most for a bot to settle when the machine gives it no
+/// CPU (a safety bound: settling takes microseconds of the bot's CPU).
+pub const SETTLE_WALL: Duration = Duration::from_millis(250);
+
+/// The CPU time a paused bot may be found to have used from its pause to its resumption
+/// (what its threads ran before the stop took hold) before it counts as having undone
+/// the pause ([`Process::resume`]).
+pub const PAUSE_SLACK: Duration = Duration::from_millis(10);
+
 /// How much nicer than the referee bots run (capped at 19): at the referee's usual 0 and
 /// a bot's 10, the scheduler gives the referee about nine tenths of a core it shares
 /// with a busy bot.
@@ -22,6 +36,7 @@ use tokio::process::{Child, ChildStdin};
 pub mod affinity;
 pub mod cgroup;
 mod cpu;
+pub use sandbox::netns;
 mod orphans;
 #[doc(hidden)]
 pub mod ticker;
@@ -75,18 +90,22 @@ impl Command {
 }
 
 /// How the sandbox confines a bot (see `crates/sandbox` and `docs/security.md`): the
-/// helper program restricts itself (namespaces, rlimits, Landlock, seccomp, a clean
-/// environment) and starts the bot; the bot runs in cgroups of its own (memory, process
-/// count, CPU time, kill of everything it started); a lifeline FIFO kills it when the
-/// referee dies.
+/// helper program restricts itself (namespaces, a root of the bot's own, rlimits,
+/// Landlock, seccomp, a clean environment) and starts the bot; the bot runs in cgroups of
+/// its own (memory, process count, CPU time, kill of everything it started, a freezer);
+/// a lifeline FIFO kills it when the referee dies.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Sandbox {
     /// The helper program, `arbiter-sandbox`.
     pub helper: PathBuf,
-    /// Folders the bot may read besides the system's (its own folder, its runtime).
+    /// The bot's own folders, which it may read besides the system (its manifest's
+    /// folder): never anything taken from its command.
     pub read_only: Vec<PathBuf>,
-    /// The one TCP port on 127.0.0.1 it may connect to (Connect Four's interface).
-    pub connect_port: Option<u16>,
+    /// Its network: none, or the referee's listener in a namespace of the bot's own.
+    pub net: Net,
+    /// A root of its own ([`sandbox::root`]): `None` where this machine cannot build one
+    /// (then Landlock alone holds it to its folders; `arbiter sandbox-check` says so).
+    pub root: Option<sandbox::Root>,
     /// Most processes (and threads) at once.
     pub processes: Option<u64>,
     /// Largest file it may write, bytes.
@@ -96,6 +115,33 @@ pub struct Sandbox {
     /// Whether to put the bot in cgroups (when the machine offers them).
     pub cgroups: bool,
 }
+
+/// The network a sandboxed bot gets.
+#[derive(Clone, Debug, Default)]
+pub enum Net {
+    /// None at all (a network namespace of its own, no sockets).
+    #[default]
+    None,
+    /// A network namespace the referee made for it ([`netns::NetNamespace`]), where the
+    /// referee listens on `127.0.0.1:port`; TCP connections to that port alone.
+    Listener { namespace: Arc<netns::NetNamespace>, port: u16 },
+    /// TCP connections to `127.0.0.1:port` of the host's network: the fallback where no
+    /// namespace can be made (Landlock and seccomp alone hold the bot to the port).
+    HostPort(u16),
+}
+
+impl PartialEq for Net {
+    fn eq(&self, other: &Net) -> bool {
+        match (self, other) {
+            (Net::None, Net::None) => true,
+            (Net::Listener { namespace: a, port: p }, Net::Listener { namespace: b, port: q }) => Arc::ptr_eq(a, b) && p == q,
+            (Net::HostPort(p), Net::HostPort(q)) => p == q,
+            _ => false,
+        }
+    }
+}
+
+impl Eq for Net {}
 
 /// Resource limits of one process (and everything it starts).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -259,9 +305,21 @@ pub struct Process {
     /// program's group that got the same id.
     reaped: bool,
     paused: bool,
+    /// What the bot's pause started from, and whether its cgroup froze it.
+    paused_at: Option<(PauseMark, bool)>,
+    /// Its threads' states, read while it settles ([`Process::pause`]).
+    states: cpu::StateReader,
     /// The CPU of the lane (`referee::lanes`) it was started on: its pipes are watched
     /// by that lane's runtime.
     lane: Option<usize>,
+    /// The bot's working folder as the referee reaches it, in the bot's own root
+    /// (`/proc/PID/root/box`), when it has one: see [`Process::files`].
+    files: Option<PathBuf>,
+    /// Whether a zygote's first message, [`sandbox::status::READY`], has been read.
+    announced: bool,
+    /// Whether the bot's disk quota was full when it (or its last move) ended, as the
+    /// helper told.
+    disk_full: bool,
 }
 
 impl Process {
@@ -287,6 +345,7 @@ impl Process {
             // Cancelled when the runtime shuts down (a match stopped early).
             .unwrap_or_else(|cancelled| Err(io::Error::other(cancelled)))?;
         process.lane = lane;
+        process.cpu.on_lane.store(lane.is_some(), std::sync::atomic::Ordering::Relaxed);
         Ok(process)
     }
 
@@ -337,7 +396,14 @@ impl Process {
                     .map_err(io::Error::from)?;
                 status = Some(tokio::net::unix::pipe::OpenOptions::new().read_write(true).open_receiver(&status_fifo)?);
                 policy.status = Some(status_fifo);
-                policy.read_only = sandbox.read_only.clone();
+                // Real paths: the bot's root is built from them, and a link on the way would
+                // be followed inside that root, where it leads nowhere.
+                policy.read_only = sandbox.read_only.iter().map(|p| std::fs::canonicalize(p).unwrap_or_else(|_| p.clone())).collect();
+                policy.system = sandbox::machine::system().clone();
+                policy.root = sandbox.root.clone();
+                if policy.root.is_some() {
+                    policy.workdir = std::fs::canonicalize(&command.cwd).unwrap_or_else(|_| command.cwd.clone());
+                }
                 // A memory cgroup caps what the bot really uses; the address-space rlimit
                 // is only the fallback (it also binds the helper, whose threads reserve
                 // address space, so a small cap could keep it from starting the bot).
@@ -346,7 +412,11 @@ impl Process {
                 policy.processes = sandbox.processes.or(policy.processes);
                 policy.file_size = sandbox.file_size.or(policy.file_size);
                 policy.open_files = sandbox.open_files.or(policy.open_files);
-                policy.net = sandbox.connect_port.map_or(sandbox::Net::None, sandbox::Net::Connect);
+                policy.net = match &sandbox.net {
+                    Net::None => sandbox::Net::None,
+                    Net::Listener { port, .. } => sandbox::Net::Given(*port),
+                    Net::HostPort(port) => sandbox::Net::Connect(*port),
+                };
                 policy.env =
                     command.env.iter().map(|(k, v)| (k.to_string_lossy().into_owned(), v.to_string_lossy().into_owned())).collect();
                 lifeline_dir = Some(dir);
@@ -365,7 +435,18 @@ impl Process {
         // A plain process has no lifeline: the keeper kills it when the referee ends (but
         // for a per-move one: see `Command::per_move`).
         let kept = command.sandbox.is_none() && !command.per_move;
-        let mut child = if kept { orphans::spawn(cmd)? } else { cmd.spawn()? };
+        let mut child = match command.sandbox.as_ref().map(|s| &s.net) {
+            // Started from a thread inside the bot's network namespace, which it inherits.
+            Some(Net::Listener { namespace, .. }) => {
+                let runtime = tokio::runtime::Handle::try_current().map_err(io::Error::other)?;
+                namespace.run(|| {
+                    let _entered = runtime.enter();
+                    cmd.spawn()
+                })?
+            }
+            _ if kept => orphans::spawn(cmd)?,
+            _ => cmd.spawn()?,
+        };
         let raw = child.id().and_then(|id| i32::try_from(id).ok()).expect("a just-started child has an id");
         let pgid = Pid::from_raw(raw).expect("child ids are positive");
         // Below the referee's CPU priority: on a busy machine the referee still reads an
@@ -396,6 +477,13 @@ impl Process {
                 let _ = rustix::process::prlimit(Some(pgid), Resource::Core, Rlimit { current: Some(0), maximum: Some(0) });
             }
         }
+        // Through the helper's own entry in /proc: its root is the bot's once built.
+        let files = command
+            .sandbox
+            .as_ref()
+            .and_then(|s| s.root.as_ref())
+            .filter(|root| root.work == sandbox::Work::Copy)
+            .map(|_| PathBuf::from(format!("/proc/{raw}/root")).join(sandbox::root::BOX.trim_start_matches('/')));
         let stdin = child.stdin.take();
         let stdout = tokio::net::unix::pipe::Receiver::from_owned_fd(child.stdout.take().expect("stdout is piped").into_owned_fd()?)?;
         let stderr_fd = child.stderr.take().expect("stderr is piped").into_owned_fd()?;
@@ -423,7 +511,16 @@ impl Process {
             stderr,
             stderr_task,
             limits: command.limits,
-            cpu: CpuSource { meter: Mutex::new(CpuMeter::new(raw)), waits: Mutex::default(), cgroup, leader: raw },
+            cpu: CpuSource {
+                meter: Mutex::new(CpuMeter::new(raw)),
+                waits: Mutex::default(),
+                cgroup,
+                leader: raw,
+                on_lane: std::sync::atomic::AtomicBool::new(affinity::lane_cpu().is_some()),
+                given: Mutex::new(None),
+                turn_cpu: Mutex::new(None),
+                helper_threads: Mutex::new(Vec::new()),
+            },
             _lifeline: lifeline,
             status,
             zygote,
@@ -433,7 +530,12 @@ impl Process {
             kept: kept && orphans::kept(),
             reaped: false,
             paused: false,
+            paused_at: None,
+            states: cpu::StateReader::default(),
             lane: affinity::lane_cpu(),
+            files,
+            announced: false,
+            disk_full: false,
         })
     }
 
@@ -463,13 +565,19 @@ impl Process {
     /// every process of its cgroup in the sandbox, else the one the referee started. For
     /// a process started on one lane (`referee::lanes`) and taken by a game on another.
     pub fn move_to_cpu(&self, cpu: usize) {
+        self.cpu.on_lane.store(true, std::sync::atomic::Ordering::Relaxed);
         affinity::move_to(self.cpu.pids(), cpu);
     }
 
     /// The readings a turn's [`Credit`] starts from: [`Process::cpu_wait`] and the
     /// machine's steal ([`cpu::recent_steal`]).
     pub fn waits(&self) -> Waits {
-        Waits { queue: self.cpu_wait(), steal: cpu::recent_steal() }
+        let queue = self.cpu_wait();
+        // The threads that wait from here on are those whose CPUs the credit counts, and
+        // the CPU time the bot uses from here on is what fills them.
+        self.cpu.waits.lock().expect("wait reader lock").mark();
+        *self.cpu.turn_cpu.lock().expect("turn cpu lock") = Some(self.cpu.read());
+        Waits { queue, steal: cpu::recent_steal() }
     }
 
     /// What a turn clocked from `credit` gives back ([`cpu::given_back`]): the bot's wait
@@ -607,20 +715,17 @@ impl Process {
         Ok((status, output))
     }
 
-    /// One move of a zygote ([`Process::spawn_zygote`]): sends `input` (framed) for the
-    /// move's process, buffers stdout (at most `output_cap` bytes) until that process has
+    /// One move of a zygote ([`Process::spawn_zygote`]): sends `input` (framed, with the
+    /// variables `env` the move's process gets besides the command's) for the move's process, buffers stdout (at most `output_cap` bytes) until that process has
     /// ended and the zygote has killed whatever it left, then takes what is left in the
     /// pipe. Its stderr is read as any process's ([`Process::take_stderr`]). When the
     /// zygote itself ends instead, its status comes back and [`Process::try_exit`] has it.
-    pub async fn run_move(&mut self, input: &[u8], deadline: Deadline) -> Result<(ExitStatus, Vec<u8>), Failure> {
-        use std::os::unix::process::ExitStatusExt;
+    pub async fn run_move(&mut self, input: &[u8], env: &[(String, String)], deadline: Deadline) -> Result<(ExitStatus, Vec<u8>), Failure> {
         if !self.zygote {
             return Err(Failure::Io("not a zygote".to_string()));
         }
-        let length = u32::try_from(input.len()).map_err(|_| Failure::Io(format!("an input of {} bytes", input.len())))?;
-        let mut frame = Vec::with_capacity(4 + input.len());
-        frame.extend_from_slice(&length.to_le_bytes());
-        frame.extend_from_slice(input);
+        self.ready(deadline).await?;
+        let frame = sandbox::helper::frame(input, env).map_err(|err| Failure::Io(err.to_string()))?;
         self.send(&frame, deadline).await?;
         let cap = self.limits.output_cap;
         let status = loop {
@@ -628,20 +733,23 @@ impl Process {
                 return Err(Failure::TooLong(cap));
             }
             let mut chunk = [0u8; 8192];
-            let mut raw = [0u8; 4];
+            let mut raw = [0u8; sandbox::status::LEN];
             let closed = self.stdout_closed;
             let (child, stdout, fifo) = (&mut self.child, &mut self.stdout, self.status.as_mut().expect("a zygote has a status FIFO"));
             let step = async {
                 tokio::select! {
-                    // The zygote writes the four bytes at once (less than a pipe's atomic write).
-                    read = fifo.read_exact(&mut raw) => Step::Exited(read.map(|_| Exit::Told(ExitStatus::from_raw(i32::from_ne_bytes(raw))))),
+                    // The zygote writes a message at once (less than a pipe's atomic write).
+                    read = fifo.read_exact(&mut raw) => Step::Exited(read.map(|_| Exit::told(raw))),
                     gone = child.wait() => Step::Gone(gone),
                     read = stdout.read(&mut chunk), if !closed => Step::Read(read),
                 }
             };
             match watch(&self.cpu, deadline, step).await {
                 Err(limit) => return Err(Failure::Timeout(limit)),
-                Ok(Step::Exited(Ok(exit))) => break exit.status(),
+                Ok(Step::Exited(Ok(exit))) => {
+                    self.disk_full = exit.disk_full();
+                    break exit.status();
+                }
                 Ok(Step::Exited(Err(err)) | Step::Gone(Err(err))) => return Err(Failure::Io(err.to_string())),
                 Ok(Step::Gone(Ok(status))) => {
                     self.ended(Exit::Reaped(status));
@@ -667,6 +775,52 @@ impl Process {
             return Err(Failure::TooLong(cap));
         }
         Ok((status, std::mem::take(&mut self.pending)))
+    }
+
+    /// Waits until a zygote has its bot's root in place ([`sandbox::status::READY`]), once;
+    /// at once for any other process. The referee reaches the bot's working folder
+    /// ([`Process::files`]) only after this.
+    pub async fn ready(&mut self, deadline: Deadline) -> Result<(), Failure> {
+        if !self.zygote || self.announced {
+            return Ok(());
+        }
+        let mut raw = [0u8; sandbox::status::LEN];
+        let (child, fifo) = (&mut self.child, self.status.as_mut().expect("a zygote has a status FIFO"));
+        let step = async {
+            tokio::select! {
+                read = fifo.read_exact(&mut raw) => Step::Exited(read.map(|_| Exit::told(raw))),
+                gone = child.wait() => Step::Gone(gone),
+            }
+        };
+        match watch(&self.cpu, deadline, step).await {
+            Err(limit) => Err(Failure::Timeout(limit)),
+            Ok(Step::Exited(Ok(Exit::Ready))) => {
+                self.announced = true;
+                Ok(())
+            }
+            Ok(Step::Exited(Ok(exit))) => Err(Failure::Io(format!("the sandbox sent {:?} before it was ready", exit.status()))),
+            Ok(Step::Gone(Ok(status))) => {
+                self.ended(Exit::Reaped(status));
+                Err(Failure::Io(format!("the sandbox ended before it was ready: {status}")))
+            }
+            Ok(Step::Exited(Err(err)) | Step::Gone(Err(err))) => Err(Failure::Io(err.to_string())),
+            Ok(Step::Read(_)) => unreachable!("no read is raced here"),
+        }
+    }
+
+    /// Where the referee reaches the bot's working folder: in a root of the bot's own, its
+    /// `/box` through the helper's `/proc` entry (for a zygote, once [`Process::ready`]:
+    /// the folder lives as long as the sandbox does); `None` where the working folder is
+    /// the one the command gave (`Command::cwd`).
+    pub fn files(&self) -> Option<&std::path::Path> {
+        self.files.as_deref()
+    }
+
+    /// Whether the bot's disk quota (its working folder, `/tmp` and `/dev/shm` together)
+    /// is full: as the helper told at the bot's (or its last move's) end, or, while it
+    /// runs in a root of its own, as its working folder shows now.
+    pub fn disk_full(&self) -> bool {
+        self.disk_full || (self.exit.is_none() && self.files.as_deref().is_some_and(sandbox::status::is_full))
     }
 
     /// Waits for the process to exit.
@@ -709,22 +863,84 @@ impl Process {
         self.cpu.cgroup.as_ref().is_some_and(|group| group.hit_pids_limit())
     }
 
-    /// Stops the whole group (SIGSTOP) so it cannot think on the opponent's time.
-    pub fn pause(&mut self) {
-        if !self.paused && !self.reaped {
+    /// Pauses the bot so that it cannot think on the opponent's time, once it has settled.
+    ///
+    /// First it may settle: until every thread of it is asleep (blocked in a read, a
+    /// wait, a sleep), at most [`SETTLE_CPU`] of its CPU time, so that no thread of an engine that has
+    /// just answered is stopped halfway through what it does after its answer (clearing
+    /// its "thinking" flag) and finds itself out of step when it runs again. The time
+    /// is the bot's (returned, for its clock): a bot that keeps a thread busy gains
+    /// nothing from it. Then its cgroup is frozen, which nothing it does can undo (the
+    /// sandbox); a plain process's group is stopped (SIGSTOP), and [`Process::resume`]
+    /// checks that it stayed stopped.
+    pub async fn pause(&mut self) -> Duration {
+        if self.paused || self.reaped {
+            return Duration::ZERO;
+        }
+        let settled = self.settle().await;
+        let frozen = self.cpu.cgroup.as_ref().filter(|group| group.can_freeze()).is_some_and(|group| group.freeze().is_ok());
+        if !frozen {
             let _ = rustix::process::kill_process_group(self.pgid, Signal::STOP);
-            self.paused = true;
+        }
+        self.paused = true;
+        self.paused_at = Some((self.cpu.mark(), frozen));
+        settled
+    }
+
+    /// Waits until every thread of the bot is asleep, or it has used [`SETTLE_CPU`]
+    /// meanwhile (a bot that keeps a thread busy), or [`SETTLE_WALL`] has passed (a
+    /// machine that gives it no CPU), giving up the CPU between looks: on a lane the
+    /// bot's threads share the referee's CPU. Returns the time charged to the bot.
+    async fn settle(&mut self) -> Duration {
+        let began = Instant::now();
+        let cpu_before = self.cpu.read();
+        loop {
+            let threads = self.cpu.threads();
+            if self.states.all_asleep(threads) {
+                break;
+            }
+            // A bot that keeps a thread busy: it has had its share.
+            if self.cpu.read().saturating_sub(cpu_before) >= SETTLE_CPU || began.elapsed() >= SETTLE_WALL {
+                break;
+            }
+            rustix::thread::sched_yield();
+            tokio::task::yield_now().await;
+        }
+        // Its own time: at most what it could have used of a CPU.
+        began.elapsed().min(SETTLE_CPU)
+    }
+
+    /// Lets a paused bot run again. `Err(cpu)`: the bot ran while it was paused, `cpu`
+    /// of CPU time beyond what its pause allows ([`PAUSE_SLACK`]): it undid the pause
+    /// (a stopped plain process that is sent SIGCONT, by itself or a helper of its own),
+    /// a fault of its own. A frozen bot cannot run at all.
+    pub fn resume(&mut self) -> Result<(), Duration> {
+        if !self.paused {
+            return Ok(());
+        }
+        self.paused = false;
+        let paused_at = self.paused_at.take();
+        if self.reaped {
+            return Ok(());
+        }
+        let ran = paused_at.as_ref().map(|(mark, _)| self.cpu.ran_since(mark));
+        match (&paused_at, &self.cpu.cgroup) {
+            (Some((_, true)), Some(group)) => {
+                let _ = group.thaw();
+            }
+            _ => {
+                let _ = rustix::process::kill_process_group(self.pgid, Signal::CONT);
+            }
+        }
+        match ran {
+            Some(ran) if ran > PAUSE_SLACK => Err(ran),
+            _ => Ok(()),
         }
     }
 
-    /// Lets a paused group run again (SIGCONT).
-    pub fn resume(&mut self) {
-        if self.paused {
-            if !self.reaped {
-                let _ = rustix::process::kill_process_group(self.pgid, Signal::CONT);
-            }
-            self.paused = false;
-        }
+    /// Whether the bot is paused ([`Process::pause`]).
+    pub fn is_paused(&self) -> bool {
+        self.paused
     }
 
     /// Kills the process group, unless its leader was reaped (then it was killed at that
@@ -757,6 +973,15 @@ impl Process {
     fn ended(&mut self, exit: Exit) {
         if self.exit.is_none() {
             self.exit = Some(exit.status());
+            self.disk_full |= exit.disk_full();
+            // The helper writes what it tells of the bot's end before it exits itself: a
+            // reaped helper's message is in the pipe, if it was not read.
+            if let (Exit::Reaped(_), Some(fifo)) = (exit, &self.status) {
+                let mut raw = [0u8; sandbox::status::LEN];
+                if read_now(fifo, &mut raw).ok() == Some(raw.len()) {
+                    self.disk_full |= Exit::told(raw).disk_full();
+                }
+            }
         }
         if let Exit::Reaped(_) = exit
             && !self.reaped
@@ -875,13 +1100,18 @@ pub fn take_line(buffer: &mut Vec<u8>) -> Option<String> {
 /// there is one (sent before the helper's own exit, which tears the bot's namespaces
 /// down), else the process's exit.
 async fn exited(child: &mut Child, status: &mut Option<tokio::net::unix::pipe::Receiver>) -> io::Result<Exit> {
-    use std::os::unix::process::ExitStatusExt;
     let Some(fifo) = status.as_mut() else { return child.wait().await.map(Exit::Reaped) };
-    let mut raw = [0u8; 4];
-    tokio::select! {
-        exited = child.wait() => exited.map(Exit::Reaped),
-        // The helper writes the four bytes at once (less than a pipe's atomic write).
-        read = fifo.read_exact(&mut raw) => read.map(|_| Exit::Told(ExitStatus::from_raw(i32::from_ne_bytes(raw)))),
+    loop {
+        let mut raw = [0u8; sandbox::status::LEN];
+        let exit = tokio::select! {
+            exited = child.wait() => exited.map(Exit::Reaped),
+            // The helper writes a message at once (less than a pipe's atomic write).
+            read = fifo.read_exact(&mut raw) => read.map(|_| Exit::told(raw)),
+        };
+        // A zygote's readiness, not yet taken by `Process::ready`, is no end.
+        if !matches!(exit, Ok(Exit::Ready)) {
+            return exit;
+        }
     }
 }
 
@@ -891,16 +1121,34 @@ enum Exit {
     /// The leader was reaped: its process id is free for the system to give again once
     /// no member of its group is left.
     Reaped(ExitStatus),
-    /// The sandbox helper's status FIFO told the bot's status; the helper (the leader)
-    /// is not reaped yet, so its id stays ours.
-    Told(ExitStatus),
+    /// The sandbox helper's status FIFO told the bot's status, and whether its disk quota
+    /// was full; the helper (the leader) is not reaped yet, so its id stays ours.
+    Told(ExitStatus, bool),
+    /// A zygote's first message, [`sandbox::status::READY`], where an end was awaited:
+    /// read before the first move ([`Process::ready`]), it never comes here.
+    Ready,
 }
 
 impl Exit {
-    fn status(self) -> ExitStatus {
-        match self {
-            Exit::Reaped(status) | Exit::Told(status) => status,
+    fn told(raw: [u8; sandbox::status::LEN]) -> Exit {
+        use std::os::unix::process::ExitStatusExt;
+        match sandbox::status::decode(raw) {
+            sandbox::status::Message::Ready => Exit::Ready,
+            sandbox::status::Message::Ended { status, disk_full } => Exit::Told(ExitStatus::from_raw(status), disk_full),
         }
+    }
+
+    fn status(self) -> ExitStatus {
+        use std::os::unix::process::ExitStatusExt;
+        match self {
+            Exit::Reaped(status) | Exit::Told(status, _) => status,
+            // Never awaited as an end (see above); taken as a failed start if it were.
+            Exit::Ready => ExitStatus::from_raw(125 << 8),
+        }
+    }
+
+    fn disk_full(self) -> bool {
+        matches!(self, Exit::Told(_, true))
     }
 }
 
@@ -920,6 +1168,15 @@ struct CpuSource {
     cgroup: Option<Arc<cgroup::BotCgroup>>,
     /// The process the referee started (the group's leader).
     leader: i32,
+    /// Whether it runs on a lane's CPU (started on a lane, or moved to one).
+    on_lane: std::sync::atomic::AtomicBool,
+    /// The most a turn's credit gave back so far, and the start of that turn.
+    given: Mutex<Option<(Instant, Waits)>>,
+    /// The bot's CPU time when its turn's readings were taken ([`Process::waits`]).
+    turn_cpu: Mutex<Option<Duration>>,
+    /// The threads of the sandbox helper's first stage (the leader), read until both
+    /// are there.
+    helper_threads: Mutex<Vec<i32>>,
 }
 
 impl CpuSource {
@@ -932,9 +1189,51 @@ impl CpuSource {
         }
     }
 
+    /// The run-queue wait of the bot's processes: in the sandbox, every process of its
+    /// cgroup but the helper's first stage (ours: its threads wake when the bot is
+    /// frozen and thawed, and their waits are not the bot's).
     fn wait(&self) -> Duration {
-        let pids = self.pids();
-        self.waits.lock().expect("wait reader lock").read(pids)
+        let Some(group) = &self.cgroup else {
+            return self.waits.lock().expect("wait reader lock").read([self.leader]);
+        };
+        // Every thread of the cgroup, one file kept open, less the helper's (its two
+        // threads, its own and the lifeline's watcher, are made at its start and never
+        // more: read again until both are there).
+        let mut helper = self.helper_threads.lock().expect("helper threads lock");
+        if helper.len() < 2 {
+            *helper = cpu::threads_of([self.leader]);
+        }
+        let mut threads = group.threads();
+        threads.retain(|tid| !helper.contains(tid));
+        self.waits.lock().expect("wait reader lock").read_threads(threads)
+    }
+
+    /// The thread ids of the bot: every thread of its cgroup in the sandbox, else the
+    /// threads of the process the referee started.
+    fn threads(&self) -> Vec<i32> {
+        match &self.cgroup {
+            Some(group) => group.threads(),
+            None => cpu::threads_of([self.leader]),
+        }
+    }
+
+    /// What tells later whether a paused bot ran ([`CpuSource::ran_since`]): its
+    /// cgroup's CPU time (exact, whatever ended), else its known processes' own clocks
+    /// (a child reaped meanwhile, whose time a group's reading takes in at its next scan,
+    /// must not look like running).
+    fn mark(&self) -> PauseMark {
+        match self.cgroup.as_ref().and_then(|group| group.cpu_time()) {
+            Some(time) => PauseMark::Cgroup(time),
+            None => PauseMark::Clocks(self.meter.lock().expect("cpu meter lock").clocks()),
+        }
+    }
+
+    /// The CPU time the bot used since `mark`.
+    fn ran_since(&self, mark: &PauseMark) -> Duration {
+        match mark {
+            PauseMark::Cgroup(then) => self.cgroup.as_ref().and_then(|group| group.cpu_time()).unwrap_or(*then).saturating_sub(*then),
+            PauseMark::Clocks(clocks) => clocks.ran(),
+        }
     }
 
     /// [`cpu::stalled`] of the bot's processes.
@@ -942,11 +1241,37 @@ impl CpuSource {
         cpu::stalled(self.pids())
     }
 
+    /// What a turn clocked from `credit` gives back now, and never less than it gave
+    /// at an earlier look of the same turn: the processes of a move that have ended take
+    /// their waits with them, and the record must say what the deadline was given.
     fn credit(&self, credit: &Credit) -> Waits {
         let waited = self.wait().saturating_sub(credit.wait.queue);
         let stolen = cpu::machine_steal().saturating_sub(credit.wait.steal);
-        let used = self.read().saturating_sub(credit.cpu);
-        cpu::given_back(waited, stolen, credit.start.elapsed(), used, cpu::machine_cpus(), credit.cap)
+        // From the turn's start ([`Process::waits`]): what the bot used before (its start,
+        // its settling after an earlier move) does not fill this turn's CPUs.
+        let before = self.turn_cpu.lock().expect("turn cpu lock").unwrap_or(credit.cpu).max(credit.cpu);
+        let used = self.read().saturating_sub(before);
+        let now = cpu::given_back(waited, stolen, credit.start.elapsed(), used, self.cpus(), credit.cap);
+        let mut given = self.given.lock().expect("credit lock");
+        match *given {
+            Some((start, earlier)) if start == credit.start && earlier.total() >= now.total() => earlier,
+            _ => {
+                *given = Some((credit.start, now));
+                now
+            }
+        }
+    }
+
+    /// The CPUs the bot may use, against which its wait is weighed: one on a lane (its
+    /// game was given a core of its own, whatever the bot made of its affinity), else
+    /// those the threads that waited may run on together (their affinities: a thread
+    /// that never waited, allowed everywhere, widens nothing), at least one.
+    fn cpus(&self) -> u32 {
+        if self.on_lane.load(std::sync::atomic::Ordering::Relaxed) {
+            return 1;
+        }
+        let waited = self.waits.lock().expect("wait reader lock").waited();
+        cpu::cpus_allowed(waited).unwrap_or(1).min(cpu::machine_cpus())
     }
 
     fn read(&self) -> Duration {
@@ -955,6 +1280,13 @@ impl CpuSource {
         }
         self.meter.lock().expect("cpu meter lock").read()
     }
+}
+
+/// What a pause starts from, to tell at the resumption whether the bot ran.
+#[derive(Debug)]
+enum PauseMark {
+    Cgroup(Duration),
+    Clocks(cpu::Clocks),
 }
 
 /// How soon a bot found kept from every CPU at its deadline is looked at again.

@@ -188,14 +188,14 @@ async fn cpu_time_counts_children_and_stops_while_paused() {
     let mut p = Process::spawn(&sh("(while :; do :; done) & (while :; do :; done) & wait", dir.path(), Limits::default())).unwrap();
     let deadline = Deadline { wall: Some(Instant::now() + Duration::from_secs(20)), cpu: Some(Duration::from_millis(300)), credit: None };
     assert_eq!(p.read_line(deadline).await, Err(Failure::Timeout(TimeLimit::Cpu)));
-    p.pause();
+    p.pause().await;
     // Once the stop has reached every member, no CPU time accrues.
     wait_stopped(p.id() as i32).await;
     let before = p.cpu_time();
     tokio::time::sleep(Duration::from_millis(300)).await;
     let after = p.cpu_time();
     assert!(after - before < Duration::from_millis(30), "paused group used {:?}", after - before);
-    p.resume();
+    assert_eq!(p.resume(), Ok(()), "a stopped group stayed stopped");
     let deadline =
         Deadline { wall: Some(Instant::now() + Duration::from_secs(20)), cpu: Some(after + Duration::from_millis(100)), credit: None };
     assert_eq!(p.read_line(deadline).await, Err(Failure::Timeout(TimeLimit::Cpu)));
@@ -330,9 +330,9 @@ async fn a_reaped_leaders_id_is_never_signalled_again() {
     // program's group. Signals for this process (pausing it, resuming it, killing it,
     // dropping it) must not reach that group.
     let mut other = leader_with_id(pgid);
-    p.pause();
-    p.resume();
-    p.pause();
+    p.pause().await;
+    let _ = p.resume();
+    p.pause().await;
     p.kill().await;
     drop(p);
     tokio::time::sleep(Duration::from_millis(200)).await;

@@ -57,6 +57,10 @@ pub enum ToBot {
     Game { kind: GameKind, options: Vec<(String, String)> },
     /// `side 0` or `side 1`: the side the bot plays (0 moves first).
     Side(Side),
+    /// `seed <n>`: the seed the game gives this side (0 to 4294967295), for a bot that
+    /// wants its games reproducible (the same as `ARBITER_SEED` at its start, but new for
+    /// each game a kept process plays).
+    Seed(u32),
     /// `start -` for the game's default start, or `start <one line>` (see
     /// [`encode_start`]).
     Start(Option<String>),
@@ -87,6 +91,7 @@ impl fmt::Display for ToBot {
                 options.iter().try_for_each(|(key, value)| write!(f, " {key}={value}"))
             }
             ToBot::Side(side) => write!(f, "side {}", side.index()),
+            ToBot::Seed(seed) => write!(f, "seed {seed}"),
             ToBot::Start(None) => write!(f, "start -"),
             ToBot::Start(Some(text)) => write!(f, "start {text}"),
             ToBot::Opponent(Opponent::Hidden) => write!(f, "opponent ?"),
@@ -132,6 +137,10 @@ impl ToBot {
                 "0" => ToBot::Side(Side::First),
                 "1" => ToBot::Side(Side::Second),
                 _ => unknown(),
+            },
+            "seed" => match rest.trim().parse() {
+                Ok(seed) => ToBot::Seed(seed),
+                Err(_) => unknown(),
             },
             "start" => match rest {
                 "-" => ToBot::Start(None),
@@ -292,6 +301,8 @@ mod tests {
         );
         roundtrip_to_bot("game gomoku", ToBot::Game { kind: GameKind::Gomoku, options: vec![] });
         roundtrip_to_bot("side 1", ToBot::Side(Side::Second));
+        roundtrip_to_bot("seed 4294967295", ToBot::Seed(u32::MAX));
+        assert_eq!(ToBot::parse("seed -1"), ToBot::Unknown("seed -1".to_string()));
         roundtrip_to_bot("start -", ToBot::Start(None));
         roundtrip_to_bot("start 432111/111234", ToBot::Start(Some("432111/111234".into())));
         roundtrip_to_bot("opponent ?", ToBot::Opponent(Opponent::Hidden));

@@ -67,27 +67,32 @@ async fn files_outside_the_working_directory_cannot_be_read_or_written() {
     std::fs::create_dir_all(&other).unwrap();
     std::fs::write(other.join("secret"), "the other bot's book").unwrap();
     let outside = dir.path().join("outside-file");
+    // Its /tmp is its own: what it writes there never reaches the machine's.
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().subsec_nanos();
+    let host_tmp = std::env::temp_dir().join(format!("arbiter-hostile-{}-{nanos}", std::process::id()));
     let script = format!(
         "cat {secret} >&2 2>/dev/null && echo LEAK-ABSOLUTE >&2\n\
          cat ../../other-bot/secret 2>/dev/null && echo LEAK-RELATIVE >&2\n\
          ln -s {other} link 2>/dev/null; cat link/secret 2>/dev/null && echo LEAK-SYMLINK >&2\n\
-         echo x > {outside} 2>/dev/null && echo WROTE-OUTSIDE >&2\n\
-         echo x > /tmp/arbiter-hostile-$$ 2>/dev/null && echo WROTE-TMP >&2\n\
+         echo x > {outside} 2>/dev/null; cat /etc/shadow 2>/dev/null && echo LEAK-SHADOW >&2\n\
+         echo x > {host_tmp} 2>/dev/null\n\
          echo x > mine && echo WROTE-OWN >&2\n\
          {GOOD}",
         secret = other.join("secret").display(),
         other = other.display(),
         outside = outside.display(),
+        host_tmp = host_tmp.display(),
     );
     let bot = pahtum_bot(dir.path(), "snoop", &script);
     let record = game(&bot, 30_000).await;
     let log = stderr_of(&record);
     assert_eq!(record.result.termination, Termination::Rules, "{:?}", record.result);
-    for leak in ["LEAK-ABSOLUTE", "LEAK-RELATIVE", "LEAK-SYMLINK", "WROTE-OUTSIDE", "WROTE-TMP", "the other bot's book"] {
+    for leak in ["LEAK-ABSOLUTE", "LEAK-RELATIVE", "LEAK-SYMLINK", "LEAK-SHADOW", "the other bot's book"] {
         assert!(!log.contains(leak), "{leak} in {log}");
     }
     assert!(log.contains("WROTE-OWN"), "its own directory stays writable: {log}");
-    assert!(!outside.exists());
+    assert!(!outside.exists(), "written outside its folder");
+    assert!(!host_tmp.exists(), "written into the machine's /tmp");
     next_game_is_normal(dir.path()).await;
 }
 
@@ -178,7 +183,7 @@ async fn a_manifest_build_runs_inside_the_sandbox() {
     };
     let (_, output) = detail.split_once("] failed: ").unwrap_or_else(|| panic!("the build command failed: {detail}"));
     assert!(output.starts_with("sh failed: exit status: 3"), "{detail}");
-    assert!(output.contains("cannot create") && !output.contains("WROTE-OUTSIDE"), "{detail}");
+    // The path outside is in the build's own /tmp, if anywhere: never on the machine.
     assert!(!outside.exists(), "the build wrote outside its folder");
     let scan = std::fs::read_to_string(folder.join("scan.txt")).unwrap();
     assert!(scan.contains("sh -c") && scan.contains("listed "), "{scan}");
@@ -455,12 +460,26 @@ fn helper_workdirs(dir: &Path) -> Vec<String> {
     folders
 }
 
+/// The working folders of the two sandboxes the stock keeps for `dir`'s bot, once both
+/// are running (a safety bound of [`common::GONE`]).
+async fn waiting_workdirs(dir: &Path) -> Vec<String> {
+    let until = std::time::Instant::now() + common::GONE;
+    loop {
+        let waiting = helper_workdirs(dir);
+        if waiting.len() >= 2 || std::time::Instant::now() > until {
+            return waiting;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn sandboxes_started_ahead_give_each_game_and_seat_a_fresh_folder_and_end_with_the_stock() {
     let dir = tempfile::tempdir().unwrap();
     let bot = pahtum_bot(dir.path(), "counting", &format!("{COUNTING}{GOOD}"));
     let ahead = referee::ahead::Ahead::new(4);
     let mut folders: Vec<String> = Vec::new();
+    let mut waiting: Vec<String> = Vec::new();
     for game in 0..3 {
         let mut setup = sandboxed_setup(3 + game, 30_000);
         setup.ahead = Some(std::sync::Arc::clone(&ahead));
@@ -482,28 +501,22 @@ async fn sandboxes_started_ahead_give_each_game_and_seat_a_fresh_folder_and_end_
             // seat, in the folder.
             let counts: Vec<usize> = said.iter().map(|(count, _)| *count).collect();
             assert_eq!(counts, (1..=said.len()).collect::<Vec<_>>(), "game {game} side {side}");
-            // One folder for the seat's game, its sandbox's own (not the game's `side-N`).
-            let folder = &said[0].1;
-            assert!(said.iter().all(|(_, f)| f == folder), "game {game} side {side}: {said:?}");
-            assert!(folder.ends_with("/bot"), "game {game} side {side}: {folder}");
-            assert!(!Path::new(folder).exists(), "the folder of game {game} side {side} outlived its game");
-            folders.push(folder.clone());
+            // Its working folder, a tmpfs of its sandbox's own, is /box in its root.
+            assert!(said.iter().all(|(_, f)| f == "/box"), "game {game} side {side}: {said:?}");
         }
-        // Two sandboxes wait for the bot's next game, one for each seat.
+        // The folders on the machine of the seats that just played (made for their
+        // sandboxes before the game) are gone; two sandboxes wait for the bot's next game,
+        // one for each seat, in folders of their own that no game has used.
+        for folder in &waiting {
+            assert!(!Path::new(folder).exists(), "the folder {folder} outlived its game {game}");
+        }
         assert_eq!(ahead.len(), 2, "game {game}");
+        waiting = waiting_workdirs(&dir.path().join("counting")).await;
+        assert_eq!(waiting.len(), 2, "{waiting:?}");
+        assert!(waiting.iter().all(|folder| Path::new(folder).is_dir() && !folders.contains(folder)), "{waiting:?} {folders:?}");
+        folders.extend(waiting.iter().cloned());
     }
-    let unique: std::collections::BTreeSet<&String> = folders.iter().collect();
-    assert_eq!(unique.len(), folders.len(), "a folder served twice: {folders:?}");
-    // The two waiting sandboxes run no bot code, in folders not yet used; the stock's
-    // end ends them and removes their folders.
-    let mut waiting = helper_workdirs(&dir.path().join("counting"));
-    let until = std::time::Instant::now() + common::GONE;
-    while waiting.len() < 2 && std::time::Instant::now() < until {
-        tokio::time::sleep(Duration::from_millis(10)).await;
-        waiting = helper_workdirs(&dir.path().join("counting"));
-    }
-    assert_eq!(waiting.len(), 2, "{waiting:?}");
-    assert!(waiting.iter().all(|folder| Path::new(folder).is_dir() && !folders.contains(folder)), "{waiting:?}");
+    // The stock's end ends the two waiting sandboxes and removes their folders.
     ahead.close().await;
     assert!(ahead.is_empty());
     assert!(common::all_gone(&processes_running(&dir.path().join("counting")), common::GONE).await, "the stock's sandboxes outlived it");

@@ -85,6 +85,11 @@ pub struct LimitSet {
     pub memory_mb: Option<u64>,
     /// Bytes of stderr kept per move.
     pub stderr_kb: Option<u64>,
+    /// The bot's disk quota in the sandbox: its working folder, `/tmp` and `/dev/shm`
+    /// together.
+    pub disk_mb: Option<u64>,
+    /// The most files and folders there.
+    pub files: Option<u64>,
 }
 
 /// [`LimitSet`] as read, with `tc`.
@@ -100,6 +105,8 @@ struct RawLimitSet {
     move_cpu_ms: Option<u64>,
     memory_mb: Option<u64>,
     stderr_kb: Option<u64>,
+    disk_mb: Option<u64>,
+    files: Option<u64>,
     tc: Option<String>,
 }
 
@@ -117,6 +124,8 @@ impl TryFrom<RawLimitSet> for LimitSet {
             move_cpu_ms: raw.move_cpu_ms,
             memory_mb: raw.memory_mb,
             stderr_kb: raw.stderr_kb,
+            disk_mb: raw.disk_mb,
+            files: raw.files,
         };
         let Some(tc) = raw.tc else { return Ok(plain) };
         if raw.game_ms.is_some() || raw.increment_ms.is_some() || raw.moves_to_go.is_some() {
@@ -213,6 +222,8 @@ impl LimitSet {
             move_cpu_ms: over.move_cpu_ms.or(self.move_cpu_ms),
             memory_mb: over.memory_mb.or(self.memory_mb),
             stderr_kb: over.stderr_kb.or(self.stderr_kb),
+            disk_mb: over.disk_mb.or(self.disk_mb),
+            files: over.files.or(self.files),
         }
     }
 

@@ -87,13 +87,20 @@ fn probe_all(helper: &Path, scratch: &Scratch) -> Vec<Guarantee> {
     let mut guarantees = Vec::new();
 
     let me = std::process::id();
-    let inside = probe(&["write", &scratch.bot.join("mine").to_string_lossy()]);
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
+    // Its /tmp is its own where it has a root: a write there must not reach the machine's.
+    let host_tmp = std::env::temp_dir().join(format!("arbiter-probe-{me}-{nanos}"));
+    let tmp = probe(&["write", &host_tmp.to_string_lossy()]);
+    let reached_tmp = host_tmp.exists();
+    let _ = std::fs::remove_file(&host_tmp);
+    let inside = probe(&["write", "mine"]);
     let escapes = [
         ("writes outside its folder", probe(&["write", &scratch.other.join("planted").to_string_lossy()])),
         ("reads another bot's folder", probe(&["read", &scratch.other.join("secret").to_string_lossy()])),
         ("reads ../other", probe(&["read", "../other/secret"])),
         ("reads another process's folder through /proc", probe(&["read", &format!("/proc/{me}/cwd")])),
-        ("writes /tmp", probe(&["write", &std::env::temp_dir().join(format!("arbiter-probe-{me}")).to_string_lossy()])),
+        ("reads /etc/shadow", probe(&["read", "/etc/shadow"])),
+        ("writes the machine's /tmp", if reached_tmp { format!("ok: {tmp}") } else { "refused".to_string() }),
     ];
     guarantees.push(Guarantee {
         name: "filesystem",
@@ -104,10 +111,12 @@ fn probe_all(helper: &Path, scratch: &Scratch) -> Vec<Guarantee> {
             "needs landlock (linux 5.13+, landlock in the lsm= boot list)",
         ),
     });
+    guarantees.push(Guarantee { name: "own-root", status: own_root(&probe) });
+    guarantees.push(Guarantee { name: "disk-quota", status: disk_quota(&probe) });
 
     let listener = TcpListener::bind("127.0.0.1:0").and_then(|l| l.set_nonblocking(true).map(|()| l));
     let udp = UdpSocket::bind("127.0.0.1:0");
-    let net_escapes = match (&listener, &udp) {
+    let mut net_escapes = match (&listener, &udp) {
         (Ok(listener), Ok(udp)) => {
             let tcp_addr = listener.local_addr().map(|a| a.to_string()).unwrap_or_default();
             let udp_addr = udp.local_addr().map(|a| a.to_string()).unwrap_or_default();
@@ -121,10 +130,13 @@ fn probe_all(helper: &Path, scratch: &Scratch) -> Vec<Guarantee> {
         }
         _ => vec![("opens an inet socket", probe(&["socket"]))],
     };
-    guarantees.push(Guarantee {
-        name: "network",
-        status: judge(true, "", &net_escapes, "needs a network namespace (root) or seccomp and landlock abi 4"),
-    });
+    let tcp_bot = tcp_bot(helper, scratch);
+    net_escapes.extend(tcp_bot.escapes);
+    let network = match judge(true, "", &net_escapes, "needs a network namespace (root) or seccomp and landlock abi 4") {
+        Status::Enforced => tcp_bot.without_namespace.map_or(Status::Enforced, Status::Degraded),
+        other => other,
+    };
+    guarantees.push(Guarantee { name: "network", status: network });
 
     let status = probe(&["status"]);
     let syscalls = [
@@ -219,6 +231,132 @@ fn process_visibility(helper: &Path, scratch: &Scratch) -> Status {
     }
 }
 
+/// Enforced when the probe's root holds the system's folders, its own and nothing else,
+/// as the bot sees it (`ls /`).
+fn own_root(probe: &dyn Fn(&[&str]) -> String) -> Status {
+    if !crate::machine::roots_supported() {
+        return Status::Degraded(
+            "no root of its own: the bot sees the machine's folders, of which landlock lets it read the system's and its own; needs root (a mount namespace)"
+                .to_string(),
+        );
+    }
+    let seen = probe(&["read", "/"]);
+    let listed = probe(&["list", "/"]);
+    let allowed = ["bin", "box", "dev", "etc", "lib", "lib32", "lib64", "libx32", "proc", "sbin", "sys", "tmp", "usr"];
+    let names: Vec<&str> = listed.strip_prefix("ok: ").unwrap_or("").split(' ').filter(|n| !n.is_empty()).collect();
+    // The helper's own folder shows as the top folder of its path (the probe is the helper).
+    let extra: Vec<&&str> = names.iter().filter(|n| !allowed.contains(n) && !is_helper_top(n)).collect();
+    match crate::machine::system() {
+        crate::System::Image(_) if seen.starts_with("ok") => Status::Enforced,
+        _ if seen.starts_with("ok") && extra.is_empty() => Status::Enforced,
+        _ => Status::Missing(format!("the bot's root shows {listed} ({seen})")),
+    }
+}
+
+fn is_helper_top(name: &str) -> bool {
+    std::env::current_exe().ok().and_then(|exe| exe.components().nth(1).map(|c| c.as_os_str() == name)).unwrap_or(false)
+}
+
+/// Enforced when a probe given a quota of [`PROBE_DISK`] bytes and [`PROBE_FILES`] files
+/// can neither write twice the bytes nor make twice the files.
+fn disk_quota(probe: &dyn Fn(&[&str]) -> String) -> Status {
+    if !crate::machine::roots_supported() {
+        return Status::Missing(
+            "no root of its own: the bot writes on the machine's disk, one file at most 64 MiB; needs root".to_string(),
+        );
+    }
+    let bytes = probe(&["fill", &(2 * PROBE_DISK).to_string()]);
+    let files = probe(&["files", &(2 * PROBE_FILES).to_string()]);
+    match (bytes.starts_with("refused"), files.starts_with("refused")) {
+        (true, true) => Status::Enforced,
+        _ => Status::Missing(format!("past its quota of {PROBE_DISK} bytes and {PROBE_FILES} files: bytes {bytes}, files {files}")),
+    }
+}
+
+/// What a bot of the TCP interface reached: its referee's listener must be reached, the
+/// machine's not, and its own listener must be out of the machine's reach; and, where no
+/// namespace of its own can be made, why the network is degraded.
+struct TcpBot {
+    escapes: Vec<(&'static str, String)>,
+    without_namespace: Option<String>,
+}
+
+fn tcp_bot(helper: &Path, scratch: &Scratch) -> TcpBot {
+    let host = match TcpListener::bind("0.0.0.0:0").and_then(|l| l.set_nonblocking(true).map(|()| l)) {
+        Ok(host) => host,
+        Err(err) => {
+            return TcpBot { escapes: vec![("a tcp bot", format!("failed: no listener for the check: {err}"))], without_namespace: None };
+        }
+    };
+    let host_port = host.local_addr().map(|a| a.port()).unwrap_or(0);
+    let namespace = match crate::netns::NetNamespace::create() {
+        Ok(namespace) => namespace,
+        Err(err) => {
+            return TcpBot {
+                escapes: Vec::new(),
+                without_namespace: Some(format!(
+                    "a bot of the tcp interface keeps the machine's network, held to its referee's port by landlock and seccomp: no namespace of its own ({err}); needs root"
+                )),
+            };
+        }
+    };
+    let referee = match namespace.run(|| TcpListener::bind("127.0.0.1:0").and_then(|l| l.set_nonblocking(true).map(|()| l))) {
+        Ok(referee) => referee,
+        Err(err) => {
+            return TcpBot {
+                escapes: vec![("a tcp bot", format!("failed: no listener in its namespace: {err}"))],
+                without_namespace: None,
+            };
+        }
+    };
+    let port = referee.local_addr().map(|a| a.port()).unwrap_or(0);
+    let targets =
+        [format!("127.0.0.1:{port}"), format!("127.0.0.1:{host_port}"), format!("127.0.0.2:{host_port}"), format!("[::1]:{host_port}")];
+    let mut args: Vec<&str> = vec!["tcp"];
+    args.extend(targets.iter().map(String::as_str));
+    let started = namespace.run(|| {
+        sandboxed(helper, scratch, Net::Given(port), None)
+            .args(&args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+    });
+    let mut child = match started {
+        Ok(child) => child,
+        Err(err) => {
+            return TcpBot { escapes: vec![("a tcp bot", format!("failed: cannot start the helper: {err}"))], without_namespace: None };
+        }
+    };
+    // `ok: 127.0.0.1:P=ok 127.0.0.1:Q=refused ... listening=N`, and the probe listens on
+    // N until its input ends.
+    let mut out = String::new();
+    if let Some(stdout) = child.stdout.take() {
+        let _ = std::io::BufReader::new(stdout).read_line(&mut out);
+    }
+    let field = |key: &str| out.split(' ').find_map(|w| w.trim().strip_prefix(key)?.strip_prefix('=')).unwrap_or("").to_string();
+    let reached_referee = field(&targets[0]) == "ok";
+    let mut escapes =
+        vec![("cannot reach its referee", if reached_referee { "refused".to_string() } else { format!("ok: {}", out.trim()) })];
+    for target in &targets[1..] {
+        escapes.push(("as a tcp bot reaches the machine", field(target)));
+    }
+    let listened: Option<u16> = field("listening").parse().ok();
+    let reached_bot = listened.is_some_and(|p| {
+        [std::net::SocketAddr::from(([127, 0, 0, 1], p)), std::net::SocketAddr::from((std::net::Ipv6Addr::LOCALHOST, p))]
+            .iter()
+            .any(|addr| std::net::TcpStream::connect_timeout(addr, Duration::from_secs(1)).is_ok())
+    });
+    escapes.push(("as a tcp bot listens where the machine reaches it", if reached_bot { "ok".to_string() } else { "refused".to_string() }));
+    drop(child.stdin.take());
+    let _ = child.kill();
+    let _ = child.wait();
+    if host.accept().is_ok() {
+        escapes.push(("as a tcp bot connects to the machine", "ok: accepted".to_string()));
+    }
+    TcpBot { escapes, without_namespace: None }
+}
+
 /// Enforced when `wanted` holds and every escape was refused; degraded when some were.
 fn judge(wanted: bool, unwanted_note: &str, escapes: &[(&str, String)], remedy: &str) -> Status {
     if !wanted {
@@ -238,11 +376,20 @@ fn judge(wanted: bool, unwanted_note: &str, escapes: &[(&str, String)], remedy: 
     }
 }
 
+/// The disk quota of the probes' roots: 1 MiB and 64 files.
+const PROBE_DISK: u64 = 1 << 20;
+const PROBE_FILES: u64 = 64;
+
 fn sandboxed(helper: &Path, scratch: &Scratch, net: Net, lifeline: Option<&Path>) -> Command {
     let mut policy = Policy::new(&scratch.bot, lifeline.unwrap_or(Path::new("")));
     policy.memory = Some(1 << 30);
     policy.net = net;
-    if let Some(dir) = helper.parent() {
+    policy.system = crate::machine::system().clone();
+    // The probe is the helper itself: that one file is what the bot's root adds.
+    policy.read_only.push(helper.to_path_buf());
+    if crate::machine::roots_supported() {
+        policy.root = Some(crate::Root { work: crate::Work::Copy, disk: Some(PROBE_DISK), files: Some(PROBE_FILES) });
+    } else if let Some(dir) = helper.parent() {
         policy.read_only.push(dir.to_path_buf());
     }
     let mut args = policy.to_args();

@@ -1,9 +1,11 @@
-//! Landlock, best effort by the kernel's ABI: read and execute under the system's folders
-//! and the policy's read-only paths, everything (but creating devices) under the bot's
-//! own folder, a few devices, no TCP bind or connect (but the allowed port), and no
-//! signals or abstract Unix sockets beyond the sandbox. `/proc` is readable whole only
-//! when it is the bot's own fresh procfs; on the host's, only a few files that describe
-//! the machine, none of another process.
+//! Landlock, best effort by the kernel's ABI, the second layer behind the bot's own root
+//! ([`crate::root`]): read and execute anywhere in that root, everything (but creating
+//! devices) in its working folder, `/tmp` and `/dev/shm`, a few devices, no TCP bind or
+//! connect (but the allowed port), and no signals or abstract Unix sockets beyond the
+//! sandbox. Without a root of its own (a machine without mount namespaces) it is the only
+//! layer: read and execute under the system's folders and the policy's read-only paths
+//! only, and `/proc` readable whole only when it is the bot's own fresh procfs; on the
+//! host's, only a few files that describe the machine, none of another process.
 
 use std::path::{Path, PathBuf};
 
@@ -17,9 +19,7 @@ use crate::options::{Options, ProcView};
 /// The newest ABI this code knows what to ask of; older kernels get what they support.
 const ABI_WANTED: ABI = ABI::V6;
 
-/// Folders every bot may read and execute from (those that exist).
-pub const SYSTEM_READ_ONLY: &[&str] =
-    &["/usr", "/lib", "/lib32", "/lib64", "/libx32", "/bin", "/sbin", "/opt", "/sys/devices/system/cpu", "/root/.pyenv"];
+use crate::root::HOST_SYSTEM;
 
 /// What of the host's `/proc` a bot may read when it cannot have a procfs of its own:
 /// the machine's description, nothing of any process (not even its own).
@@ -64,13 +64,32 @@ pub const ETC_READ_ONLY: &[&str] = &[
 ];
 
 /// Prefixes of /etc entries that language runtimes read (python3.11, java-17-openjdk).
-const ETC_PREFIXES: &[&str] = &["python", "java", "perl", "mono", "dotnet", "ghc"];
+const ETC_PREFIXES: &[&str] = &["python", "java", "perl", "mono", "dotnet", "ghc", "php", "fpc", "ppc", "node"];
+
+/// The names in the folder `etc` (a system's `/etc`) that a bot may read: the list and
+/// the runtimes' prefixes, those that exist.
+pub fn etc_entries(etc: &Path) -> Vec<std::ffi::OsString> {
+    let mut names: Vec<std::ffi::OsString> = ETC_READ_ONLY.iter().map(std::ffi::OsString::from).collect();
+    if let Ok(entries) = std::fs::read_dir(etc) {
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            if ETC_PREFIXES.iter().any(|p| name.to_string_lossy().starts_with(p)) && !names.contains(&name) {
+                names.push(name);
+            }
+        }
+    }
+    names.retain(|name| std::fs::symlink_metadata(etc.join(name)).is_ok());
+    names
+}
 
 /// Devices a bot may read and write.
-pub const DEVICES: &[&str] = &["/dev/null", "/dev/zero", "/dev/urandom", "/dev/random", "/dev/full"];
+pub fn devices() -> impl Iterator<Item = PathBuf> {
+    crate::root::DEVICES.iter().map(|name| Path::new("/dev").join(name))
+}
 
-/// Applies the ruleset to the calling thread (and so to the children it starts).
-pub fn apply(options: &Options, proc_view: ProcView) -> Result<String, String> {
+/// Applies the ruleset to the calling thread (and so to the children it starts). `root`:
+/// the bot's own root is in place, with its working folder at `workdir`.
+pub fn apply(options: &Options, proc_view: ProcView, root: Option<&Path>) -> Result<String, String> {
     let abi = ABI_WANTED;
     let all = AccessFs::from_all(abi);
     let read = AccessFs::from_read(abi);
@@ -79,56 +98,66 @@ pub fn apply(options: &Options, proc_view: ProcView) -> Result<String, String> {
     let files = AccessFs::from_file(abi);
     let mut net: BitFlags<AccessNet> = AccessNet::BindTcp | AccessNet::ConnectTcp;
     net &= AccessNet::from_all(abi);
-    let mut read_only: Vec<PathBuf> = SYSTEM_READ_ONLY.iter().map(PathBuf::from).collect();
-    match proc_view {
-        ProcView::Fresh => read_only.push(PathBuf::from("/proc")),
-        ProcView::Host => read_only.extend(HOST_PROC_READ_ONLY.iter().map(PathBuf::from)),
+    // In a root of its own, everything there is the bot's to read: that root holds
+    // nothing else. Without one, the list.
+    let mut read_only: Vec<PathBuf> = Vec::new();
+    let mut writable: Vec<PathBuf> = Vec::new();
+    match root {
+        Some(workdir) => {
+            read_only.push(PathBuf::from("/"));
+            writable.extend([workdir.to_path_buf(), PathBuf::from("/tmp"), PathBuf::from("/dev/shm")]);
+        }
+        None => {
+            read_only.extend(HOST_SYSTEM.iter().map(PathBuf::from));
+            read_only.extend(extra_system(options));
+            match proc_view {
+                ProcView::Fresh => read_only.push(PathBuf::from("/proc")),
+                ProcView::Host => read_only.extend(HOST_PROC_READ_ONLY.iter().map(PathBuf::from)),
+            }
+            read_only.extend(etc_entries(Path::new("/etc")).into_iter().map(|name| Path::new("/etc").join(name)));
+            read_only.extend(options.read_only.iter().cloned());
+            writable.extend(options.workdir.iter().cloned());
+        }
     }
-    read_only.extend(etc_paths());
-    read_only.extend(options.read_only.iter().cloned());
     let ruleset = Ruleset::default()
         .handle_access(all)
         .and_then(|r| r.handle_access(net))
         .and_then(|r| r.scope(Scope::from_all(abi)))
         .and_then(|r| r.create())
         .map_err(|err| format!("cannot create a ruleset: {err}"))?;
+    let devices: Vec<PathBuf> = devices().collect();
     let mut ruleset = ruleset
         .add_rules(path_beneath_rules(existing(read_only.iter().map(PathBuf::as_path)), read))
-        .and_then(|r| r.add_rules(path_beneath_rules(existing(DEVICES.iter().map(Path::new)), files)))
+        .and_then(|r| r.add_rules(path_beneath_rules(existing(devices.iter().map(PathBuf::as_path)), files)))
         .map_err(|err| format!("cannot add a rule: {err}"))?;
-    if let Some(workdir) = &options.workdir {
-        ruleset = ruleset
-            .add_rules(path_beneath_rules([workdir], own))
-            .map_err(|err| format!("cannot add the working directory {}: {err}", workdir.display()))?;
+    for dir in existing(writable.iter().map(PathBuf::as_path)) {
+        ruleset =
+            ruleset.add_rules(path_beneath_rules([dir], own)).map_err(|err| format!("cannot add the writable {}: {err}", dir.display()))?;
     }
-    if let Net::Connect(port) = options.net {
+    if let Net::Given(port) | Net::Connect(port) = options.net {
         ruleset = ruleset.add_rule(NetPort::new(port, AccessNet::ConnectTcp)).map_err(|err| format!("cannot allow port {port}: {err}"))?;
     }
     let status = ruleset.restrict_self().map_err(|err| format!("cannot restrict itself: {err}"))?;
     match status.ruleset {
         RulesetStatus::FullyEnforced => {
-            let proc = match proc_view {
-                ProcView::Fresh => "all of its own /proc",
-                ProcView::Host => "of the host's /proc only the machine's description",
+            let filesystem = match (root, proc_view) {
+                (Some(_), _) => "its own root, writable only its working folder, /tmp and /dev/shm",
+                (None, ProcView::Fresh) => "the listed folders, all of its own /proc",
+                (None, ProcView::Host) => "the listed folders, of the host's /proc only the machine's description",
             };
-            Ok(format!("fully enforced (filesystem: {proc}; tcp; scopes; abi {})", abi as i32))
+            Ok(format!("fully enforced (filesystem: {filesystem}; tcp; scopes; abi {})", abi as i32))
         }
         RulesetStatus::PartiallyEnforced => Ok(format!("partially enforced: the kernel supports less than abi {}", abi as i32)),
         RulesetStatus::NotEnforced => Err("the kernel does not support landlock".to_string()),
     }
 }
 
-fn etc_paths() -> Vec<PathBuf> {
-    let mut paths: Vec<PathBuf> = ETC_READ_ONLY.iter().map(|name| Path::new("/etc").join(name)).collect();
-    if let Ok(entries) = std::fs::read_dir("/etc") {
-        for entry in entries.flatten() {
-            let name = entry.file_name();
-            if ETC_PREFIXES.iter().any(|p| name.to_string_lossy().starts_with(p)) {
-                paths.push(entry.path());
-            }
-        }
+/// The organiser's further system folders, where the bot has no root of its own.
+fn extra_system(options: &Options) -> Vec<PathBuf> {
+    match &options.system {
+        crate::System::Host { extra } => extra.clone(),
+        crate::System::Image(_) => Vec::new(),
     }
-    paths
 }
 
 fn existing<'a>(paths: impl IntoIterator<Item = &'a Path>) -> Vec<&'a Path> {

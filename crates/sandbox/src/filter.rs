@@ -5,7 +5,9 @@
 //! perf, modules, reboot, swap, the clock; for a bot the referee stops between its moves,
 //! `setsid` and `setpgid`), `clone` with namespace flags too, and
 //! `clone3` returns ENOSYS (its flags are behind a pointer a filter cannot read, and C
-//! libraries fall back to `clone` on ENOSYS).
+//! libraries fall back to `clone` on ENOSYS). On x86_64 every call of the x32 ABI is
+//! refused too: its calls carry the x86_64 architecture with the x32 bit set in their
+//! number, which no rule by number would match.
 
 use std::collections::BTreeMap;
 
@@ -14,8 +16,33 @@ use seccompiler::{BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, Sec
 
 use crate::Net;
 
-/// Two compiled programs: the EPERM filter and the ENOSYS one.
+/// The compiled programs: the EPERM filter, the ENOSYS one, and on x86_64 the x32 one.
 pub struct Filters(Vec<BpfProgram>);
+
+/// The bit that marks a call of the x32 ABI in the number of a call that carries the
+/// x86_64 architecture (`__X32_SYSCALL_BIT`).
+pub const X32_SYSCALL_BIT: u32 = 0x4000_0000;
+
+/// A program that refuses every call whose number has the x32 bit (EPERM), and lets every
+/// other through to the next program. Four instructions, written out: `seccompiler`
+/// matches calls by their exact number only.
+fn x32_filter() -> BpfProgram {
+    use seccompiler::sock_filter;
+    // From linux/bpf_common.h (class | size | mode, or class | op | source) and
+    // linux/seccomp.h.
+    const BPF_LD_W_ABS: u16 = 0x20; // BPF_LD (0) | BPF_W (0) | BPF_ABS (0x20)
+    const BPF_JMP_JGE_K: u16 = 0x35; // BPF_JMP (5) | BPF_JGE (0x30) | BPF_K (0)
+    const BPF_RET_K: u16 = 0x06; // BPF_RET (6) | BPF_K (0)
+    const SECCOMP_RET_ALLOW: u32 = 0x7fff_0000;
+    const SECCOMP_RET_ERRNO: u32 = 0x0005_0000;
+    let nr_offset = 0; // `struct seccomp_data`'s first field, the call's number
+    vec![
+        sock_filter { code: BPF_LD_W_ABS, jt: 0, jf: 0, k: nr_offset },
+        sock_filter { code: BPF_JMP_JGE_K, jt: 0, jf: 1, k: X32_SYSCALL_BIT },
+        sock_filter { code: BPF_RET_K, jt: 0, jf: 0, k: SECCOMP_RET_ERRNO | libc::EPERM as u32 },
+        sock_filter { code: BPF_RET_K, jt: 0, jf: 0, k: SECCOMP_RET_ALLOW },
+    ]
+}
 
 /// Calls refused outright.
 const DENIED: &[(&str, i64)] = &[
@@ -115,7 +142,10 @@ pub fn compile(net: Net, paused: bool) -> Result<Filters, String> {
         arch,
     )
     .map_err(|e| e.to_string())?;
-    let programs = [eperm, clone3].into_iter().map(BpfProgram::try_from).collect::<Result<Vec<_>, _>>().map_err(|e| e.to_string())?;
+    let mut programs = [eperm, clone3].into_iter().map(BpfProgram::try_from).collect::<Result<Vec<_>, _>>().map_err(|e| e.to_string())?;
+    if cfg!(target_arch = "x86_64") {
+        programs.push(x32_filter());
+    }
     Ok(Filters(programs))
 }
 
@@ -126,13 +156,14 @@ pub fn apply(filters: &Filters, net: Net, paused: bool) -> Result<String, String
     }
     let sockets = match net {
         Net::None => "no sockets but socketpair".to_string(),
-        Net::Connect(_) => "no sockets but socketpair and tcp".to_string(),
+        Net::Given(_) | Net::Connect(_) => "no sockets but socketpair and tcp".to_string(),
     };
     let (refused, group) = match paused {
         true => (DENIED.len() + 2, ", no leaving the process group"),
         false => (DENIED.len(), ""),
     };
-    Ok(format!("{refused} calls refused, {sockets}, no clone into namespaces{group}"))
+    let x32 = if cfg!(target_arch = "x86_64") { ", no x32 calls" } else { "" };
+    Ok(format!("{refused} calls refused, {sockets}, no clone into namespaces{group}{x32}"))
 }
 
 /// Which `socket(domain, type, protocol)` calls are refused.
@@ -141,7 +172,7 @@ fn socket_rules(net: Net) -> Result<Vec<SeccompRule>, seccompiler::BackendError>
     match net {
         // No condition: every call matches.
         Net::None => Ok(Vec::new()),
-        Net::Connect(_) => {
+        Net::Given(_) | Net::Connect(_) => {
             let mut rules = vec![rule(vec![cond(0, SeccompCmpOp::Ne, inet[0])?, cond(0, SeccompCmpOp::Ne, inet[1])?])?];
             for domain in inet {
                 // The socket type sits in the low four bits (the rest are SOCK_NONBLOCK,

@@ -23,7 +23,7 @@ use nix::sys::wait::waitpid;
 use nix::unistd::{Pid, getpgid, getpgrp, getpid, getppid, setpgid};
 
 use crate::options::{Options, ProcView};
-use crate::{confine, filter, limits, namespaces};
+use crate::{confine, filter, limits, namespaces, root};
 
 /// The PATH a bot gets.
 pub const SAFE_PATH: &str = "/usr/local/bin:/usr/bin:/bin";
@@ -64,6 +64,8 @@ pub enum HelperError {
     Frame(io::Error),
     #[error("cannot report the end of a move: {0}")]
     Reported(io::Error),
+    #[error("cannot build the bot's root: {0}")]
+    Root(String),
 }
 
 impl HelperError {
@@ -146,9 +148,19 @@ pub fn run(options: &Options) -> Result<ExitStatus, HelperError> {
             let _ = rustix::stdio::dup2_stderr(&null);
         }
         // The referee may be gone: nothing to do about a failed write.
-        let _ = fifo.write_all(&status.into_raw().to_ne_bytes());
+        let full = options.root.as_ref().is_some_and(|root| crate::status::is_full(&scratch_of(root)));
+        let _ = fifo.write_all(&crate::status::encode(status.into_raw(), full));
     }
     Ok(status)
+}
+
+/// The bot's tmpfs as seen from its root (its working folder, `/tmp` and `/dev/shm` share
+/// it): its working folder there, or its `/tmp` where its working folder is the host's.
+fn scratch_of(root: &crate::Root) -> PathBuf {
+    match root.work {
+        crate::Work::Copy => PathBuf::from(crate::root::BOX),
+        crate::Work::Bind => PathBuf::from("/tmp"),
+    }
 }
 
 /// Moves the helper out of the bot's process group into its parent's (the referee's),
@@ -202,16 +214,8 @@ pub fn run_inner(options: &Options, proc_view: ProcView) -> HelperError {
     // `exec`: the bot gains no privilege). On a failure the lifeline and the cgroup's kill
     // remain.
     let _ = rustix::process::set_parent_process_death_signal(Some(rustix::process::Signal::KILL));
-    let mut layers = Vec::new();
-    let (proc_view, proc) = match proc_view {
-        ProcView::Fresh => match namespaces::mount_fresh_proc() {
-            Ok(detail) => (ProcView::Fresh, Ok(detail)),
-            Err(reason) => (ProcView::Host, Err(format!("{reason}; landlock hides the host's processes instead"))),
-        },
-        ProcView::Host => (ProcView::Host, Err("no mount namespace of its own; landlock hides the host's processes instead".to_string())),
-    };
-    layers.push(Layer { name: "proc", outcome: proc });
-    // Opened before the confinement shuts the referee's folders away.
+    // Opened before the bot's root is built and the confinement shuts the referee's
+    // folders away.
     let status = match (&options.status, options.zygote) {
         (Some(path), true) => match open_status(path) {
             Ok(fifo) => Some(fifo),
@@ -226,13 +230,53 @@ pub fn run_inner(options: &Options, proc_view: ProcView) -> HelperError {
         },
         None => None,
     };
+    let mut layers = Vec::new();
+    // The bot's own root, or (without one) the host's filesystem with a /proc of its own.
+    let mut workdir = options.workdir.clone();
+    let proc_view = match (&options.root, proc_view) {
+        (Some(root), ProcView::Fresh) => {
+            let Some(given) = &options.workdir else { return HelperError::Root("a root needs --workdir".to_string()) };
+            match root::build(&options.system, root, given, &options.read_only) {
+                Ok(built) => {
+                    layers.push(Layer { name: "root", outcome: Ok(built.detail) });
+                    workdir = Some(root::workdir_inside(root, given));
+                    ProcView::Fresh
+                }
+                Err(reason) => return HelperError::Root(reason),
+            }
+        }
+        (Some(_), ProcView::Host) => {
+            return HelperError::Root("no mount namespace of its own (the helper needs root or CAP_SYS_ADMIN)".to_string());
+        }
+        (None, ProcView::Fresh) => match namespaces::mount_fresh_proc() {
+            Ok(detail) => {
+                layers.push(Layer { name: "proc", outcome: Ok(detail) });
+                ProcView::Fresh
+            }
+            Err(reason) => {
+                layers.push(Layer { name: "proc", outcome: Err(format!("{reason}; landlock hides the host's processes instead")) });
+                ProcView::Host
+            }
+        },
+        (None, ProcView::Host) => {
+            layers.push(Layer {
+                name: "proc",
+                outcome: Err("no mount namespace of its own; landlock hides the host's processes instead".to_string()),
+            });
+            ProcView::Host
+        }
+    };
     let filters = filter::compile(options.net, !options.zygote);
-    let program = resolve(&options.command[0]);
+    // Looked for in the bot's root, where it has one.
+    let program = resolve(&options.command[0], options);
+    let in_root = options.root.as_ref().and(workdir.as_deref());
     layers.push(Layer { name: "rlimits", outcome: limits::set(options) });
     layers.push(Layer { name: "capabilities", outcome: limits::drop_capabilities() });
-    layers.push(Layer { name: "landlock", outcome: confine::apply(options, proc_view) });
+    layers.push(Layer { name: "landlock", outcome: confine::apply(options, proc_view, in_root) });
     layers.push(Layer { name: "seccomp", outcome: filters.and_then(|filters| filter::apply(&filters, options.net, !options.zygote)) });
-    layers.push(Layer { name: "environment", outcome: Ok(format!("only {}", env_names(options).join(", "))) });
+    let env = environment(options, workdir.as_deref(), options.root.is_some());
+    let names: Vec<&str> = env.iter().map(|(k, _)| k.as_str()).collect();
+    layers.push(Layer { name: "environment", outcome: Ok(format!("only {}", names.join(", "))) });
     if let Some((path, mut file)) = report {
         let text: String = layers.iter().map(|l| format!("{l}\n")).collect();
         if let Err(err) = file.write_all(text.as_bytes()) {
@@ -241,13 +285,14 @@ pub fn run_inner(options: &Options, proc_view: ProcView) -> HelperError {
     }
 
     let mut command = Command::new(&program);
-    command.args(&options.command[1..]).env_clear().envs(environment(options));
-    if let Some(workdir) = &options.workdir {
+    command.args(&options.command[1..]).env_clear().envs(env);
+    if let Some(workdir) = &workdir {
         command.current_dir(workdir);
     }
     if options.zygote {
+        let scratch = options.root.as_ref().map(scratch_of);
         return match status {
-            Some(status) => serve_moves(command, status),
+            Some(status) => serve_moves(command, status, scratch),
             None => HelperError::Status(PathBuf::from("(none)"), io::Error::other("a zygote needs --status")),
         };
     }
@@ -266,7 +311,7 @@ pub fn run_inner(options: &Options, proc_view: ProcView) -> HelperError {
 /// closed to the processes it starts, which run as the same user. Outside a PID namespace
 /// of its own (a machine without namespaces) each move's process gets a process group of
 /// its own, and what it leaves in that group is killed.
-fn serve_moves(mut command: Command, mut status: File) -> HelperError {
+fn serve_moves(mut command: Command, mut status: File, scratch: Option<PathBuf>) -> HelperError {
     use rustix::process::{DumpableBehavior, set_dumpable_behavior};
     if let Err(err) = set_dumpable_behavior(DumpableBehavior::NotDumpable) {
         return HelperError::Spawn("the zygote".to_string(), err.into());
@@ -278,12 +323,18 @@ fn serve_moves(mut command: Command, mut status: File) -> HelperError {
     }
     let program = command.get_program().to_string_lossy().into_owned();
     let mut control = io::stdin().lock();
+    // Everything is in place: the referee may reach the bot's working folder now.
+    if let Err(err) = status.write_all(&crate::status::READY) {
+        return HelperError::Reported(err);
+    }
     loop {
-        let input = match read_frame(&mut control) {
-            Ok(Some(input)) => input,
+        let (input, env) = match read_frame(&mut control) {
+            Ok(Some(frame)) => frame,
             Ok(None) => std::process::exit(0),
             Err(err) => return HelperError::Frame(err),
         };
+        // The move's own variables (its seed), over those of the last move.
+        command.envs(env);
         let ended = match command.spawn() {
             Ok(mut child) => {
                 if let Some(mut stdin) = child.stdin.take() {
@@ -304,7 +355,8 @@ fn serve_moves(mut command: Command, mut status: File) -> HelperError {
                 ExitStatus::from_raw(err.exit_code() << 8)
             }
         };
-        if let Err(err) = status.write_all(&ended.into_raw().to_ne_bytes()) {
+        let full = scratch.as_deref().is_some_and(crate::status::is_full);
+        if let Err(err) = status.write_all(&crate::status::encode(ended.into_raw(), full)) {
             return HelperError::Reported(err);
         }
     }
@@ -313,9 +365,35 @@ fn serve_moves(mut command: Command, mut status: File) -> HelperError {
 /// The most bytes one move's input may have.
 const FRAME_CAP: usize = 64 * 1024 * 1024;
 
-/// One framed input: a 4-byte little-endian length, then that many bytes; `None` at the
-/// end of the stream.
-fn read_frame(control: &mut impl Read) -> io::Result<Option<Vec<u8>>> {
+/// A move's frame for a zygote: a 4-byte little-endian length, then that many bytes: a
+/// 4-byte little-endian length of the variables, the variables (`KEY=VALUE`, each ended
+/// by a NUL byte), and the move's input.
+pub fn frame(input: &[u8], env: &[(String, String)]) -> io::Result<Vec<u8>> {
+    let mut vars = Vec::new();
+    for (key, value) in env {
+        if key.is_empty() || key.contains(['=', '\0']) || value.contains('\0') {
+            return Err(io::Error::new(io::ErrorKind::InvalidInput, format!("a variable that cannot be framed: {key:?}")));
+        }
+        vars.extend_from_slice(format!("{key}={value}\0").as_bytes());
+    }
+    let too_long = |what: usize| io::Error::new(io::ErrorKind::InvalidInput, format!("an input of {what} bytes"));
+    let payload = 4 + vars.len() + input.len();
+    let length = u32::try_from(payload).map_err(|_| too_long(payload))?;
+    let vars_length = u32::try_from(vars.len()).map_err(|_| too_long(vars.len()))?;
+    let mut frame = Vec::with_capacity(4 + payload);
+    frame.extend_from_slice(&length.to_le_bytes());
+    frame.extend_from_slice(&vars_length.to_le_bytes());
+    frame.extend_from_slice(&vars);
+    frame.extend_from_slice(input);
+    Ok(frame)
+}
+
+/// A move's input and the variables its process gets.
+type Frame = (Vec<u8>, Vec<(String, String)>);
+
+/// One framed input ([`frame`]): the input and its variables; `None` at the end of the
+/// stream.
+fn read_frame(control: &mut impl Read) -> io::Result<Option<Frame>> {
     let mut length = [0u8; 4];
     match control.read_exact(&mut length) {
         Ok(()) => {}
@@ -326,9 +404,18 @@ fn read_frame(control: &mut impl Read) -> io::Result<Option<Vec<u8>>> {
     if length > FRAME_CAP {
         return Err(io::Error::new(io::ErrorKind::InvalidData, format!("an input of {length} bytes, more than {FRAME_CAP}")));
     }
-    let mut input = vec![0u8; length];
-    control.read_exact(&mut input)?;
-    Ok(Some(input))
+    let mut payload = vec![0u8; length];
+    control.read_exact(&mut payload)?;
+    let bad = || io::Error::new(io::ErrorKind::InvalidData, "a frame whose variables do not fit it");
+    let vars_length = payload.get(..4).map(|b| u32::from_le_bytes(b.try_into().expect("four bytes")) as usize).ok_or_else(bad)?;
+    let vars = payload.get(4..4 + vars_length).ok_or_else(bad)?;
+    let mut env = Vec::new();
+    for pair in vars.split(|&b| b == 0).filter(|pair| !pair.is_empty()) {
+        let text = std::str::from_utf8(pair).map_err(|_| bad())?;
+        let (key, value) = text.split_once('=').ok_or_else(bad)?;
+        env.push((key.to_string(), value.to_string()));
+    }
+    Ok(Some((payload[4 + vars_length..].to_vec(), env)))
 }
 
 /// Kills what a move's process left running and reaps it: as pid 1 of the namespace,
@@ -405,33 +492,49 @@ fn watch(mut fifo: File, group: Pid) {
     std::process::exit(137);
 }
 
-/// A bare program name is looked up in the helper's own PATH (the referee's), since the
-/// bot's PATH is the fixed safe one.
-fn resolve(program: &OsString) -> PathBuf {
+/// A bare program name is looked up in the bot's own PATH ([`bot_path`]), in the bot's
+/// root where it has one: the program is the one the bot would find itself, whatever the
+/// referee's PATH (a person's `pyenv` shims, say).
+fn resolve(program: &OsString, options: &Options) -> PathBuf {
     let path = Path::new(program);
     if path.components().count() > 1 || path.is_absolute() {
         return path.to_path_buf();
     }
-    let search = std::env::var_os("PATH").unwrap_or_else(|| SAFE_PATH.into());
+    let search = bot_path(options);
     std::env::split_paths(&search)
         .map(|dir| dir.join(path))
         .find(|candidate| candidate.metadata().is_ok_and(|m| m.is_file()))
         .unwrap_or_else(|| path.to_path_buf())
 }
 
-/// The bot's whole environment: the allow-list and the referee's pairs.
-pub fn environment(options: &Options) -> Vec<(String, String)> {
-    let home = options.workdir.as_ref().map_or_else(|| "/".to_string(), |w| w.to_string_lossy().into_owned());
+/// The bot's PATH: the system's folders of programs, then the `bin` folders of the
+/// organiser's further system folders (toolchains installed outside `/usr`).
+pub fn bot_path(options: &Options) -> String {
+    let mut path = SAFE_PATH.to_string();
+    if let crate::System::Host { extra } = &options.system {
+        for dir in extra {
+            let bin = dir.join("bin");
+            if bin.is_dir() {
+                path.push(':');
+                path.push_str(&bin.to_string_lossy());
+            }
+        }
+    }
+    path
+}
+
+/// The bot's whole environment: the allow-list and the referee's pairs. Its home is its
+/// working folder (`workdir`, as the bot sees it); its temporary folder its private `/tmp`
+/// in a root of its own (`own_root`), else its working folder.
+pub fn environment(options: &Options, workdir: Option<&Path>, own_root: bool) -> Vec<(String, String)> {
+    let home = workdir.map_or_else(|| "/".to_string(), |w| w.to_string_lossy().into_owned());
+    let temp = if own_root { "/tmp".to_string() } else { home.clone() };
     let mut env = vec![
-        ("PATH".to_string(), SAFE_PATH.to_string()),
-        ("HOME".to_string(), home.clone()),
-        ("TMPDIR".to_string(), home),
+        ("PATH".to_string(), bot_path(options)),
+        ("HOME".to_string(), home),
+        ("TMPDIR".to_string(), temp),
         ("LANG".to_string(), "C.UTF-8".to_string()),
     ];
     env.extend(options.env.iter().cloned());
     env
-}
-
-fn env_names(options: &Options) -> Vec<String> {
-    environment(options).into_iter().map(|(k, _)| k).collect()
 }

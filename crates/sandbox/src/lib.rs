@@ -1,7 +1,8 @@
 //! The sandbox for untrusted bots: the `arbiter-sandbox` helper program, which confines
-//! itself (namespaces, rlimits, no capabilities, Landlock, seccomp, a clean environment)
-//! and then starts the bot as its child, and the library the referee uses to build the
-//! helper's command line ([`Policy`]) and to probe what this machine enforces ([`check`]).
+//! itself (namespaces, a root of the bot's own, rlimits, no capabilities, Landlock,
+//! seccomp, a clean environment) and then starts the bot as its child, and the library
+//! the referee uses to build the helper's command line ([`Policy`]) and to probe what this
+//! machine enforces ([`check`]).
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -12,9 +13,13 @@ mod filter;
 pub mod helper;
 pub mod keeper;
 mod limits;
+pub mod machine;
 mod namespaces;
+pub mod netns;
 pub mod options;
 pub mod probe;
+pub mod root;
+pub mod status;
 
 pub use check::{Guarantee, Status, check};
 
@@ -25,9 +30,54 @@ pub enum Net {
     /// sockets in seccomp.
     #[default]
     None,
-    /// TCP connections to this port only (the Connect Four TCP interface), in the host's
-    /// network namespace.
+    /// TCP connections to this port only (the Connect Four TCP interface), in the network
+    /// namespace the helper was started in: one the referee made for this bot, holding
+    /// nothing but its loopback and the referee's listener ([`netns`]).
+    Given(u16),
+    /// TCP connections to this port only, in the host's network namespace: the fallback
+    /// where no namespace can be made (Landlock and seccomp alone hold the bot to the port).
     Connect(u16),
+}
+
+/// The bot's own filesystem, built by the helper ([`root`]): how its working folder
+/// appears there and its disk quota (the system it shows is [`Policy::system`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Root {
+    /// How the working folder is given.
+    pub work: Work,
+    /// The bot's disk quota: bytes of its working folder, `/tmp` and `/dev/shm` together
+    /// (`None`: no cap but its memory's, which a `tmpfs` is charged to).
+    pub disk: Option<u64>,
+    /// The most files and folders there.
+    pub files: Option<u64>,
+}
+
+/// The system a bot sees.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum System {
+    /// The host's system folders ([`root::HOST_SYSTEM`], parts of `/etc`) and these
+    /// further ones of the organiser's (toolchains installed outside `/usr`).
+    Host { extra: Vec<PathBuf> },
+    /// A system image: a folder holding a whole root filesystem (one built with
+    /// `mmdebstrap`, an unpacked OCI image), shown read-only; only in a root of the bot's
+    /// own.
+    Image(PathBuf),
+}
+
+impl Default for System {
+    fn default() -> System {
+        System::Host { extra: Vec::new() }
+    }
+}
+
+/// How the bot's working folder appears in its root.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Work {
+    /// A fresh `tmpfs` at [`root::BOX`] holding a copy of the folder the referee prepared
+    /// (a game's bot: nothing it writes reaches the disk).
+    Copy,
+    /// The folder itself, writable, at its own path (a build, whose output must stay).
+    Bind,
 }
 
 /// What the helper enforces around one bot process.
@@ -36,9 +86,14 @@ pub struct Policy {
     /// The bot's own directory: its current directory, HOME and TMPDIR, the only place it
     /// may write.
     pub workdir: PathBuf,
-    /// Folders and files the bot may read and execute besides the system's (its program's
-    /// folder, a language runtime).
+    /// The bot's own folders and files, which it may read and execute besides the system's
+    /// (its manifest's folder): nothing else of the machine.
     pub read_only: Vec<PathBuf>,
+    /// The system the bot sees.
+    pub system: System,
+    /// A root of the bot's own ([`root`]); `None` leaves it the host's filesystem, held by
+    /// Landlock alone (a machine without mount namespaces).
+    pub root: Option<Root>,
     /// Address-space cap in bytes (`RLIMIT_AS`).
     pub memory: Option<u64>,
     /// CPU seconds per process (`RLIMIT_CPU`), a backstop behind the referee's clock.
@@ -76,6 +131,8 @@ impl Policy {
         Policy {
             workdir: workdir.into(),
             read_only: Vec::new(),
+            system: System::default(),
+            root: None,
             memory: None,
             cpu_seconds: None,
             file_size: None,
@@ -102,6 +159,29 @@ impl Policy {
         for path in &self.read_only {
             push("--read-only", path.clone().into());
         }
+        match &self.system {
+            System::Host { extra } => {
+                for path in extra {
+                    push("--system-path", path.clone().into());
+                }
+            }
+            System::Image(image) => push("--system", image.clone().into()),
+        }
+        if let Some(root) = &self.root {
+            push(
+                "--root",
+                match root.work {
+                    Work::Copy => "copy".into(),
+                    Work::Bind => "bind".into(),
+                },
+            );
+            if let Some(bytes) = root.disk {
+                push("--disk", bytes.to_string().into());
+            }
+            if let Some(files) = root.files {
+                push("--files", files.to_string().into());
+            }
+        }
         let numbers = [
             ("--memory", self.memory),
             ("--cpu-seconds", self.cpu_seconds),
@@ -114,8 +194,10 @@ impl Policy {
                 push(key, value.to_string().into());
             }
         }
-        if let Net::Connect(port) = self.net {
-            push("--net", format!("connect:{port}").into());
+        match self.net {
+            Net::None => {}
+            Net::Given(port) => push("--net", format!("given:{port}").into()),
+            Net::Connect(port) => push("--net", format!("connect:{port}").into()),
         }
         for (key, value) in &self.env {
             push("--env", format!("{key}={value}").into());

@@ -9,7 +9,9 @@ use nix::sched::{CloneFlags, unshare};
 use crate::Net;
 use crate::options::ProcView;
 
-/// Unshares the namespaces; with `Net::Connect` the host's network namespace is kept.
+/// Unshares the namespaces. The network namespace is new for `Net::None`; for
+/// `Net::Given` the helper is already in the one the referee made for the bot, and for
+/// `Net::Connect` (the fallback without namespaces) it stays in the host's.
 /// The new mount namespace gets private mounts, so that nothing mounted inside (the bot's
 /// `/proc`) shows outside; where they cannot be made private, the bot keeps the host's
 /// `/proc` ([`ProcView::Host`]).

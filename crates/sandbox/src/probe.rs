@@ -30,6 +30,16 @@ pub fn run(args: &[OsString]) -> String {
         "status" => status_fields(&["Seccomp", "CapEff", "CapBnd", "NoNewPrivs"]),
         "limits" => std::fs::read_to_string("/proc/self/limits").map(|t| limits(&t)).map_err(text),
         "procs" => Ok(processes(&arg(1), &arg(2))),
+        "list" => std::fs::read_dir(arg(1))
+            .map(|entries| {
+                let mut names: Vec<String> = entries.flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect();
+                names.sort();
+                names.join(" ")
+            })
+            .map_err(text),
+        "fill" => fill(arg(1).parse().unwrap_or(0)),
+        "files" => files(arg(1).parse().unwrap_or(0)),
+        "tcp" => Ok(tcp(&args[1..])),
         "ns" => std::fs::read_link(format!("/proc/self/ns/{}", arg(1))).map(|p| p.display().to_string()).map_err(text),
         "sleep" => {
             // The line tells the checker the bot runs (so the lifeline was read).
@@ -46,6 +56,57 @@ pub fn run(args: &[OsString]) -> String {
         Ok(detail) => format!("ok: {detail}"),
         Err(reason) => format!("refused: {reason}"),
     }
+}
+
+/// Writes `bytes` zeros into a file of the working folder: refused when its disk quota
+/// stops it first.
+fn fill(bytes: u64) -> Result<String, String> {
+    let mut file = std::fs::File::create("fill").map_err(text)?;
+    let chunk = vec![0u8; 64 * 1024];
+    let mut written = 0;
+    while written < bytes {
+        file.write_all(&chunk).map_err(|err| format!("{} after {written} bytes", text(err)))?;
+        written += chunk.len() as u64;
+    }
+    Ok(format!("{written} bytes"))
+}
+
+/// Makes `count` empty files in the working folder: refused when its quota of files
+/// stops it first.
+fn files(count: u64) -> Result<String, String> {
+    for n in 0..count {
+        std::fs::File::create(format!("f{n}")).map_err(|err| format!("{} after {n} files", text(err)))?;
+    }
+    Ok(format!("{count} files"))
+}
+
+/// Connects to each address (`ADDR=ok` or `ADDR=refused`), then listens on a port of its
+/// own that no one named (`listening=N`, a `listen` without a `bind`) until its input
+/// ends, for the checker to try from outside.
+fn tcp(targets: &[OsString]) -> String {
+    let mut words = Vec::new();
+    for target in targets {
+        let target = target.to_string_lossy();
+        let reached = target.parse().ok().is_some_and(|addr| TcpStream::connect_timeout(&addr, Duration::from_secs(2)).is_ok());
+        words.push(format!("{target}={}", if reached { "ok" } else { "refused" }));
+    }
+    // On every address of both families (an IPv6 socket takes IPv4 too), as `listen` picks.
+    let listening = rustix::net::socket(rustix::net::AddressFamily::INET6, rustix::net::SocketType::STREAM, None).ok().and_then(|fd| {
+        rustix::net::listen(&fd, 1).ok()?;
+        let addr = rustix::net::getsockname(&fd).ok()?;
+        let port = std::net::SocketAddr::try_from(addr).ok()?.port();
+        Some((fd, port))
+    });
+    match listening {
+        Some((_fd, port)) => {
+            words.push(format!("listening={port}"));
+            println!("ok: {}", words.join(" "));
+            let _ = std::io::stdout().flush();
+            let _ = std::io::stdin().read_to_end(&mut Vec::new());
+        }
+        None => words.push("listening=none".to_string()),
+    }
+    words.join(" ")
 }
 
 fn text(err: std::io::Error) -> String {

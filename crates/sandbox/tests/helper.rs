@@ -624,8 +624,10 @@ fn check_reports_every_guarantee_enforced() {
     let output = Command::new(HELPER).arg("--check").output().expect("run --check");
     let text = stdout(&output);
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), 8, "{text}");
-    assert!(lines.contains(&"process-visibility: enforced"), "{text}");
+    assert_eq!(lines.len(), 10, "{text}");
+    for name in ["process-visibility", "own-root", "disk-quota", "network"] {
+        assert!(lines.contains(&format!("{name}: enforced").as_str()), "{text}");
+    }
     for line in &lines {
         assert!(line.ends_with(": enforced"), "this machine does not enforce it: {line}");
     }
@@ -692,7 +694,7 @@ fn a_lifeline_without_its_referee_ends_the_helper_at_once() {
 /// stdin must end): `leave` leaves a child and a daemon of another session running;
 /// `count` counts the `sleep`s it can see; `peek` tries the zygote's environment and
 /// descriptors and to kill it; `secret` tries another bot's folder; `fail` exits with 3.
-const MOVES_BOT: &str = r#"input=$(cat); echo "move $input"
+const MOVES_BOT: &str = r#"input=$(cat); echo "move $input seed $ARBITER_SEED"
 case $input in
   leave) sleep 1000 & setsid sh -c 'sleep 1000' & ;;
   count) n=0; for p in /proc/[0-9]*; do [ "$(cat $p/comm 2>/dev/null)" = sleep ] && n=$((n+1)); done; echo "sleeping $n" ;;
@@ -729,12 +731,16 @@ fn a_zygote_runs_one_confined_process_per_move_and_kills_what_each_leaves() {
         .expect("start the helper");
     let mut control = child.stdin.take().expect("piped");
     let mut output = BufReader::new(child.stdout.take().expect("piped"));
+    let mut raw = [0u8; sandbox::status::LEN];
+    std::io::Read::read_exact(&mut status, &mut raw).expect("the zygote's first message");
+    assert_eq!(sandbox::status::decode(raw), sandbox::status::Message::Ready, "a zygote says it is ready first");
     let mut play = |input: &str, lines: usize| {
-        control.write_all(&(input.len() as u32).to_le_bytes()).expect("the frame's length");
-        control.write_all(input.as_bytes()).expect("the frame");
-        let mut raw = [0u8; 4];
+        let env = vec![("ARBITER_SEED".to_string(), input.len().to_string())];
+        control.write_all(&sandbox::helper::frame(input.as_bytes(), &env).expect("a frame")).expect("the frame");
+        let mut raw = [0u8; sandbox::status::LEN];
         std::io::Read::read_exact(&mut status, &mut raw).expect("the move's status");
-        let ended = std::process::ExitStatus::from_raw(i32::from_ne_bytes(raw));
+        let sandbox::status::Message::Ended { status: ended, .. } = sandbox::status::decode(raw) else { panic!("a move's end") };
+        let ended = std::process::ExitStatus::from_raw(ended);
         let said: Vec<String> = (0..lines)
             .map(|_| {
                 let mut line = String::new();
@@ -744,15 +750,184 @@ fn a_zygote_runs_one_confined_process_per_move_and_kills_what_each_leaves() {
             .collect();
         (ended.code(), said)
     };
-    assert_eq!(play("leave", 1), (Some(0), vec!["move leave".to_string()]));
+    // Each move's process gets the variables of its own frame (the length of its input).
+    assert_eq!(play("leave", 1), (Some(0), vec!["move leave seed 5".to_string()]));
     fixture.require_layers();
-    assert_eq!(play("count", 2), (Some(0), vec!["move count".to_string(), "sleeping 0".to_string()]), "left behind");
-    let peek = ["move peek", "environ-closed", "fds open 0", "after-kill"].map(String::from).to_vec();
+    assert_eq!(play("count", 2), (Some(0), vec!["move count seed 5".to_string(), "sleeping 0".to_string()]), "left behind");
+    let peek = ["move peek seed 4", "environ-closed", "fds open 0", "after-kill"].map(String::from).to_vec();
     assert_eq!(play("peek", 4), (Some(0), peek));
-    assert_eq!(play("secret", 2), (Some(0), vec!["move secret".to_string(), "refused".to_string()]));
-    assert_eq!(play("fail", 1), (Some(3), vec!["move fail".to_string()]));
-    assert_eq!(play("", 1), (Some(0), vec!["move".to_string()]), "the zygote lives on after a failed move");
+    assert_eq!(play("secret", 2), (Some(0), vec!["move secret seed 6".to_string(), "refused".to_string()]));
+    assert_eq!(play("fail", 1), (Some(3), vec!["move fail seed 4".to_string()]));
+    assert_eq!(play("", 1), (Some(0), vec!["move  seed 0".to_string()]), "the zygote lives on after a failed move");
     drop(control);
     let ended = child.wait().expect("wait for the helper");
     assert_eq!(ended.code(), Some(0), "the end of its input ends the zygote cleanly");
+}
+
+/// A policy with a root of the bot's own (as the referee gives every game's bot), its
+/// working folder copied into `/box`.
+fn rooted(fixture: &Fixture, disk: Option<u64>, files: Option<u64>) -> Policy {
+    let mut policy = fixture.policy();
+    policy.root = Some(sandbox::Root { work: sandbox::Work::Copy, disk, files });
+    policy.read_only = vec![fixture.path("code")];
+    std::fs::create_dir_all(fixture.path("code")).expect("the bot's own folder");
+    policy
+}
+
+/// In a root of its own, a bot sees the system's folders, its own folder and its working
+/// folder, and nothing else of the machine: not the root's secrets, not the folder next
+/// to its own, not the test's, whatever paths it names; what it writes stays in its
+/// `/box`, which started with the files the referee put in its working folder.
+#[test]
+fn a_root_of_its_own_shows_only_what_it_is_given() {
+    let mut fixture = Fixture::new();
+    let policy = rooted(&fixture, None, None);
+    std::fs::write(fixture.path("bot/seed.txt"), "seed").expect("a file of the working folder");
+    std::fs::write(fixture.path("code/prog.txt"), "code").expect("a file of its own folder");
+    let script = format!(
+        "cd /box; cat seed.txt; echo; pwd; ls /; cat {code}/prog.txt; echo; \
+         for p in /etc/shadow /root {other}/secret {other} /tmp/../{other} /home /var /proc/1/root/etc/shadow; do \
+           if cat $p > /dev/null 2>&1 || ls $p > /dev/null 2>&1; then echo \"open $p\"; fi; done; \
+         echo in-parent $(ls -A {root}); \
+         echo mine > /box/made; echo $HOME $TMPDIR; touch /usr/x 2>/dev/null && echo usr-writable; \
+         touch {code}/x 2>/dev/null && echo own-writable; echo done",
+        code = fixture.path("code").display(),
+        other = fixture.path("other").display(),
+        root = fixture.root.path().display(),
+    );
+    let output = fixture.run(&policy, &["/bin/sh", "-c", &script]);
+    let text = stdout(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "seed", "{output:?}");
+    assert_eq!(lines[1], "/box");
+    let top: Vec<&str> = lines[2..lines.len() - 3].iter().copied().take_while(|l| *l != "code").collect();
+    for name in &top {
+        assert!(
+            ["bin", "box", "dev", "etc", "lib", "lib32", "lib64", "libx32", "proc", "sbin", "sys", "tmp", "usr"].contains(name),
+            "{name} in its root: {text}"
+        );
+    }
+    assert!(!text.contains("open "), "the bot opened a path it was not given: {text}");
+    assert!(text.contains("\nin-parent code\n"), "beside its own folder, nothing: {text}");
+    assert!(text.contains("/box /tmp\n"), "home and temporary folder: {text}");
+    assert!(!text.contains("writable"), "a read-only folder was writable: {text}");
+    assert!(text.ends_with("done\n"), "{output:?}");
+    assert!(!fixture.path("bot/made").exists(), "what the bot wrote stays in its own tmpfs");
+    assert!(!fixture.path("code/x").exists());
+    let report = std::fs::read_to_string(fixture.path("report")).expect("report");
+    assert!(report.contains("root: applied: a root of its own"), "{report}");
+}
+
+/// The bot's disk quota: its working folder, `/tmp` and `/dev/shm` share one tmpfs of
+/// `disk` bytes and `files` files; writing past it fails, nothing reaches the real disk,
+/// and the helper reports the quota full with the bot's status.
+#[test]
+fn the_disk_quota_holds_and_is_reported() {
+    let mut fixture = Fixture::new();
+    let status_path = fixture.path("status");
+    nix::unistd::mkfifo(&status_path, nix::sys::stat::Mode::from_bits_truncate(0o600)).expect("mkfifo");
+    let mut status = File::options().read(true).write(true).open(&status_path).expect("open the status FIFO");
+    let mut policy = rooted(&fixture, Some(1 << 20), Some(64));
+    policy.status = Some(status_path);
+    let script = "head -c 2000000 /dev/zero > /box/big 2>/dev/null || echo big-refused; \
+                  n=0; while [ $n -lt 100 ]; do touch /tmp/f$n 2>/dev/null || break; n=$((n+1)); done; echo files $n; \
+                  head -c 2000000 /dev/zero > /dev/shm/big 2>/dev/null || echo shm-refused; exit 4";
+    let output = fixture.run(&policy, &["/bin/sh", "-c", script]);
+    let text = stdout(&output);
+    assert!(text.contains("big-refused\n"), "{output:?}");
+    let files: usize = text.lines().find_map(|l| l.strip_prefix("files ")).and_then(|n| n.parse().ok()).expect("a count");
+    assert!(files < 64, "{files} files made in a quota of 64");
+    assert!(text.contains("shm-refused"), "{text}");
+    assert_eq!(output.status.code(), Some(4));
+    let mut raw = [0u8; sandbox::status::LEN];
+    std::io::Read::read_exact(&mut status, &mut raw).expect("the bot's status");
+    match sandbox::status::decode(raw) {
+        sandbox::status::Message::Ended { status, disk_full } => {
+            assert_eq!(std::process::ExitStatus::from_raw(status).code(), Some(4));
+            assert!(disk_full, "the quota was full at the end");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(std::fs::read_dir(fixture.path("bot")).expect("the working folder").count(), 0, "nothing on the real disk");
+}
+
+/// A bot of the TCP interface, started in a network namespace made for it with the
+/// referee's listener inside: it reaches that listener, nothing else (the host's
+/// listeners on any address), and what it listens on is out of the host's reach.
+#[test]
+fn a_tcp_bot_reaches_its_referee_and_nothing_else() {
+    let mut fixture = Fixture::new();
+    let host = TcpListener::bind("0.0.0.0:0").expect("a host listener on every address");
+    let host_port = host.local_addr().expect("address").port();
+    let namespace = sandbox::netns::NetNamespace::create().expect("a network namespace (root)");
+    let referee = namespace.run(|| TcpListener::bind("127.0.0.1:0")).expect("the referee's listener inside");
+    let port = referee.local_addr().expect("address").port();
+    let mut policy = rooted(&fixture, None, None);
+    policy.net = Net::Given(port);
+    let script = format!(
+        "import socket\n\
+         def try_connect(host, port, family=socket.AF_INET):\n\
+         \x20   s = socket.socket(family)\n\
+         \x20   s.settimeout(2)\n\
+         \x20   try:\n\
+         \x20       s.connect((host, port)); return 'ok'\n\
+         \x20   except OSError as e:\n\
+         \x20       return 'refused'\n\
+         print('referee', try_connect('127.0.0.1', {port}))\n\
+         for h in ['127.0.0.1', '127.0.0.2', '10.0.0.1']:\n\
+         \x20   print('host', h, try_connect(h, {host_port}))\n\
+         print('host6', try_connect('::1', {host_port}, socket.AF_INET6))\n\
+         l = socket.socket(); l.listen(); print('listening', l.getsockname()[1], flush=True)\n\
+         import sys; sys.stdin.read()\n"
+    );
+    fixture.fifo.as_mut().expect("the lifeline").write_all(b"g").expect("the go");
+    let mut child = namespace
+        .run(|| {
+            Command::new(HELPER)
+                .args(policy.to_args())
+                .args(["/usr/bin/python3", "-c", &script])
+                .current_dir(&policy.workdir)
+                .process_group(0)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+        })
+        .expect("start the helper inside the namespace");
+    let mut out = BufReader::new(child.stdout.take().expect("piped"));
+    let mut lines = Vec::new();
+    for _ in 0..6 {
+        let mut line = String::new();
+        out.read_line(&mut line).expect("a line");
+        lines.push(line.trim().to_string());
+    }
+    let (accepted, _) = referee.accept().expect("the bot's connection reached the referee");
+    drop(accepted);
+    assert_eq!(lines[0], "referee ok", "{lines:?}");
+    for line in &lines[1..5] {
+        assert!(line.ends_with("refused"), "the bot reached a host listener: {lines:?}");
+    }
+    let listened: u16 = lines[5].strip_prefix("listening ").and_then(|p| p.parse().ok()).expect("its port");
+    for addr in [format!("127.0.0.1:{listened}"), format!("[::1]:{listened}")] {
+        let reached = std::net::TcpStream::connect_timeout(&addr.parse().expect("an address"), Duration::from_secs(2));
+        assert!(reached.is_err(), "the host reached the bot's listener at {addr}");
+    }
+    host.set_nonblocking(true).expect("nonblocking");
+    assert!(host.accept().is_err(), "nothing connected to the host's listener");
+    drop(child.stdin.take());
+    let _ = child.wait();
+    fixture.require_layers();
+}
+
+/// A call of the x32 ABI (the number with `__X32_SYSCALL_BIT`) is refused with EPERM,
+/// whatever the call: no rule by number would match it.
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn x32_calls_are_refused() {
+    let mut fixture = Fixture::new();
+    let policy = fixture.policy();
+    let script = "import ctypes, os\nlibc = ctypes.CDLL(None, use_errno=True)\n\
+                  r = libc.syscall(0x40000000 | 39)\nprint(r, ctypes.get_errno())";
+    let output = fixture.run(&policy, &["/usr/bin/python3", "-c", script]);
+    assert_eq!(stdout(&output).trim(), format!("-1 {}", nix::libc::EPERM), "{output:?}");
 }

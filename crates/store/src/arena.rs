@@ -14,6 +14,7 @@ use crate::{StoreError, now_ms};
 const ARENA_MIGRATIONS: &[(i64, &str, &str)] = &[
     (2, "arena_entrants", include_str!("../migrations/0002_arena_entrants.sql")),
     (3, "arena_ladders", include_str!("../migrations/0003_arena_ladders.sql")),
+    (4, "arena_fairness", include_str!("../migrations/0004_arena_fairness.sql")),
 ];
 
 /// An entrant as the organiser sees it (never the token: only its hash is stored).
@@ -51,6 +52,11 @@ pub struct LadderPlayer {
     pub wins: i64,
     pub draws: i64,
     pub losses: i64,
+    /// Its games in a row that ended by its fault.
+    pub fault_streak: i64,
+    /// Why it was paused ("crash: exited with status 1"), when its faults in a row paused
+    /// it: it is not paired until a new version of the bot enters.
+    pub paused: Option<String>,
 }
 
 /// One finished ladder game.
@@ -84,7 +90,11 @@ pub struct LadderResult {
     pub players: [(String, i64); 2],
     pub winner: Option<usize>,
     pub fault: Option<(usize, String)>,
+    /// The fault's detail for people, kept as the reason when it pauses the player.
+    pub fault_detail: Option<String>,
     pub ratings: [(f64, f64); 2],
+    /// A player whose faults in a row reach this many is paused.
+    pub pause_after: i64,
 }
 
 /// The arena database.
@@ -123,14 +133,29 @@ impl ArenaStore {
 
     /// Adds an entrant; `false` if the name is taken (nothing changes then).
     pub async fn add_entrant(&self, name: &str, token_hash: &str) -> Result<bool, StoreError> {
-        let done = sqlx::query("INSERT INTO arena_entrants (name, token_hash, created_ms) VALUES (?, ?, ?) ON CONFLICT DO NOTHING")
-            .bind(name)
-            .bind(token_hash)
-            .bind(now_ms())
-            .execute(&self.pool)
-            .await
-            .map_err(self.error("add an entrant"))?;
-        Ok(done.rows_affected() == 1)
+        self.add_entrants(&[(name.to_string(), token_hash.to_string())]).await
+    }
+
+    /// Adds several entrants at once, or none: `false` if a name is taken (nothing
+    /// changes then).
+    pub async fn add_entrants(&self, entrants: &[(String, String)]) -> Result<bool, StoreError> {
+        let action = "add entrants";
+        let mut tx = self.pool.begin().await.map_err(self.error(action))?;
+        let now = now_ms();
+        for (name, token_hash) in entrants {
+            let done = sqlx::query("INSERT INTO arena_entrants (name, token_hash, created_ms) VALUES (?, ?, ?) ON CONFLICT DO NOTHING")
+                .bind(name)
+                .bind(token_hash)
+                .bind(now)
+                .execute(&mut *tx)
+                .await
+                .map_err(self.error(action))?;
+            if done.rows_affected() != 1 {
+                return Ok(false);
+            }
+        }
+        tx.commit().await.map_err(self.error(action))?;
+        Ok(true)
     }
 
     /// Every entrant, by name.
@@ -298,8 +323,8 @@ impl ArenaStore {
     /// The players of a ladder (all versions), best rating first.
     pub async fn players(&self, ladder: i64) -> Result<Vec<LadderPlayer>, StoreError> {
         let rows = sqlx::query(
-            "SELECT bot, version, entrant, boss, active, rating, uncertainty, games, wins, draws, losses \
-             FROM ladder_players WHERE ladder = ? ORDER BY rating DESC, bot, version",
+            "SELECT bot, version, entrant, boss, active, rating, uncertainty, games, wins, draws, losses, fault_streak, \
+             paused_ms, paused_fault FROM ladder_players WHERE ladder = ? ORDER BY rating DESC, bot, version",
         )
         .bind(ladder)
         .fetch_all(&self.pool)
@@ -318,6 +343,11 @@ impl ArenaStore {
                 wins: row.try_get("wins")?,
                 draws: row.try_get("draws")?,
                 losses: row.try_get("losses")?,
+                fault_streak: row.try_get("fault_streak")?,
+                paused: match row.try_get::<Option<i64>, _>("paused_ms")? {
+                    Some(_) => Some(row.try_get::<Option<String>, _>("paused_fault")?.unwrap_or_default()),
+                    None => None,
+                },
             })
         })
     }
@@ -359,15 +389,31 @@ impl ArenaStore {
                 None => (0, 1, 0),
             };
             let (rating, uncertainty) = result.ratings[side];
+            // Its faults in a row; at `pause_after` the player is paused (a boss never is).
+            let faulted = result.fault.as_ref().is_some_and(|(s, _)| *s == side);
+            let reason = result.fault.as_ref().map(|(_, kind)| match &result.fault_detail {
+                Some(detail) => format!("{kind}: {detail}"),
+                None => kind.clone(),
+            });
             sqlx::query(
                 "UPDATE ladder_players SET rating = ?, uncertainty = ?, games = games + 1, wins = wins + ?, draws = draws + ?, \
-                 losses = losses + ? WHERE ladder = ? AND bot = ? AND version = ?",
+                 losses = losses + ?, fault_streak = CASE WHEN ? THEN fault_streak + 1 ELSE 0 END, \
+                 paused_ms = CASE WHEN ? AND boss = 0 AND fault_streak + 1 >= ? AND paused_ms IS NULL THEN ? ELSE paused_ms END, \
+                 paused_fault = CASE WHEN ? AND boss = 0 AND fault_streak + 1 >= ? AND paused_ms IS NULL THEN ? ELSE paused_fault END \
+                 WHERE ladder = ? AND bot = ? AND version = ?",
             )
             .bind(rating)
             .bind(uncertainty)
             .bind(win)
             .bind(draw)
             .bind(loss)
+            .bind(faulted)
+            .bind(faulted)
+            .bind(result.pause_after)
+            .bind(now)
+            .bind(faulted)
+            .bind(result.pause_after)
+            .bind(&reason)
             .bind(ladder)
             .bind(bot)
             .bind(version)
@@ -395,9 +441,21 @@ impl ArenaStore {
     /// The ladder games a bot played (any version; boss games by the boss's name), or
     /// all of a ladder's games when `bot` is `None`; newest first, at most `limit`.
     pub async fn games(&self, ladder: Option<i64>, bot: Option<&str>, limit: i64) -> Result<Vec<LadderGame>, StoreError> {
+        self.games_before(ladder, bot, None, limit).await
+    }
+
+    /// [`ArenaStore::games`] of one ladder, numbered below `before` (a page of an older
+    /// part of its list).
+    pub async fn games_before(
+        &self,
+        ladder: Option<i64>,
+        bot: Option<&str>,
+        before: Option<i64>,
+        limit: i64,
+    ) -> Result<Vec<LadderGame>, StoreError> {
         let rows = sqlx::query(
             "SELECT ladder, number, game_id, bot0, version0, bot1, version1, winner, fault_side, fault, finished_ms \
-             FROM ladder_games WHERE (? IS NULL OR ladder = ?) AND (? IS NULL OR bot0 = ? OR bot1 = ?) \
+             FROM ladder_games WHERE (? IS NULL OR ladder = ?) AND (? IS NULL OR bot0 = ? OR bot1 = ?) AND (? IS NULL OR number < ?) \
              ORDER BY finished_ms DESC, number DESC LIMIT ?",
         )
         .bind(ladder)
@@ -405,6 +463,8 @@ impl ArenaStore {
         .bind(bot)
         .bind(bot)
         .bind(bot)
+        .bind(before)
+        .bind(before)
         .bind(limit)
         .fetch_all(&self.pool)
         .await

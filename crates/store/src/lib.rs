@@ -80,6 +80,10 @@ impl Location {
         }
     }
 
+    pub fn is_file(&self) -> bool {
+        matches!(self, Location::File(_))
+    }
+
     pub fn is_postgres(&self) -> bool {
         matches!(self, Location::Postgres(_))
     }
@@ -115,8 +119,12 @@ pub enum StoreError {
     Missing { file: String },
     #[error("cannot open {file}: {source}")]
     Open { file: String, source: sqlx::Error },
-    #[error("{file} is not an arbiter results database")]
-    NotArbiter { file: String },
+    #[error("{file} is not an arbiter results database: {why}")]
+    NotArbiter { file: String, why: &'static str },
+    #[error("cannot open {file}: {folder} is not a folder")]
+    NotFolder { file: String, folder: String },
+    #[error("cannot read {file}: {}", io_words(source))]
+    Unreadable { file: String, source: std::io::Error },
     #[error("{file} was written by a newer arbiter (schema version {version}); use a newer arbiter or another --db file")]
     Newer { file: String, version: i64 },
     #[error("{file} has an older schema; open it once with `arbiter tournament` to update it")]
@@ -164,6 +172,73 @@ impl StoreError {
             _ => false,
         }
     }
+}
+
+/// Why a file is not a results database, as [`StoreError::NotArbiter`] says it.
+const FOLDER: &str = "it is a folder";
+const NOT_SQLITE: &str = "it is not an SQLite file";
+const EMPTY: &str = "it is empty";
+const ANOTHER_PROGRAM: &str = "it is another program's SQLite file";
+const DAMAGED: &str = "it is a damaged SQLite file";
+
+/// An I/O error in words, without the operating system's error number.
+fn io_words(error: &std::io::Error) -> String {
+    let text = error.to_string();
+    let text = text.split(" (os error").next().unwrap_or(&text);
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |first| first.to_lowercase().chain(chars).collect())
+}
+
+/// The one rule for a file a person names as a results database, checked before SQLite
+/// sees it, so that every command (and the web arena) says the same line and no SQLite
+/// code: missing ([`StoreError::Missing`], unless `create`), a folder or not an SQLite
+/// file ([`StoreError::NotArbiter`]), under a path part that is a file
+/// ([`StoreError::NotFolder`]), unreadable ([`StoreError::Unreadable`]). Another
+/// program's SQLite file is found once SQLite opens it. Blocking: call it off the
+/// runtime's threads.
+fn probe_file(path: &Path, file: &str, create: bool) -> Result<(), StoreError> {
+    let not_arbiter = |why| StoreError::NotArbiter { file: file.to_string(), why };
+    let meta = match std::fs::metadata(path) {
+        Ok(meta) => meta,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+            let parent = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+            return match std::fs::metadata(parent) {
+                Ok(meta) if meta.is_dir() && create => Ok(()),
+                Ok(meta) if !meta.is_dir() => Err(StoreError::NotFolder { file: file.to_string(), folder: parent.display().to_string() }),
+                _ => Err(StoreError::Missing { file: file.to_string() }),
+            };
+        }
+        Err(error) if error.kind() == std::io::ErrorKind::NotADirectory => {
+            let folder = path.ancestors().skip(1).find(|p| std::fs::metadata(p).is_ok_and(|m| !m.is_dir()));
+            let folder = folder.map_or_else(|| path.display().to_string(), |p| p.display().to_string());
+            return Err(StoreError::NotFolder { file: file.to_string(), folder });
+        }
+        Err(source) => return Err(StoreError::Unreadable { file: file.to_string(), source }),
+    };
+    if meta.is_dir() {
+        return Err(not_arbiter(FOLDER));
+    }
+    if !meta.is_file() {
+        return Err(not_arbiter(NOT_SQLITE));
+    }
+    let mut header = [0u8; 16];
+    let read = std::fs::File::open(path).and_then(|mut f| std::io::Read::read(&mut f, &mut header));
+    match read {
+        Err(source) => Err(StoreError::Unreadable { file: file.to_string(), source }),
+        // SQLite makes an empty file a new database.
+        Ok(0) if create => Ok(()),
+        Ok(0) => Err(not_arbiter(EMPTY)),
+        Ok(n) if n < header.len() || &header != b"SQLite format 3\0" => Err(not_arbiter(NOT_SQLITE)),
+        Ok(_) => Ok(()),
+    }
+}
+
+/// [`probe_file`] on a blocking thread.
+async fn probe(path: &Path, file: &str, create: bool) -> Result<(), StoreError> {
+    let (path, file) = (path.to_path_buf(), file.to_string());
+    tokio::task::spawn_blocking(move || probe_file(&path, &file, create))
+        .await
+        .unwrap_or_else(|join| Err(StoreError::Unreadable { file: String::new(), source: std::io::Error::other(join.to_string()) }))
 }
 
 /// The tournament a file belongs to.
@@ -313,6 +388,15 @@ impl Store {
     /// to date, and sets WAL mode, `synchronous=NORMAL`, a busy timeout and foreign keys.
     pub async fn open(path: &Path) -> Result<Store, StoreError> {
         let file = path.display().to_string();
+        probe(path, &file, true).await?;
+        // Another program's file is refused before anything is written to it (the open
+        // below sets the journal mode, a write).
+        if tokio::fs::metadata(path).await.is_ok_and(|meta| meta.len() > 0) {
+            let probe = Store::connect_existing(path, file.clone()).await?;
+            let foreign = probe.refuse_foreign_files().await;
+            probe.close().await;
+            foreign?;
+        }
         let pool = open_sqlite(path, &file).await?;
         let store = Store { pool: Pool::Sqlite(pool), location: Location::File(path.to_path_buf()), file };
         store.refuse_foreign_files().await?;
@@ -337,22 +421,43 @@ impl Store {
 
     /// Opens an existing file for reading only (standings, reports); a missing file, a
     /// file that is not a results database or one whose schema differs is an error.
+    ///
+    /// Nothing is written, and nothing is left beside the file: a connection opened
+    /// read-only to a file in WAL mode makes its `-wal` and `-shm` files when they are
+    /// missing and cannot remove them when it closes (that takes a checkpoint), so where
+    /// the file may be written the connection is opened for writing with SQLite's
+    /// `query_only` set, which refuses every change to the database (a write through
+    /// this store fails as on a read-only one) but lets the last connection to close
+    /// fold the log back and remove the files, as SQLite does for every writer; a
+    /// runner that has the file open keeps its own. A file that cannot be written is
+    /// opened read-only.
     pub async fn open_read_only(path: &Path) -> Result<Store, StoreError> {
         let file = path.display().to_string();
-        match tokio::fs::metadata(path).await {
-            Ok(_) => {}
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Err(StoreError::Missing { file }),
-            Err(error) => return Err(StoreError::Open { file, source: sqlx::Error::Io(error) }),
+        probe(path, &file, false).await?;
+        let store = Store::connect_existing(path, file).await?;
+        if let Err(err) = store.check_schema().await {
+            store.close().await;
+            return Err(err);
         }
-        let options = SqliteConnectOptions::new().filename(path).read_only(true).busy_timeout(BUSY_TIMEOUT).foreign_keys(true);
+        Ok(store)
+    }
+
+    /// One connection to a file that is there, which changes nothing in it (not even
+    /// its journal mode; see [`Store::open_read_only`]).
+    async fn connect_existing(path: &Path, file: String) -> Result<Store, StoreError> {
+        let writable = tokio::fs::OpenOptions::new().write(true).open(path).await.is_ok();
+        let options = SqliteConnectOptions::new()
+            .filename(path)
+            .read_only(!writable)
+            .pragma("query_only", "ON")
+            .busy_timeout(BUSY_TIMEOUT)
+            .foreign_keys(true);
         let pool = SqlitePoolOptions::new()
             .max_connections(1)
             .connect_with(options)
             .await
             .map_err(|source| StoreError::Open { file: file.clone(), source })?;
-        let store = Store { pool: Pool::Sqlite(pool), location: Location::File(path.to_path_buf()), file };
-        store.check_schema().await?;
-        Ok(store)
+        Ok(Store { pool: Pool::Sqlite(pool), location: Location::File(path.to_path_buf()), file })
     }
 
     /// Opens an existing results database for reading (standings, reports, replays): a
@@ -726,9 +831,15 @@ impl Store {
                     .await
             }
         };
-        let tables: Vec<String> = listed.map_err(|source| StoreError::Open { file: self.file.clone(), source })?;
+        let tables: Vec<String> = match listed {
+            Ok(tables) => tables,
+            Err(sqlx::Error::Database(_)) if self.location.is_file() => {
+                return Err(StoreError::NotArbiter { file: self.file.clone(), why: DAMAGED });
+            }
+            Err(source) => return Err(StoreError::Open { file: self.file.clone(), source }),
+        };
         if !tables.is_empty() && !tables.iter().any(|t| t == "_sqlx_migrations") {
-            return Err(StoreError::NotArbiter { file: self.file.clone() });
+            return Err(StoreError::NotArbiter { file: self.file.clone(), why: ANOTHER_PROGRAM });
         }
         Ok(())
     }
@@ -745,7 +856,11 @@ impl Store {
             Ok(versions) => versions,
             // SQLite's words, and PostgreSQL's code for an undefined table.
             Err(sqlx::Error::Database(error)) if error.message().contains("no such table") || error.code().as_deref() == Some("42P01") => {
-                return Err(StoreError::NotArbiter { file: self.file.clone() });
+                return Err(StoreError::NotArbiter { file: self.file.clone(), why: ANOTHER_PROGRAM });
+            }
+            // SQLite's "file is not a database" and the like: never its code.
+            Err(sqlx::Error::Database(_)) if self.location.is_file() => {
+                return Err(StoreError::NotArbiter { file: self.file.clone(), why: DAMAGED });
             }
             Err(source) => return Err(StoreError::Open { file: self.file.clone(), source }),
         };

@@ -214,8 +214,9 @@ async fn opening_refuses_missing_and_foreign_files_with_a_clear_message() {
 
     let text = dir.path().join("notes.txt");
     std::fs::write(&text, "this is not a database, only some text long enough to be read as a header").unwrap();
+    // The one rule for a file a person names: the same line from every open.
     for error in [Store::open(&text).await.unwrap_err(), Store::open_read_only(&text).await.unwrap_err()] {
-        assert!(error.to_string().starts_with(&format!("cannot open {}: ", text.display())), "{error}");
+        assert_eq!(error.to_string(), format!("{} is not an arbiter results database: it is not an SQLite file", text.display()));
     }
 
     // Another program's SQLite file.
@@ -227,7 +228,10 @@ async fn opening_refuses_missing_and_foreign_files_with_a_clear_message() {
         pool.close().await;
     }
     for error in [Store::open(&other).await.unwrap_err(), Store::open_read_only(&other).await.unwrap_err()] {
-        assert_eq!(error.to_string(), format!("{} is not an arbiter results database", other.display()));
+        assert_eq!(
+            error.to_string(),
+            format!("{} is not an arbiter results database: it is another program's SQLite file", other.display())
+        );
     }
 
     let cannot = dir.path().join("no-such-folder").join("results.db");

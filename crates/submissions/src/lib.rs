@@ -26,6 +26,8 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
+pub mod archive;
+
 use referee::{BotSpec, Manifest, ProgramBot, Protocol};
 use rules::{GameKind, Options};
 use serde::{Deserialize, Serialize};
@@ -39,7 +41,7 @@ pub const MAX_FILES: usize = 64;
 /// The most bytes of compiler output kept (the rest is cut and marked).
 pub const MAX_LOG_BYTES: usize = referee::build::BUILD_LOG_BYTES;
 /// The longest bot name.
-pub const MAX_NAME_CHARS: usize = 32;
+pub const MAX_NAME_CHARS: usize = text::name::MAX_SLUG_CHARS;
 /// The bot every new version must beat in the entry check.
 pub const ENTRY_CHECK_BASELINE: &str = "random";
 
@@ -51,24 +53,29 @@ pub enum Language {
     Cpp,
     Rust,
     Python,
+    #[serde(rename = "javascript")]
+    JavaScript,
 }
 
 impl Language {
-    pub const ALL: [Language; 4] = [Language::C, Language::Cpp, Language::Rust, Language::Python];
+    /// Every language of `arbiter new`'s kits.
+    pub const ALL: [Language; 5] = [Language::C, Language::Cpp, Language::Rust, Language::Python, Language::JavaScript];
 
-    /// `c`, `cpp` (also `c++`, `cxx`), `rust` (also `rs`), `python` (also `py`), in any
-    /// letter case.
+    /// `c`, `cpp` (also `c++`, `cxx`), `rust` (also `rs`), `python` (also `py`),
+    /// `javascript` (also `js`, `node`), in any letter case.
     pub fn from_name(name: &str) -> Option<Language> {
         match name.trim().to_ascii_lowercase().as_str() {
             "c" => Some(Language::C),
             "cpp" | "c++" | "cxx" => Some(Language::Cpp),
             "rust" | "rs" => Some(Language::Rust),
             "python" | "py" | "python3" => Some(Language::Python),
+            "javascript" | "js" | "node" => Some(Language::JavaScript),
             _ => None,
         }
     }
 
-    /// From a file name's extension: `.c`, `.cc` / `.cpp` / `.cxx`, `.rs`, `.py`.
+    /// From a file name's extension: `.c`, `.cc` / `.cpp` / `.cxx`, `.rs`, `.py`,
+    /// `.js` / `.mjs`.
     pub fn from_filename(filename: &str) -> Option<Language> {
         let (_, ext) = filename.rsplit_once('.')?;
         match ext.to_ascii_lowercase().as_str() {
@@ -76,6 +83,7 @@ impl Language {
             "cc" | "cpp" | "cxx" => Some(Language::Cpp),
             "rs" => Some(Language::Rust),
             "py" => Some(Language::Python),
+            "js" | "mjs" => Some(Language::JavaScript),
             _ => None,
         }
     }
@@ -86,6 +94,7 @@ impl Language {
             Language::Cpp => "cpp",
             Language::Rust => "rust",
             Language::Python => "python",
+            Language::JavaScript => "javascript",
         }
     }
 
@@ -96,27 +105,63 @@ impl Language {
             Language::Cpp => "main.cpp",
             Language::Rust => "main.rs",
             Language::Python => "main.py",
+            Language::JavaScript => "main.js",
         }
     }
 
-    /// The compile (or, for Python, syntax check) command, run in the build folder.
+    /// The compile (or, for Python and JavaScript, syntax check) command, run in the
+    /// build folder.
     fn compile_command(self) -> Vec<String> {
         let argv: &[&str] = match self {
             Language::C => &["cc", "-O2", "-std=c11", "-o", "bot", "main.c", "-lm"],
             Language::Cpp => &["c++", "-O2", "-std=c++17", "-o", "bot", "main.cpp"],
             Language::Rust => &["rustc", "-O", "--edition", "2021", "-o", "bot", "main.rs"],
             Language::Python => &["python3", "-m", "py_compile", "main.py"],
+            Language::JavaScript => &["node", "--check", "main.js"],
         };
         argv.iter().map(|s| s.to_string()).collect()
     }
 
-    /// The bot's command in its manifest.
-    fn bot_command(self) -> Vec<String> {
-        match self {
-            Language::Python => vec!["python3".to_string(), "./main.py".to_string()],
-            _ => vec!["./bot".to_string()],
-        }
+    /// The bot's command in its manifest (`game` decides Node's flags).
+    fn bot_command(self, game: GameKind) -> Vec<String> {
+        let argv: Vec<&str> = match self {
+            Language::Python => vec!["python3", "./main.py"],
+            Language::JavaScript => node_command(Some(game), "./main.js"),
+            _ => vec!["./bot"],
+        };
+        argv.into_iter().map(str::to_string).collect()
     }
+
+    /// Whether the program is a script its interpreter reads (no compiled `bot`).
+    fn is_script(self) -> bool {
+        matches!(self, Language::Python | Language::JavaScript)
+    }
+}
+
+/// A memory cap below which a Node bot runs lean (`--jitless --v8-pool-size=0`).
+pub const NODE_LEAN_BELOW_MB: u64 = 1024;
+
+/// How Node runs `script` for `game` (`None`: every game): V8 reserves more address
+/// space than a small memory cap allows (Pah-tum's 128 MB) unless it runs without its
+/// compiler and helper threads. `arbiter new`'s JavaScript kits and uploads say the same.
+pub fn node_command(game: Option<GameKind>, script: &str) -> Vec<&str> {
+    let small_cap = game.is_none_or(|g| g.seed_limits(&Options::new()).memory_mb.is_some_and(|mb| mb < NODE_LEAN_BELOW_MB));
+    if small_cap { vec!["node", "--jitless", "--v8-pool-size=0", script] } else { vec!["node", script] }
+}
+
+/// The marker by which a starter kit's program names its interface, in one of its
+/// first lines (a comment): `arbiter-interface: NAME`. `arbiter new` writes it into
+/// every kit, so that an upload of a kit's single file takes the kit's interface.
+pub const KIT_MARKER: &str = "arbiter-interface:";
+
+/// The interface a kit's program names ([`KIT_MARKER`] in its first 20 lines).
+pub fn kit_interface(source: &[u8]) -> Option<Protocol> {
+    let text = String::from_utf8_lossy(&source[..source.len().min(4096)]).into_owned();
+    text.lines().take(20).find_map(|line| {
+        let (_, rest) = line.split_once(KIT_MARKER)?;
+        let name: String = rest.trim_start().chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '-').collect();
+        Protocol::ALL.into_iter().find(|p| p.name() == name)
+    })
 }
 
 /// A single source file to compile.
@@ -140,6 +185,9 @@ pub struct SourceUpload {
 pub struct ManifestUpload {
     /// Replaces the manifest's `name` when given.
     pub name: Option<String>,
+    /// The game of a manifest of `game = "any"` (a kit for every game); a manifest that
+    /// names its game keeps it.
+    pub game: Option<GameKind>,
     /// Game options the entry check plays with (empty: the game's defaults).
     pub options: Options,
     /// The text of `bot.toml`.
@@ -148,11 +196,48 @@ pub struct ManifestUpload {
     pub files: Vec<(String, Vec<u8>)>,
 }
 
+/// Files as a class sends them: several files, a zip of them (expanded by
+/// [`archive::unzip`]), or both, with or without a `bot.toml`. With one, it is a
+/// manifest upload (the form's `game` for a manifest of every game); without, exactly
+/// one file is a source of a known language, compiled as a source upload, and the
+/// others are kept beside it.
+#[derive(Clone, Debug)]
+pub struct FilesUpload {
+    pub name: Option<String>,
+    pub game: Option<GameKind>,
+    pub protocol: Option<Protocol>,
+    pub language: Option<Language>,
+    pub options: Options,
+    pub files: Vec<(String, Vec<u8>)>,
+}
+
 /// One upload.
 #[derive(Clone, Debug)]
 pub enum Upload {
     Source(SourceUpload),
     Manifest(ManifestUpload),
+    Files(FilesUpload),
+}
+
+impl Upload {
+    /// The game and bot name the upload is for, where they can be read before it is
+    /// checked (the web's ownership and freeze checks).
+    pub fn target(&self) -> (Option<GameKind>, Option<String>) {
+        let manifest = |text: &str, name: &Option<String>, game: Option<GameKind>| {
+            let table: Option<toml::Table> = text.parse().ok();
+            let get = |key: &str| table.as_ref().and_then(|t| t.get(key)).and_then(|v| v.as_str()).map(str::to_string);
+            let named = get("game").and_then(|g| GameKind::from_name(&g).ok());
+            (named.or(game), name.clone().or_else(|| get("name")))
+        };
+        match self {
+            Upload::Source(s) => (Some(s.game), Some(s.name.clone())),
+            Upload::Manifest(m) => manifest(&m.manifest, &m.name, m.game),
+            Upload::Files(f) => match f.files.iter().find(|(name, _)| name == "bot.toml") {
+                Some((_, text)) => manifest(&String::from_utf8_lossy(text), &f.name, f.game),
+                None => (f.game, f.name.clone()),
+            },
+        }
+    }
 }
 
 /// One stored version of a bot (its `meta.json`).
@@ -183,6 +268,10 @@ pub struct Version {
     pub compile_log: String,
     /// `None` until the entry check has run.
     pub entry_check: Option<EntryCheckResult>,
+    /// The doctor's report, once the check has run (`None` in versions stored before
+    /// the doctor was part of it).
+    #[serde(default)]
+    pub doctor: Option<DoctorReport>,
     /// The folder holding `bot.toml`: what a tournament entrant's `bot` names. Not in
     /// the JSON (it is where the version lies, and a server path).
     #[serde(skip)]
@@ -224,6 +313,51 @@ pub struct EntryGame {
     pub moves: usize,
     /// Why play stopped, for people: "by the rules", "crash by mybot: exit status 1".
     pub termination: String,
+    /// The kind of the fault that ended the game, when it was the bot's (`crash`,
+    /// `timeout`, `illegal-move`, `protocol-error`).
+    #[serde(default)]
+    pub fault: Option<String>,
+}
+
+/// The doctor's report on a version (`referee::doctor`, through `arena::doctor` for
+/// every interface).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DoctorReport {
+    pub fit: bool,
+    /// The bot's moves accepted.
+    pub moves: usize,
+    pub problems: Vec<DoctorProblem>,
+    /// Our own failure to examine it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// One problem the doctor found.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DoctorProblem {
+    pub title: String,
+    pub side: usize,
+    pub explanation: String,
+    /// The last lines exchanged, `> ` to the bot and `< ` from it.
+    pub exchange: Vec<String>,
+    /// What the bot wrote on stderr, where it helps (a crash); its author's only.
+    pub stderr: String,
+    /// Whether the referee would end a game on it (the entry check's games are then
+    /// not played).
+    pub ends_game: bool,
+}
+
+impl DoctorProblem {
+    pub fn from_problem(problem: &referee::doctor::Problem) -> DoctorProblem {
+        DoctorProblem {
+            title: problem.kind.title().to_string(),
+            side: problem.side.index(),
+            explanation: problem.explanation.clone(),
+            exchange: problem.exchange.iter().map(|line| format!("{} {}", if line.to_bot { '>' } else { '<' }, line.text)).collect(),
+            stderr: problem.stderr.clone(),
+            ends_game: problem.kind.ends_game(),
+        }
+    }
 }
 
 /// What became of an upload that was a good request.
@@ -238,11 +372,12 @@ pub enum SubmitOutcome {
 /// A refused request, or our own failure. Each message is one line for a person.
 #[derive(Debug, thiserror::Error)]
 pub enum SubmitError {
-    #[error("bad bot name {0:?}: use 1 to 32 letters, digits, '-' or '_'")]
-    BadName(String),
-    #[error("unknown game {0:?}: gomoku, connect4, pahtum, legions or nupud")]
+    /// The one rule for names, and a name that is a folder and a URL part.
+    #[error("{0}")]
+    BadName(text::NameError),
+    #[error("unknown game {0:?}: {games}", games = game_names())]
     UnknownGame(String),
-    #[error("unknown language {0:?}: c, cpp, rust or python (files .c, .cc, .cpp, .rs, .py)")]
+    #[error("unknown language {0:?}: c, cpp, rust, python or javascript (files .c, .cc, .cpp, .rs, .py, .js)")]
     UnknownLanguage(String),
     #[error("{what} is too large: the limit is {limit} bytes")]
     TooLarge { what: String, limit: usize },
@@ -254,6 +389,10 @@ pub enum SubmitError {
     BadFileName(String),
     #[error("too many files: the limit is {0}")]
     TooManyFiles(usize),
+    #[error("the zip is refused: {0}")]
+    BadArchive(String),
+    #[error("{0}")]
+    Files(String),
     #[error("bad game options: {0}")]
     BadOptions(String),
     #[error("protocol {protocol} is for {protocol_game}, not {game}")]
@@ -280,12 +419,23 @@ impl SubmitError {
             | SubmitError::UnknownLanguage(_)
             | SubmitError::Missing(_)
             | SubmitError::Empty(_)
-            | SubmitError::BadFileName(_) => 400,
+            | SubmitError::BadFileName(_)
+            | SubmitError::BadArchive(_)
+            | SubmitError::Files(_) => 400,
             SubmitError::NotFound { .. } => 404,
             SubmitError::TooLarge { .. } | SubmitError::TooManyFiles(_) => 413,
             SubmitError::BadOptions(_) | SubmitError::WrongProtocol { .. } | SubmitError::BadManifest(_) => 422,
             SubmitError::NoSandbox | SubmitError::Io { .. } | SubmitError::EntryCheck(_) => 500,
         }
+    }
+}
+
+/// The games, from the registry: `gomoku, connect4, ... or reversi`.
+fn game_names() -> String {
+    let names: Vec<&str> = GameKind::ALL.iter().map(|g| g.name()).collect();
+    match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => names.join(""),
     }
 }
 
@@ -302,12 +452,32 @@ pub fn parse_game(name: &str) -> Result<GameKind, SubmitError> {
     GameKind::from_name(name).map_err(|_| SubmitError::UnknownGame(name.to_string()))
 }
 
-/// Checks a bot name: 1 to 32 characters of `[A-Za-z0-9_-]`.
+/// Checks a bot name: the one rule for names (`text`), and 1 to 32 characters of
+/// `[A-Za-z0-9_-]`, since it is a folder and a URL part.
 pub fn check_name(name: &str) -> Result<(), SubmitError> {
-    let ok = !name.is_empty()
-        && name.chars().count() <= MAX_NAME_CHARS
-        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
-    if ok { Ok(()) } else { Err(SubmitError::BadName(name.to_string())) }
+    text::check_slug("bot name", name).map_err(SubmitError::BadName)
+}
+
+/// Checks the files uploaded beside `first` (the manifest, or the source): good flat
+/// names, none empty or too large, no name twice, the whole within the upload's cap.
+fn check_extra_files(first: &[(String, Vec<u8>)], files: &[(String, Vec<u8>)]) -> Result<(), SubmitError> {
+    if files.len() > MAX_FILES {
+        return Err(SubmitError::TooManyFiles(MAX_FILES));
+    }
+    let mut seen: BTreeSet<&str> = first.iter().map(|(name, _)| name.as_str()).collect();
+    let mut total: usize = first.iter().map(|(_, bytes)| bytes.len()).sum();
+    for (file, bytes) in files {
+        check_file_name(file)?;
+        check_size(&format!("file {file}"), bytes.len())?;
+        if !seen.insert(file.as_str()) {
+            return Err(SubmitError::BadFileName(format!("{file} (twice)")));
+        }
+        total += bytes.len();
+    }
+    if total > MAX_UPLOAD_BYTES {
+        return Err(SubmitError::TooLarge { what: "the upload".to_string(), limit: MAX_UPLOAD_BYTES });
+    }
+    Ok(())
 }
 
 /// Checks an uploaded file's name: flat, `[A-Za-z0-9._-]`, not hidden, at most 64
@@ -333,11 +503,6 @@ fn check_size(what: &str, bytes: usize) -> Result<(), SubmitError> {
 
 fn check_options(game: GameKind, options: &Options) -> Result<(), SubmitError> {
     tournament::config::check_game_options(game, options).map_err(|err| SubmitError::BadOptions(err.to_string()))
-}
-
-/// The game's first native interface (for the project's own, name it).
-fn default_protocol(game: GameKind) -> Protocol {
-    Protocol::ALL.into_iter().find(|p| p.game() == Some(game)).unwrap_or(Protocol::Arbiter)
 }
 
 fn check_protocol(protocol: Protocol, game: GameKind) -> Result<(), SubmitError> {
@@ -384,7 +549,57 @@ impl Plan {
         match upload {
             Upload::Source(source) => Plan::from_source(source),
             Upload::Manifest(manifest) => Plan::from_manifest(manifest),
+            Upload::Files(files) => Plan::from_files(files),
         }
+    }
+
+    /// Several files (zips expanded): a manifest upload if a `bot.toml` is among them,
+    /// else the one source file among them compiled, the others kept beside it.
+    fn from_files(upload: FilesUpload) -> Result<Plan, SubmitError> {
+        let mut files: Vec<(String, Vec<u8>)> = Vec::new();
+        for (name, bytes) in upload.files {
+            if archive::is_zip(&bytes) {
+                files.extend(archive::unzip(&bytes)?);
+            } else {
+                files.push((name, bytes));
+            }
+        }
+        if files.is_empty() {
+            return Err(SubmitError::Missing("the files".to_string()));
+        }
+        if let Some(at) = files.iter().position(|(name, _)| name == "bot.toml") {
+            let (_, manifest) = files.remove(at);
+            let manifest = String::from_utf8(manifest).map_err(|_| SubmitError::BadManifest("it is not UTF-8 text".to_string()))?;
+            return Plan::from_manifest(ManifestUpload { name: upload.name, game: upload.game, options: upload.options, manifest, files });
+        }
+        let sources: Vec<usize> = (0..files.len()).filter(|&i| Language::from_filename(&files[i].0).is_some()).collect();
+        let main = match (sources.as_slice(), upload.language) {
+            ([one], _) => *one,
+            ([], Some(_)) if files.len() == 1 => 0,
+            ([], _) => {
+                let names: Vec<&str> = files.iter().map(|(n, _)| n.as_str()).collect();
+                return Err(SubmitError::Files(format!(
+                    "no source file among {}: a file .c, .cc, .cpp, .rs, .py or .js, or a bot.toml",
+                    names.join(", ")
+                )));
+            }
+            (many, _) => {
+                let names: Vec<&str> = many.iter().map(|&i| files[i].0.as_str()).collect();
+                return Err(SubmitError::Files(format!(
+                    "several source files ({}): upload one, or add a bot.toml whose build compiles them",
+                    names.join(", ")
+                )));
+            }
+        };
+        let (filename, code) = files.remove(main);
+        let name = upload.name.ok_or_else(|| SubmitError::Missing("the bot's name".to_string()))?;
+        let game = upload.game.ok_or_else(|| SubmitError::Missing("game".to_string()))?;
+        let source =
+            SourceUpload { name, game, options: upload.options, protocol: upload.protocol, language: upload.language, filename, code };
+        let mut plan = Plan::from_source(source)?;
+        check_extra_files(&plan.files, &files)?;
+        plan.files.extend(files);
+        Ok(plan)
     }
 
     fn from_source(upload: SourceUpload) -> Result<Plan, SubmitError> {
@@ -398,11 +613,13 @@ impl Plan {
         };
         let what = if upload.filename.is_empty() { "the source".to_string() } else { format!("file {}", upload.filename) };
         check_size(&what, upload.code.len())?;
-        let protocol = upload.protocol.unwrap_or_else(|| default_protocol(upload.game));
+        // The interface the form names, or the kit's (its marker), or the project's own,
+        // which every kit speaks and every game has.
+        let protocol = upload.protocol.or_else(|| kit_interface(&upload.code)).unwrap_or(Protocol::Arbiter);
         check_protocol(protocol, upload.game)?;
         check_options(upload.game, &upload.options)?;
-        let command = language.bot_command();
-        let program = Some(if language == Language::Python { "main.py" } else { "bot" }.to_string());
+        let command = language.bot_command(upload.game);
+        let program = Some(if language.is_script() { language.source_file() } else { "bot" }.to_string());
         Ok(Plan {
             name: upload.name,
             game: upload.game,
@@ -426,8 +643,15 @@ impl Plan {
             return Err(SubmitError::TooLarge { what: "bot.toml".to_string(), limit: MAX_FILE_BYTES });
         }
         let bad = |message: String| SubmitError::BadManifest(message);
-        let manifest: Manifest = toml::from_str(&upload.manifest).map_err(|err| bad(err.to_string().trim_end().replace('\n', " ")))?;
-        let game = GameKind::from_name(&manifest.game).map_err(|err| bad(err.to_string()))?;
+        let manifest: Manifest = toml::from_str(&upload.manifest).map_err(|err| bad(text::toml_error(&upload.manifest, &err)))?;
+        // A kit of every game (`game = "any"`) plays the game the form names.
+        let game = match (manifest.game.as_str(), upload.game) {
+            (referee::manifest::ANY_GAME, Some(game)) => game,
+            (referee::manifest::ANY_GAME, None) => {
+                return Err(bad("game = \"any\": choose the game the bot is to play (field `game`)".to_string()));
+            }
+            (named, _) => GameKind::from_name(named).map_err(|err| bad(err.to_string()))?,
+        };
         let name = upload.name.clone().unwrap_or_else(|| manifest.name.clone());
         check_name(&name)?;
         check_protocol(manifest.protocol, game)?;
@@ -440,19 +664,8 @@ impl Plan {
         if upload.files.len() > MAX_FILES {
             return Err(SubmitError::TooManyFiles(MAX_FILES));
         }
-        let mut seen = BTreeSet::new();
-        let mut total = upload.manifest.len();
-        for (file, bytes) in &upload.files {
-            check_file_name(file)?;
-            check_size(&format!("file {file}"), bytes.len())?;
-            if !seen.insert(file.as_str()) {
-                return Err(SubmitError::BadFileName(format!("{file} (twice)")));
-            }
-            total += bytes.len();
-        }
-        if total > MAX_UPLOAD_BYTES {
-            return Err(SubmitError::TooLarge { what: "the upload".to_string(), limit: MAX_UPLOAD_BYTES });
-        }
+        check_extra_files(&[("bot.toml".to_string(), upload.manifest.clone().into_bytes())], &upload.files)?;
+        let seen: BTreeSet<&str> = upload.files.iter().map(|(name, _)| name.as_str()).collect();
         // The program file, as `ProgramBot::load` finds it: the first relative path.
         let mut program = None;
         for (idx, part) in manifest.command.iter().enumerate() {
@@ -552,7 +765,7 @@ impl Submissions {
             let (from, to, python, program) = (
                 build_dir.path().to_path_buf(),
                 version_dir.path().to_path_buf(),
-                plan.language == Some(Language::Python),
+                plan.language.is_some_and(Language::is_script),
                 plan.program.clone(),
             );
             if let Err(refusal) = blocking(move || Ok(take_built_files(&from, &to, program.as_deref(), python))).await? {
@@ -604,6 +817,7 @@ impl Submissions {
             sha256: bot.fingerprint(),
             compile_log,
             entry_check: None,
+            doctor: None,
             path: PathBuf::new(),
         };
         let bot_dir = self.bot_dir(plan.game, &plan.name);
@@ -626,28 +840,81 @@ impl Submissions {
                 Err(err) => return Err(io_error(format!("cannot store {}", target.display()))(err)),
             }
         }
-        let result = match run_entry_check(&version, sandboxed).await {
-            Ok(result) => result,
-            Err(err) => EntryCheckResult { passed: false, summary: err.to_string(), games: Vec::new() },
-        };
-        version.entry_check = Some(result);
-        write_meta(&version.path, &version)?;
         Ok(SubmitOutcome::Accepted(Box::new(version)))
     }
 
-    /// Runs the entry check of a stored version again and stores its result.
+    /// Checks a stored version (the upload's second half, which the web arena runs in
+    /// the background): the doctor, then the entry check's games against
+    /// [`ENTRY_CHECK_BASELINE`] unless the doctor found a problem that ends every game.
+    /// Both results are stored with the version; each step is told to `on_event` as it
+    /// happens. The updated version.
+    pub async fn check(
+        &self,
+        version: &Version,
+        sandboxed: bool,
+        on_event: &mut (dyn FnMut(CheckEvent) + Send),
+    ) -> Result<Version, SubmitError> {
+        let mut version = version.clone();
+        if !referee::doctor::speaks(version.protocol) {
+            // The doctor's report of an interface it does not speak comes from games
+            // against the random player: the entry check's own two games are those.
+            on_event(CheckEvent::EntryCheckStarted);
+            let result = match run_entry_check(&version, sandboxed).await {
+                Ok(result) => result,
+                Err(err) => EntryCheckResult { passed: false, summary: err.to_string(), games: Vec::new() },
+            };
+            version.doctor = Some(report_from_games(&version, &result));
+            on_event(CheckEvent::Doctor(version.doctor.clone().expect("just set")));
+            version.entry_check = Some(result.clone());
+            let (dir, stored) = (version.path.clone(), version.clone());
+            blocking(move || write_meta(&dir, &stored)).await?;
+            on_event(CheckEvent::EntryCheck(result));
+            return Ok(version);
+        }
+        let doctor = run_doctor(&version, sandboxed, on_event).await;
+        let fatal = doctor.problems.iter().find(|p| p.ends_game).cloned();
+        version.doctor = Some(doctor);
+        on_event(CheckEvent::Doctor(version.doctor.clone().expect("just set")));
+        let result = match fatal {
+            Some(problem) => EntryCheckResult {
+                passed: false,
+                summary: format!(
+                    "failed: the doctor found {} (as side {}), which ends every game: its report says what to do",
+                    problem.title, problem.side
+                ),
+                games: Vec::new(),
+            },
+            None => {
+                on_event(CheckEvent::EntryCheckStarted);
+                match run_entry_check(&version, sandboxed).await {
+                    Ok(result) => result,
+                    Err(err) => EntryCheckResult { passed: false, summary: err.to_string(), games: Vec::new() },
+                }
+            }
+        };
+        version.entry_check = Some(result.clone());
+        let (dir, stored) = (version.path.clone(), version.clone());
+        blocking(move || write_meta(&dir, &stored)).await?;
+        on_event(CheckEvent::EntryCheck(result));
+        Ok(version)
+    }
+
+    /// Runs the check of a stored version again (the doctor and the entry check) and
+    /// stores its result.
     pub async fn entry_check(&self, game: GameKind, name: &str, version: u32, sandboxed: bool) -> Result<EntryCheckResult, SubmitError> {
+        let stored = self.version(game, name, version)?;
+        let checked = self.check(&stored, sandboxed, &mut |_| {}).await?;
+        Ok(checked.entry_check.expect("a check stores its result"))
+    }
+
+    /// One version of a bot.
+    pub fn version(&self, game: GameKind, name: &str, version: u32) -> Result<Version, SubmitError> {
         check_name(name)?;
         let path = self.bot_dir(game, name).join(format!("v{version}"));
-        let not_found = || SubmitError::NotFound { game: game.name().to_string(), name: name.to_string(), version };
         if !path.join("meta.json").is_file() {
-            return Err(not_found());
+            return Err(SubmitError::NotFound { game: game.name().to_string(), name: name.to_string(), version });
         }
-        let mut stored = read_meta(&path)?;
-        let result = run_entry_check(&stored, sandboxed).await?;
-        stored.entry_check = Some(result.clone());
-        write_meta(&path, &stored)?;
-        Ok(result)
+        read_meta(&path)
     }
 
     /// The current (latest) version of every bot of every game, by game then name.
@@ -838,9 +1105,95 @@ async fn rust_sysroot() -> Option<PathBuf> {
         .clone()
 }
 
-/// Runs the tournaments' entry check for one version: a one-stage tournament
-/// (`format = "entry-check"` against [`ENTRY_CHECK_BASELINE`]) in a temporary database,
-/// so that passing means here what it means in a tournament.
+/// What a check does, told as it happens.
+#[derive(Clone, Debug)]
+pub enum CheckEvent {
+    /// A step of the doctor's.
+    Step(referee::doctor::Step),
+    /// The doctor's report.
+    Doctor(DoctorReport),
+    /// The entry check's games begin.
+    EntryCheckStarted,
+    /// The entry check's result.
+    EntryCheck(EntryCheckResult),
+}
+
+/// The most time a move has in the entry check's games (the game's own limit when it is
+/// less): a class's entry check decides in seconds, as the doctor does (its bound for
+/// a move of a game it plays), whatever the game's budget (Connect Four's 120 s of CPU
+/// time a game allow 241 s a move).
+pub const ENTRY_CHECK_MOVE_MS: u64 = arena::doctor::MOVE_BOUND.as_millis() as u64;
+
+/// The doctor's report of a bot of an interface it does not speak, from the entry
+/// check's games against the random player: every fault of the bot is a problem in the
+/// referee's words (a wrong answer quotes the text received), and a bot that does not
+/// describe itself has no handshake.
+fn report_from_games(version: &Version, result: &EntryCheckResult) -> DoctorReport {
+    use referee::doctor::ProblemKind;
+    let sides = version.game.side_names();
+    let mut problems = Vec::new();
+    for game in &result.games {
+        let Some(fault) = &game.fault else { continue };
+        let kind = match fault.as_str() {
+            "crash" => ProblemKind::Crash,
+            "timeout" => ProblemKind::LateAnswer,
+            "illegal-move" => ProblemKind::IllegalMove,
+            _ => ProblemKind::WrongFormat,
+        };
+        let side = sides.iter().position(|s| *s == game.side).unwrap_or(0);
+        problems.push(DoctorProblem {
+            title: kind.title().to_string(),
+            side,
+            explanation: format!("the referee ended the game as side {side}'s fault: {}", game.termination),
+            exchange: Vec::new(),
+            stderr: String::new(),
+            ends_game: kind.ends_game(),
+        });
+    }
+    if result.games.is_empty() && !result.passed {
+        let reason = result.summary.strip_prefix("failed: ").unwrap_or(&result.summary).to_string();
+        problems.push(DoctorProblem {
+            title: ProblemKind::NoHandshake.title().to_string(),
+            side: 0,
+            explanation: reason,
+            exchange: Vec::new(),
+            stderr: String::new(),
+            ends_game: true,
+        });
+    }
+    let moves = result.games.iter().map(|g| g.moves.div_ceil(2)).sum();
+    DoctorReport { fit: problems.is_empty(), moves, problems, error: None }
+}
+
+/// The doctor on a version, in the game and with the limits of its entry check (inside
+/// the sandbox when `sandboxed`): its report, with our own failure as `error`.
+async fn run_doctor(version: &Version, sandboxed: bool, on_event: &mut (dyn FnMut(CheckEvent) + Send)) -> DoctorReport {
+    let manifest = version.path.join("bot.toml");
+    let loaded = tokio::task::spawn_blocking(move || ProgramBot::load(&manifest)).await.expect("loading a manifest does not panic");
+    let bot = match loaded {
+        Ok(bot) => bot,
+        Err(err) => return DoctorReport { fit: false, moves: 0, problems: Vec::new(), error: Some(err.to_string()) },
+    };
+    let mut limits = referee::Limits::for_game(version.game, &version.options).with(&bot.manifest.limits);
+    limits.sandboxed = sandboxed;
+    let mut on_step = |step| on_event(CheckEvent::Step(step));
+    match arena::doctor::examine(&bot, version.game, &version.options, &limits, &mut on_step).await {
+        Ok(checkup) => DoctorReport {
+            fit: checkup.is_fit(),
+            moves: checkup.moves,
+            problems: checkup.problems.iter().map(DoctorProblem::from_problem).collect(),
+            error: None,
+        },
+        Err(err) => DoctorReport { fit: false, moves: 0, problems: Vec::new(), error: Some(err.to_string()) },
+    }
+}
+
+/// Runs the entry check's games for one version: a one-stage tournament (`format =
+/// "entry-check"` against [`ENTRY_CHECK_BASELINE`], at most [`ENTRY_CHECK_MOVE_MS`] a
+/// move) in a temporary database. It passes when the bot answers its interface's
+/// self-description and plays every game to its end without a fault: a class's first
+/// bot plays at random and must be let into the ladder, so winning is not asked (a
+/// tournament's own entry-check stage still asks it).
 async fn run_entry_check(version: &Version, sandboxed: bool) -> Result<EntryCheckResult, SubmitError> {
     let fail = |message: String| SubmitError::EntryCheck(message);
     let config_text = entry_check_config(version);
@@ -881,17 +1234,26 @@ async fn run_entry_check(version: &Version, sandboxed: bool) -> Result<EntryChec
     store.close().await;
     let results = run.map_err(|err| fail(err.to_string()))?;
     let games = games?;
-    let stage = results.first().ok_or_else(|| fail("the stage gave no result".to_string()))?;
-    let passed = stage.qualified.contains(&0);
-    let summary = if passed {
-        let count = |r: &str| games.iter().filter(|g| g.result == r).count();
-        format!("passed: won {}, drew {}, lost {} against {ENTRY_CHECK_BASELINE}", count("win"), count("draw"), count("loss"))
-    } else if let Some((_, reason)) = stage.failed.iter().find(|(id, _)| *id == 0) {
-        format!("failed: {reason}")
-    } else if let Some(reason) = refused.first() {
-        format!("failed: {reason}")
+    results.first().ok_or_else(|| fail("the stage gave no result".to_string()))?;
+    let faulty: Vec<&EntryGame> = games.iter().filter(|g| g.fault.is_some()).collect();
+    let count = |r: &str| games.iter().filter(|g| g.result == r).count();
+    let (passed, summary) = if let Some(reason) = refused.first() {
+        (false, format!("failed: {reason}"))
+    } else if games.is_empty() {
+        (false, "failed: no game was played".to_string())
+    } else if let Some(first) = faulty.first() {
+        let kind = first.fault.as_deref().unwrap_or("fault");
+        let detail = first.termination.split_once(": ").map_or(first.termination.as_str(), |(_, detail)| detail);
+        (false, format!("failed: {kind} in {} of {} games against {ENTRY_CHECK_BASELINE} ({detail})", faulty.len(), games.len()))
     } else {
-        "failed".to_string()
+        let summary = format!(
+            "passed: {} games played to the end without a fault (won {}, drew {}, lost {} against {ENTRY_CHECK_BASELINE})",
+            games.len(),
+            count("win"),
+            count("draw"),
+            count("loss")
+        );
+        (true, summary)
     };
     Ok(EntryCheckResult { passed, summary, games })
 }
@@ -907,6 +1269,10 @@ fn entry_check_config(version: &Version) -> String {
         let options: toml::Table = version.options.iter().map(|(k, v)| (k.clone(), toml::Value::String(v.clone()))).collect();
         table.insert("options".into(), options.into());
     }
+    let seed = version.game.seed_limits(&version.options).move_ms;
+    let mut limits = toml::Table::new();
+    limits.insert("move-ms".into(), toml::Value::Integer(seed.map_or(ENTRY_CHECK_MOVE_MS, |ms| ms.min(ENTRY_CHECK_MOVE_MS)) as i64));
+    table.insert("limits".into(), limits.into());
     let mut stage = toml::Table::new();
     stage.insert("name".into(), "entry check".into());
     stage.insert("format".into(), "entry-check".into());
@@ -935,7 +1301,12 @@ async fn read_games(store: &store::Store, version: &Version) -> Result<Vec<Entry
             Some(w) if w == side => "win",
             Some(_) => "loss",
         };
+        let fault = record.as_ref().and_then(|r| {
+            let termination = &r.result.termination;
+            (termination.side().map(|s| s.index()) == Some(side)).then(|| termination.kind().to_string())
+        });
         games.push(EntryGame {
+            fault,
             opponent: ENTRY_CHECK_BASELINE.to_string(),
             side: version.game.side_names()[side].to_string(),
             result: result.to_string(),
@@ -1014,8 +1385,10 @@ mod tests {
         assert_eq!(Language::from_filename("main.cc"), Some(Language::Cpp));
         assert_eq!(Language::from_filename("main.go"), None);
         assert_eq!(Language::from_filename("Makefile"), None);
-        assert_eq!(default_protocol(GameKind::Pahtum), Protocol::Pahtum);
-        assert_eq!(default_protocol(GameKind::Gomoku), Protocol::GomokuFile);
+        assert_eq!(Language::from_filename("bot.js"), Some(Language::JavaScript));
+        assert_eq!(kit_interface(b"#!/usr/bin/env python3\n# arbiter-interface: pahtum\n"), Some(Protocol::Pahtum));
+        assert_eq!(kit_interface(b"/* x: a bot (arbiter-interface: arbiter) */"), Some(Protocol::Arbiter));
+        assert_eq!(kit_interface(b"print('no marker')"), None);
         assert!(check_file_name("bot.toml").is_err() && check_file_name(".x").is_err() && check_file_name("a/b").is_err());
     }
 
@@ -1035,6 +1408,7 @@ mod tests {
             sha256: None,
             compile_log: String::new(),
             entry_check: None,
+            doctor: None,
             path: PathBuf::new(),
         };
         let config = tournament::TournamentConfig::parse_without_entrants(&entry_check_config(&version), "x").unwrap();

@@ -9,7 +9,7 @@
 //! reuse = false                        # true: keep a bot's process between its games (when it can)
 //! [options]                            # game options
 //! [limits]                             # move-ms, move-cpu-ms, game-ms, cpu-ms, memory-mb, stderr-kb,
-//!                                      # increment-ms, moves-to-go, margin-ms, tc = "40/60+0.6"
+//!                                      # disk-mb, files, increment-ms, moves-to-go, margin-ms, tc = "40/60+0.6"
 //! [[entrant]]
 //! name = "baseline"
 //! bot = "random"                       # a built-in player (random ... strong), or a bot.toml / its folder
@@ -33,6 +33,9 @@ use rand::rngs::ChaCha8Rng;
 use rules::{AnyPosition, GameKind, LimitSet, Options, SetupError};
 use serde::{Deserialize, Serialize};
 use toml::Spanned;
+
+/// The longest tournament name, in characters.
+pub const MAX_TITLE_CHARS: usize = 100;
 
 /// A config that cannot be used, with the line it is about where there is one.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -409,6 +412,8 @@ struct RawLimits {
     move_cpu_ms: Option<Spanned<u64>>,
     memory_mb: Option<Spanned<u64>>,
     stderr_kb: Option<Spanned<u64>>,
+    disk_mb: Option<Spanned<u64>>,
+    files: Option<Spanned<u64>>,
 }
 
 #[derive(Deserialize)]
@@ -483,22 +488,7 @@ impl Reader<'_> {
     }
 
     fn syntax(&self, err: toml::de::Error) -> ConfigError {
-        let mut text = err.message().trim().replace('\n', "; ");
-        // serde speaks of fields and Rust types; a config's reader knows keys and numbers
-        for (from, to) in [
-            ("unknown field", "unknown key"),
-            ("missing field", "missing key"),
-            ("expected u32", "expected a whole number"),
-            ("expected u64", "expected a whole number"),
-            ("expected i64", "expected a whole number"),
-        ] {
-            text = text.replace(from, to);
-        }
-        let message = match err.span() {
-            Some(span) => format!("line {}: {text}", self.line(&span)),
-            None => text,
-        };
-        ConfigError::Syntax { file: self.file.to_string(), message }
+        ConfigError::Syntax { file: self.file.to_string(), message: text::toml_error(self.text, &err) }
     }
 
     fn read(&self, require_entrants: bool) -> Result<TournamentConfig, ConfigError> {
@@ -506,7 +496,12 @@ impl Reader<'_> {
 
         let game = GameKind::from_name(raw.game.get_ref()).map_err(|err| self.invalid(&raw.game.span(), err.to_string()))?;
         let name = match &raw.name {
-            Some(name) => self.non_empty(name, "name")?,
+            Some(name) => {
+                let text = self.non_empty(name, "name")?;
+                text::check_text("the tournament's name", &text, MAX_TITLE_CHARS)
+                    .map_err(|err| self.invalid(&name.span(), err.to_string()))?;
+                text
+            }
             None => default_name(self.file),
         };
         let seed = match &raw.seed {
@@ -610,6 +605,8 @@ impl Reader<'_> {
             move_cpu_ms: read(&raw.move_cpu_ms, "move-cpu-ms")?,
             memory_mb: read(&raw.memory_mb, "memory-mb")?,
             stderr_kb: read(&raw.stderr_kb, "stderr-kb")?,
+            disk_mb: read(&raw.disk_mb, "disk-mb")?,
+            files: read(&raw.files, "files")?,
         };
         let Some(tc) = &raw.tc else { return Ok(limits) };
         if limits.game_ms.is_some() || limits.increment_ms.is_some() || limits.moves_to_go.is_some() {
@@ -641,7 +638,11 @@ impl Reader<'_> {
                 }
             }
             let name = match &entrant.name {
-                Some(name) => Some(self.non_empty(name, "name")?),
+                Some(name) => {
+                    // The one rule for names (the `text` crate), as manifests and uploads.
+                    text::check_name("entrant name", name.get_ref()).map_err(|err| self.invalid(&name.span(), err.to_string()))?;
+                    Some(name.get_ref().clone())
+                }
                 None => None,
             };
             let key = match &name {

@@ -80,14 +80,43 @@ pub struct Candidate {
     pub boss: bool,
     /// In a game now.
     pub busy: bool,
+    /// Its games among the ladder's recent ones ([`Window`]).
+    pub recent: u32,
+}
+
+/// The ladder's recent games, by which a bot's share is bounded: a bot that finishes
+/// games fast (one that crashes at once, say) must not take the ladder over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Window {
+    /// How many games the window holds (the ladder's last ones, up to [`window_size`]).
+    pub games: u32,
+}
+
+/// The recent games counted for `bots` players that are not bosses: four per bot, at
+/// least 20.
+pub fn window_size(bots: usize) -> usize {
+    (4 * bots).max(20)
+}
+
+/// The largest share of the recent games a bot may have played and still be paired:
+/// three times its fair share, at least a quarter (with fewer than four bots, no bound).
+/// Bots over it wait until the others have played; since the shares of a window sum to
+/// at most 2 (two players a game), fewer than two thirds of the bots can be over it at
+/// once, so the ladder never stops for it.
+pub fn share_cap(bots: usize) -> f64 {
+    (3.0 / bots.max(1) as f64).max(0.25)
 }
 
 /// The next game: the free non-boss player the ladder knows least about (highest
 /// uncertainty, then fewest games, then key), against the free player nearest its rating
-/// (then fewest games, then key). Bosses never play each other. `None` when no pair is
-/// free. Deterministic: the same candidates give the same pair.
-pub fn next_pair(candidates: &[Candidate]) -> Option<(usize, usize)> {
-    let free = |c: &&Candidate| !c.busy;
+/// (then fewest games, then key). Bosses never play each other; a bot over its share of
+/// the recent games ([`share_cap`]) waits. `None` when no pair is free. Deterministic:
+/// the same candidates give the same pair.
+pub fn next_pair(candidates: &[Candidate], window: Window) -> Option<(usize, usize)> {
+    let bots = candidates.iter().filter(|c| !c.boss).count();
+    let cap = share_cap(bots) * f64::from(window.games);
+    let within = |c: &Candidate| c.boss || f64::from(c.recent) <= cap || window.games == 0;
+    let free = |c: &&Candidate| !c.busy && within(c);
     let (first, player) = candidates.iter().enumerate().filter(|(_, c)| free(c) && !c.boss).min_by(|(_, x), (_, y)| {
         y.rating.uncertainty.total_cmp(&x.rating.uncertainty).then(x.games.cmp(&y.games)).then_with(|| x.key.cmp(&y.key))
     })?;
@@ -110,8 +139,10 @@ mod tests {
     use super::*;
 
     fn candidate(key: &str, rating: f64, uncertainty: f64, games: u32, boss: bool) -> Candidate {
-        Candidate { key: key.into(), rating: Rating { rating, uncertainty }, games, boss, busy: false }
+        Candidate { key: key.into(), rating: Rating { rating, uncertainty }, games, boss, busy: false, recent: 0 }
     }
+
+    const NO_WINDOW: Window = Window { games: 0 };
 
     #[test]
     fn bosses_are_spaced_around_the_start_rating() {
@@ -154,14 +185,63 @@ mod tests {
             (vec![candidate("alone", 25.0, 8.3, 0, false)], None),
         ];
         for (candidates, expected) in cases {
-            let pair = next_pair(&candidates).map(|(a, b)| (candidates[a].key.as_str(), candidates[b].key.as_str()));
+            let pair = next_pair(&candidates, NO_WINDOW).map(|(a, b)| (candidates[a].key.as_str(), candidates[b].key.as_str()));
             assert_eq!(pair, expected, "{candidates:?}");
         }
         // A busy player is skipped on both ends.
         let mut candidates = vec![boss("medium", 25.0), candidate("new", 25.0, 8.3, 0, false), candidate("x", 40.0, 2.0, 5, false)];
         candidates[0].busy = true;
-        assert_eq!(next_pair(&candidates), Some((1, 2)));
+        assert_eq!(next_pair(&candidates, NO_WINDOW), Some((1, 2)));
         candidates[2].busy = true;
-        assert_eq!(next_pair(&candidates), None);
+        assert_eq!(next_pair(&candidates, NO_WINDOW), None);
+    }
+
+    #[test]
+    fn a_bot_over_its_share_of_the_recent_games_waits_and_the_ladder_never_stops() {
+        // Twelve bots: the cap is a quarter of the window. "fast" played 10 of the last
+        // 20 games (it crashes at once): it waits, though it is the most uncertain.
+        let mut candidates: Vec<Candidate> = (0..11).map(|n| candidate(&format!("b{n:02}"), 25.0, 3.0, 8, false)).collect();
+        let mut fast = candidate("fast", 25.0, 8.0, 10, false);
+        fast.recent = 10;
+        candidates.push(fast);
+        candidates.push(candidate("greedy", 25.0, BOSS_UNCERTAINTY, 0, true));
+        let window = Window { games: 20 };
+        let (a, b) = next_pair(&candidates, window).expect("a pair");
+        assert!(candidates[a].key != "fast" && candidates[b].key != "fast", "{} {}", candidates[a].key, candidates[b].key);
+        // Within its share, it is first again.
+        candidates[11].recent = 5;
+        assert_eq!(candidates[next_pair(&candidates, window).unwrap().0].key, "fast");
+        // Fewer than four bots: no bound.
+        let mut few = vec![candidate("x", 25.0, 8.0, 20, false), candidate("y", 25.0, 2.0, 0, false)];
+        few[0].recent = 20;
+        assert_eq!(next_pair(&few, window), Some((0, 1)));
+    }
+
+    proptest::proptest! {
+        /// Whatever the recent games (each with two players, or one bot and a boss),
+        /// some pair can always be formed once every player is free: the bound never
+        /// stops a ladder with at least two bots and a boss.
+        #[test]
+        fn the_share_bound_never_stops_the_ladder(bots in 2usize..30, games in proptest::collection::vec((0usize..30, 0usize..31), 1..120)) {
+            let mut recent = vec![0u32; bots];
+            let window = games.len().min(window_size(bots));
+            for &(a, b) in &games[games.len() - window..] {
+                let a = a % bots;
+                recent[a] += 1;
+                // b == bots plays the boss.
+                let b = b % (bots + 1);
+                if b < bots && b != a {
+                    recent[b] += 1;
+                }
+            }
+            let mut candidates: Vec<Candidate> = (0..bots).map(|n| {
+                let mut c = candidate(&format!("b{n:02}"), 25.0, 3.0, 0, false);
+                c.recent = recent[n];
+                c
+            }).collect();
+            candidates.push(candidate("boss", 25.0, BOSS_UNCERTAINTY, 0, true));
+            let window = Window { games: window as u32 };
+            proptest::prop_assert!(next_pair(&candidates, window).is_some(), "no pair: {:?}", recent);
+        }
     }
 }

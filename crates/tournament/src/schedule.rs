@@ -114,7 +114,14 @@ pub fn next(ctx: &StageContext, results: &[GameOutcome]) -> Next {
 /// Whether a game is a tie-break extra game (it counts for the extra-games tie-break
 /// only, not for points).
 pub fn is_extra_game(spec: &GameSpec) -> bool {
-    spec.key.split('/').nth(1).is_some_and(|tag| tag.starts_with('x'))
+    tie_break_round(&spec.key).is_some()
+}
+
+/// The tie-break round of a game by its key (`x{t}`: `t`, counted from 1), `None` for a
+/// stage's own game: pages say "tie-break 1", not the round number it is given after
+/// the stage's last round.
+pub fn tie_break_round(key: &str) -> Option<u32> {
+    key.split('/').nth(1)?.strip_prefix('x')?.parse().ok()
 }
 
 /// A stage evaluated from its results so far.

@@ -46,10 +46,12 @@ export function el(tag, attrs = {}, ...children) {
 /** The top navigation bar, with the current page marked. */
 export function nav(here) {
   const links = [["/", "Tournaments"], ["/ladders", "Ladders"], ["/test", "Testing ground"], ["/play", "Play"],
-    ["/submit", "Submit a bot"], ["/entrants", "Entrants"]];
+    ["/submit", "Submit a bot"]];
+  const who = el("a", { href: "/entrants", class: "who" + (here === "/entrants" ? " here" : ""), id: "signed-in" }, "Sign in");
   const bar = el("header", { class: "top" }, el("span", { class: "brand" }, "Arbiter"),
-    links.map(([href, text]) => el("a", { href, class: here === href ? "here" : null }, text)));
+    links.map(([href, text]) => el("a", { href, class: here === href ? "here" : null }, text)), who);
   document.body.prepend(bar);
+  whoAmI().then(me => { who.textContent = me.role === "organiser" ? "Organiser" : me.role === "entrant" ? me.name : "Sign in"; });
 }
 
 /** A refusal as a person reads it: what to do rather than how the API works. */
@@ -85,6 +87,26 @@ export async function apiAsMe(path) {
     if (error.status === 403) return api(path);
     throw error;
   }
+}
+
+/** Who the token kept in this browser belongs to (`{role, name?}`: `organiser`,
+ *  `entrant` or `anyone`), asked once a page. A token the server no longer takes counts
+ *  as none. */
+let whoPromise = null;
+export function whoAmI() {
+  if (!whoPromise) {
+    const token = savedToken();
+    whoPromise = token ? api("/api/me", { token }).catch(() => ({ role: "anyone" })) : Promise.resolve({ role: "anyone" });
+  }
+  return whoPromise;
+}
+
+/** Shows the elements marked `data-organiser` to the organiser only: spectators and
+ *  entrants see no admin form. */
+export async function organiserOnly() {
+  const me = await whoAmI();
+  for (const node of document.querySelectorAll("[data-organiser]")) node.hidden = me.role !== "organiser";
+  return me;
 }
 
 /** The organiser's token as typed once in this browser. */

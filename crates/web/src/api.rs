@@ -47,11 +47,6 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/api/test", post(test))
         .route("/api/play", post(play))
         .route("/api/freeze", get(frozen).post(freeze))
-        .route(
-            "/api/submissions",
-            get(submissions_list).post(upload).layer(axum::extract::DefaultBodyLimit::max(submissions::MAX_UPLOAD_BYTES + 256 * 1024)),
-        )
-        .route("/api/submissions/{game}/{name}", get(submission_versions))
         .route("/api/{*rest}", get(unknown).post(unknown))
 }
 
@@ -64,11 +59,12 @@ async fn index() -> Json<Value> {
             "GET /api/tournaments/{id}/events (SSE)", "GET /api/tournaments/{id}/games", "GET /api/tournaments/{id}/game?key=K",
             "GET /api/games", "GET /api/games/{id}", "GET /api/games/{id}/events (SSE)", "POST /api/games/{id}/move",
             "GET /api/games/{id}/choices?partial=P",
-            "POST /api/test", "POST /api/play", "GET /api/submissions", "POST /api/submissions (token)",
+            "POST /api/test", "POST /api/play", "GET /api/submissions", "POST /api/submissions[?wait=false] (token)",
+            "GET /api/submissions/{game}/{name}", "GET /api/submissions/{game}/{name}/{version}/check", "GET /api/uploads",
             "GET /api/freeze", "POST /api/freeze (token)",
             "GET /api/entrants (token)", "POST /api/entrants (token)", "GET /api/entrants/{name}",
             "POST /api/entrants/{name}/revoke (token)", "POST /api/entrants/{name}/token (token)", "GET /api/me",
-            "GET /api/ladders", "POST /api/ladders (token)", "GET /api/ladders/{id}", "GET /api/ladders/{id}/games",
+            "GET /api/ladders", "POST /api/ladders (token)", "GET /api/ladders/{id}", "GET /api/ladders/{id}/games?before=N&limit=M",
             "POST /api/ladders/{id}/freeze (token)", "GET /api/bots/{game}/{name}"
         ]
     }))
@@ -246,17 +242,21 @@ async fn tournament_game_doc(app: &App, id: &str, query: KeyQuery) -> ApiResult<
     }
 }
 
+/// The testing ground's and human play's games, running and finished (the newest 100);
+/// ladder games are listed by their ladders (`/api/ladders/{id}/games`), not here.
 async fn games_list(State(app): AppState) -> Json<Value> {
     let running: Vec<Value> = app
         .registry
         .running()
         .iter()
+        .filter(|g| !matches!(g.origin, Origin::Ladder { .. }))
         .map(|g| json!({ "id": g.id, "game": g.kind.name(), "names": g.names, "origin": g.origin, "live": true }))
         .collect();
     let finished: Vec<Value> = app
         .registry
         .stored_ids()
         .into_iter()
+        .filter(|id| !id.starts_with(crate::live::LADDER_PREFIX))
         .take(100)
         .filter_map(|id| {
             let (record, origin) = app.registry.load_record(&id)?;
@@ -365,185 +365,6 @@ async fn play(
     Ok((StatusCode::CREATED, Json(games::start_human(&app, client, req)?)))
 }
 
-fn submit_error(err: submissions::SubmitError) -> ApiError {
-    ApiError::new(StatusCode::from_u16(err.status()).unwrap_or(StatusCode::BAD_REQUEST), err.to_string())
-}
-
-/// Versions as `caller` may see them: the compiler's output of another entrant's bot
-/// is left out (it quotes the source), and each names its owner.
-async fn versions_for(app: &App, caller: &Caller, versions: Vec<submissions::Version>) -> ApiResult<Vec<Value>> {
-    let mut shown = Vec::new();
-    for mut version in versions {
-        let owner = app.arena.owner(version.game.name(), &version.name).await?;
-        if !caller.may_see(owner.as_deref()) {
-            version.compile_log = String::new();
-        }
-        let mut value = serde_json::to_value(&version).map_err(|e| ApiError::internal(e.to_string()))?;
-        if let Some(object) = value.as_object_mut() {
-            object.insert("entrant".into(), json!(owner));
-        }
-        shown.push(value);
-    }
-    Ok(shown)
-}
-
-async fn submissions_list(State(app): AppState, caller: Caller) -> ApiResult<Json<Vec<Value>>> {
-    let list = app.submissions.list().map_err(submit_error)?;
-    Ok(Json(versions_for(&app, &caller, list).await?))
-}
-
-async fn submission_versions(
-    State(app): AppState,
-    caller: Caller,
-    UrlPath((game, name)): UrlPath<(String, String)>,
-) -> ApiResult<Json<Vec<Value>>> {
-    let kind = games::parse_game(&game)?;
-    let versions = app.submissions.versions(kind, &name).map_err(submit_error)?;
-    if versions.is_empty() {
-        return Err(ApiError::not_found(format!("no {kind} bot {name:?} is registered")));
-    }
-    Ok(Json(versions_for(&app, &caller, versions).await?))
-}
-
-/// The fields of an upload form.
-const UPLOAD_FIELDS: &str = "name, game, protocol, language, options, source, manifest, files";
-
-/// An upload (multipart form): `source` (one file) or `manifest` (bot.toml) with
-/// `files`; `name`, `game`, `protocol`, `language`, `options` (a JSON object) as text.
-async fn upload(State(app): AppState, caller: Caller, mut form: axum::extract::Multipart) -> ApiResult<Response> {
-    use submissions::{Language, ManifestUpload, SourceUpload, SubmitOutcome, Upload};
-    if caller == Caller::Anyone {
-        return Err(ApiError::token_required(
-            "sign in with your token to upload: an entrant's (the organiser gives it) or the organiser's",
-        ));
-    }
-    if app.frozen() {
-        return Err(ApiError::conflict("submissions are frozen by the organiser"));
-    }
-    let part_error =
-        |err: axum::extract::multipart::MultipartError| ApiError::new(err.status(), format!("bad upload: {}", err.body_text()));
-    let mut text: std::collections::BTreeMap<String, String> = Default::default();
-    let mut source: Option<(String, Vec<u8>)> = None;
-    let mut manifest: Option<String> = None;
-    let mut files: Vec<(String, Vec<u8>)> = Vec::new();
-    while let Some(field) = form.next_field().await.map_err(part_error)? {
-        let name = field.name().unwrap_or("").to_string();
-        let file_name = field.file_name().map(str::to_string);
-        let bytes = field.bytes().await.map_err(part_error)?.to_vec();
-        match name.as_str() {
-            "source" | "manifest" | "files" if file_name.as_deref().unwrap_or("").is_empty() && bytes.is_empty() => {}
-            "source" => source = Some((file_name.unwrap_or_default(), bytes)),
-            "manifest" => {
-                manifest = Some(String::from_utf8(bytes).map_err(|_| ApiError::bad_request("the manifest is not UTF-8 text"))?);
-            }
-            "files" => files.push((file_name.unwrap_or_default(), bytes)),
-            "name" | "game" | "protocol" | "language" | "options" => {
-                let value = String::from_utf8(bytes).map_err(|_| ApiError::bad_request(format!("field {name} is not UTF-8 text")))?;
-                text.insert(name, value.trim().to_string());
-            }
-            other => return Err(ApiError::bad_request(format!("unknown field {other:?} (fields: {UPLOAD_FIELDS})"))),
-        }
-    }
-    let field = |key: &str| text.get(key).filter(|v| !v.is_empty()).cloned();
-    let options: rules::Options = match field("options") {
-        Some(json) => {
-            serde_json::from_str(&json).map_err(|err| ApiError::bad_request(format!("options: not a JSON object of strings: {err}")))?
-        }
-        None => Default::default(),
-    };
-    let upload = match (source, manifest) {
-        (Some(_), Some(_)) => return Err(ApiError::bad_request("give a source file or a manifest, not both")),
-        (None, None) => {
-            return Err(ApiError::bad_request(
-                "missing the program: a source file (field `source`) or a manifest (field `manifest`) with its files",
-            ));
-        }
-        (Some((filename, code)), None) => {
-            let name = field("name").ok_or_else(|| ApiError::bad_request("missing the bot's name (field `name`)"))?;
-            let game = submissions::parse_game(&field("game").unwrap_or_default()).map_err(submit_error)?;
-            let protocol = match field("protocol") {
-                Some(p) => Some(
-                    referee::Protocol::ALL
-                        .into_iter()
-                        .find(|known| known.name() == p)
-                        .ok_or_else(|| ApiError::bad_request(format!("unknown interface {p:?}")))?,
-                ),
-                None => None,
-            };
-            let language = match field("language") {
-                Some(l) => Some(Language::from_name(&l).ok_or_else(|| submit_error(submissions::SubmitError::UnknownLanguage(l)))?),
-                None => None,
-            };
-            if !files.is_empty() {
-                return Err(ApiError::bad_request("a source upload is one file; send a manifest to upload several files"));
-            }
-            Upload::Source(SourceUpload { name, game, options, protocol, language, filename, code })
-        }
-        (None, Some(manifest)) => Upload::Manifest(ManifestUpload { name: field("name"), options, manifest, files }),
-    };
-    // A bot frozen by a running stage takes no upload.
-    let (game, name) = match &upload {
-        Upload::Source(s) => (Some(s.game), Some(s.name.clone())),
-        Upload::Manifest(m) => {
-            let table: Option<toml::Table> = m.manifest.parse().ok();
-            let get = |key: &str| table.as_ref().and_then(|t| t.get(key)).and_then(|v| v.as_str()).map(str::to_string);
-            (get("game").and_then(|g| rules::GameKind::from_name(&g).ok()), m.name.clone().or_else(|| get("name")))
-        }
-    };
-    if let (Some(game), Some(name)) = (game, name.clone())
-        && submissions::check_name(&name).is_ok()
-        && let Some(tournament) = app.tournaments.playing(&app.submissions.root().join(game.name()).join(&name))
-    {
-        return Err(ApiError::conflict(format!(
-            "{game} bot {name} plays in tournament {tournament}, which is running: its program is frozen until the tournament ends"
-        )));
-    }
-    // An entrant uploads versions of their own bots only: a new name becomes theirs, a
-    // name of another entrant's or of the organiser's is refused.
-    let claim = match (&caller, game, name) {
-        (Caller::Entrant(me), Some(game), Some(name)) if submissions::check_name(&name).is_ok() => {
-            let existed = app.submissions.current(game, &name).ok().flatten().is_some();
-            let owner = app.arena.owner(game.name(), &name).await?;
-            match owner {
-                Some(owner) if owner != *me => {
-                    return Err(ApiError::new(StatusCode::FORBIDDEN, format!("{game} bot {name} belongs to another entrant")));
-                }
-                None if existed => {
-                    return Err(ApiError::new(StatusCode::FORBIDDEN, format!("{game} bot {name} was registered by the organiser")));
-                }
-                Some(_) => None,
-                None => {
-                    if app.arena.claim(game.name(), &name, me).await? != *me {
-                        return Err(ApiError::new(StatusCode::FORBIDDEN, format!("{game} bot {name} belongs to another entrant")));
-                    }
-                    Some((game, name, me.clone()))
-                }
-            }
-        }
-        // The submission refuses a missing or bad name or game with its own message.
-        _ => None,
-    };
-    let outcome = app.submissions.submit(upload, app.sandboxed()).await.map_err(submit_error);
-    if let Some((game, name, me)) = &claim
-        && !matches!(outcome, Ok(SubmitOutcome::Accepted(_)))
-        && app.submissions.current(*game, name).ok().flatten().is_none()
-    {
-        app.arena.unclaim(game.name(), name, me).await?;
-    }
-    match outcome? {
-        SubmitOutcome::Accepted(version) => {
-            let doctor = crate::doctor::report(&version, app.sandboxed()).await;
-            app.ladders.wake_game(version.game);
-            Ok((StatusCode::CREATED, Json(json!({ "version": version, "doctor": doctor }))).into_response())
-        }
-        SubmitOutcome::CompileFailed { log } => Ok((
-            StatusCode::UNPROCESSABLE_ENTITY,
-            Json(json!({ "error": "compilation failed: the compiler's output is in `log`; nothing was stored", "log": log })),
-        )
-            .into_response()),
-    }
-}
-
 async fn frozen(State(app): AppState) -> Json<Value> {
     Json(json!({ "frozen": app.frozen() }))
 }
@@ -614,13 +435,19 @@ async fn start_tournament(
         TournamentConfig::parse_without_entrants(&text, "the config")
     };
     let given = given.map_err(|err| ApiError::bad_request(err.to_string()))?;
+    // The entrants as the config names them, so that a refusal quotes its text (the
+    // stored config's paths are made absolute below).
+    if mode == "config" {
+        arena::resolve_entrants(&given, &config_dir, None).map_err(|err| ApiError::bad_request(crate::hide_paths(&err)))?;
+    }
     let registered = match req.ladder {
         Some(id) => ladder_entrants(&app, id, given.game).await?,
         None => app.registered_entrants(given.game),
     };
     let text = expand_config(&text, &config_dir, mode, registered)?;
     let config = TournamentConfig::parse(&text, "the config").map_err(|err| ApiError::bad_request(err.to_string()))?;
-    let entrants = arena::resolve_entrants(&config, &config_dir, None).map_err(|err| ApiError::bad_request(format!("entrants: {err}")))?;
+    // The config's paths were made absolute above: the API shows none of them.
+    let entrants = arena::resolve_entrants(&config, &config_dir, None).map_err(|err| ApiError::bad_request(crate::hide_paths(&err)))?;
     let folder = app.tournament_folder();
     let _picking = app.starting.lock().await;
     let base = crate::tournaments::slug(&config.name);
@@ -700,7 +527,7 @@ async fn ladder_entrants(app: &App, id: i64, kind: rules::GameKind) -> ApiResult
     }
     let mut entrants = Vec::new();
     for player in app.arena.players(id).await?.into_iter().filter(|p| p.active && !p.boss) {
-        let versions = app.submissions.versions(kind, &player.bot).map_err(submit_error)?;
+        let versions = app.submissions.versions(kind, &player.bot).map_err(ApiError::from)?;
         if let Some(v) = versions.into_iter().find(|v| i64::from(v.version) == player.version) {
             entrants.push((v.name, v.path, v.uploaded));
         }

@@ -29,25 +29,89 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/api/me", get(me))
 }
 
+/// Who to let in: one `name`, a list of `names`, or a `csv` text (one entrant a line,
+/// the name in the first column; a first line `name` is a header).
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct NewEntrant {
-    name: String,
+struct NewEntrants {
+    name: Option<String>,
+    names: Option<Vec<String>>,
+    csv: Option<String>,
 }
 
-/// An entrant's name: 1–32 of `A-Z a-z 0-9 - _`, as a bot's.
-fn check_name(name: &str) -> ApiResult<()> {
-    submissions::check_name(name)
-        .map_err(|_| ApiError::bad_request(format!("{name:?} cannot be an entrant's name: use 1 to 32 letters, digits, '-' or '_'")))
-}
+/// The most entrants one request lets in (a class or a few).
+pub const MAX_ENTRANTS_AT_ONCE: usize = 300;
 
-async fn create(State(app): AppState, _: Organiser, ApiJson(req): ApiJson<NewEntrant>) -> ApiResult<(StatusCode, Json<Value>)> {
-    check_name(&req.name)?;
-    let token = random_token();
-    if !app.arena.add_entrant(&req.name, &token_hash(&token)).await? {
-        return Err(ApiError::conflict(format!("there is already an entrant called {}", req.name)));
+/// The names of a CSV text: the first field of each record (the `csv` crate reads the
+/// quoting), blank lines and a `name` header left out.
+fn csv_names(text: &str) -> ApiResult<Vec<String>> {
+    let mut reader = csv::ReaderBuilder::new().has_headers(false).flexible(true).trim(csv::Trim::All).from_reader(text.as_bytes());
+    let mut names = Vec::new();
+    for (line, record) in reader.records().enumerate() {
+        let record = record.map_err(|err| ApiError::bad_request(format!("csv: line {}: {err}", line + 1)))?;
+        let Some(first) = record.get(0).map(|f| f.trim_start_matches('\u{feff}').trim()) else { continue };
+        if first.is_empty() || (line == 0 && first.eq_ignore_ascii_case("name")) {
+            continue;
+        }
+        names.push(first.to_string());
     }
-    Ok((StatusCode::CREATED, Json(json!({ "name": req.name, "token": token }))))
+    Ok(names)
+}
+
+/// An entrant's name: the one rule for names, and 1–32 of `A-Z a-z 0-9 - _`, as a
+/// bot's (it is a URL part).
+fn check_name(name: &str) -> ApiResult<()> {
+    text::check_slug("entrant name", name).map_err(|err| ApiError::bad_request(err.to_string()))
+}
+
+/// Lets one entrant in (`{"name"}` → `{name, token}`), or many at once (`{"names"}` or
+/// `{"csv"}` → `{"entrants": [{name, token}]}`), all or none: a bad, repeated or taken
+/// name refuses the whole request, naming every such name.
+async fn create(State(app): AppState, _: Organiser, ApiJson(req): ApiJson<NewEntrants>) -> ApiResult<(StatusCode, Json<Value>)> {
+    let (names, one) = match (req.name, req.names, req.csv) {
+        (Some(name), None, None) => (vec![name], true),
+        (None, Some(names), None) => (names, false),
+        (None, None, Some(text)) => (csv_names(&text)?, false),
+        _ => return Err(ApiError::bad_request("give one of `name`, `names` (a list) or `csv` (one name a line)")),
+    };
+    if names.is_empty() {
+        return Err(ApiError::bad_request("no names given"));
+    }
+    if names.len() > MAX_ENTRANTS_AT_ONCE {
+        return Err(ApiError::bad_request(format!("{} names: at most {MAX_ENTRANTS_AT_ONCE} in one request", names.len())));
+    }
+    let mut refused = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
+    for name in &names {
+        if let Err(err) = check_name(name) {
+            refused.push(err.message);
+        } else if !seen.insert(name.as_str()) {
+            refused.push(format!("{name} is listed twice"));
+        }
+    }
+    if !refused.is_empty() {
+        return Err(ApiError::bad_request(format!("nobody was let in: {}", refused.join("; "))));
+    }
+    let taken: Vec<String> = app.arena.entrants().await?.into_iter().map(|e| e.name).filter(|n| seen.contains(n.as_str())).collect();
+    if !taken.is_empty() {
+        let what = if one {
+            format!("there is already an entrant called {}", taken[0])
+        } else {
+            format!("nobody was let in: already entrants: {}", taken.join(", "))
+        };
+        return Err(ApiError::conflict(what));
+    }
+    let made: Vec<(String, String)> = names.iter().map(|name| (name.clone(), random_token())).collect();
+    let hashed: Vec<(String, String)> = made.iter().map(|(name, token)| (name.clone(), token_hash(token))).collect();
+    if !app.arena.add_entrants(&hashed).await? {
+        return Err(ApiError::conflict("nobody was let in: a name was taken meanwhile; try again"));
+    }
+    if one {
+        let (name, token) = &made[0];
+        return Ok((StatusCode::CREATED, Json(json!({ "name": name, "token": token }))));
+    }
+    let list: Vec<Value> = made.iter().map(|(name, token)| json!({ "name": name, "token": token })).collect();
+    Ok((StatusCode::CREATED, Json(json!({ "entrants": list }))))
 }
 
 async fn list(State(app): AppState, _: Organiser) -> ApiResult<Json<Value>> {
@@ -80,9 +144,12 @@ async fn entrant(State(app): AppState, UrlPath(name): UrlPath<String>) -> ApiRes
         }
         let Ok(kind) = GameKind::from_name(&game) else { continue };
         if let Ok(Some(version)) = app.submissions.current(kind, &bot) {
+            let paused = crate::ladders::pauses(&app, kind, &bot).await?;
             bots.push(json!({
                 "game": game, "title": crate::view::game_name(kind), "name": bot, "version": version.version, "uploaded": version.uploaded,
                 "entry_check": version.entry_check.as_ref().map(|c| c.summary.clone()),
+                "passed": version.entry_check.as_ref().map(|c| c.passed),
+                "paused": paused,
             }));
         }
     }

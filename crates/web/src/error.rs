@@ -66,7 +66,16 @@ impl IntoResponse for ApiError {
 
 impl From<store::StoreError> for ApiError {
     fn from(err: store::StoreError) -> ApiError {
-        ApiError::internal(err.to_string())
+        ApiError::internal(crate::hide_paths(&err.to_string()))
+    }
+}
+
+/// A submission's refusal as its own status (a bad name is 400, an unknown version
+/// 404, ...), our failure a 500; never a server path.
+impl From<submissions::SubmitError> for ApiError {
+    fn from(err: submissions::SubmitError) -> ApiError {
+        let status = StatusCode::from_u16(err.status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        ApiError::new(status, crate::hide_paths(&err.to_string()))
     }
 }
 

@@ -311,12 +311,38 @@ async fn run(app: Arc<App>, ladder: Arc<Ladder>) {
     }
 }
 
-/// Enters the current version of every registered bot of the ladder's game that is not
-/// in yet, then picks the next pair (marked busy), sides alternating.
+/// A bot whose games end by its fault this many times in a row is paused (not paired)
+/// until a new version of it enters.
+pub const PAUSE_AFTER: i64 = 3;
+
+/// The version of each registered bot of `kind` that plays in its ladders: its latest
+/// that passed the entry check (a version that failed it, or is still being checked,
+/// stays out; the one before it plays on).
+async fn ladder_versions(app: &App, kind: GameKind) -> Vec<submissions::Version> {
+    // Reading the versions' files blocks: not on a runtime thread.
+    let submissions = app.submissions.clone();
+    tokio::task::spawn_blocking(move || {
+        let names = submissions.names(kind).unwrap_or_default();
+        names
+            .iter()
+            .filter_map(|name| {
+                let versions = submissions.versions(kind, name).ok()?;
+                versions.into_iter().rev().find(|v| v.entry_check.as_ref().is_some_and(|c| c.passed))
+            })
+            .collect()
+    })
+    .await
+    .unwrap_or_default()
+}
+
+/// Enters the version of every registered bot of the ladder's game that passed its
+/// entry check and is not in yet, then picks the next pair (marked busy), sides
+/// alternating. Paused players are left out, and a bot over its share of the ladder's
+/// recent games waits (`tournament::ladder::next_pair`).
 async fn next_game(app: &App, ladder: &Ladder) -> Result<Option<[store::LadderPlayer; 2]>, store::StoreError> {
     let players = app.arena.players(ladder.id).await?;
     let mut entered = false;
-    for version in app.submissions.list().unwrap_or_default().into_iter().filter(|v| v.game == ladder.kind) {
+    for version in ladder_versions(app, ladder.kind).await {
         let current = players.iter().any(|p| !p.boss && p.active && p.bot == version.name && p.version == i64::from(version.version));
         if !current {
             let owner = app.arena.owner(ladder.kind.name(), &version.name).await?;
@@ -326,7 +352,10 @@ async fn next_game(app: &App, ladder: &Ladder) -> Result<Option<[store::LadderPl
         }
     }
     let players = if entered { app.arena.players(ladder.id).await? } else { players };
-    let players: Vec<store::LadderPlayer> = players.into_iter().filter(|p| p.active).collect();
+    let players: Vec<store::LadderPlayer> = players.into_iter().filter(|p| p.active && p.paused.is_none()).collect();
+    let bots = players.iter().filter(|p| !p.boss).count();
+    let recent = app.arena.games(Some(ladder.id), None, rating::window_size(bots) as i64).await?;
+    let played = |p: &store::LadderPlayer| recent.iter().filter(|g| g.players.iter().any(|(b, v)| *b == p.bot && *v == p.version)).count();
     let mut busy = ladder.busy();
     let candidates: Vec<Candidate> = players
         .iter()
@@ -336,9 +365,11 @@ async fn next_game(app: &App, ladder: &Ladder) -> Result<Option<[store::LadderPl
             games: p.games.max(0) as u32,
             boss: p.boss,
             busy: busy.contains(&(p.bot.clone(), p.version)),
+            recent: played(p) as u32,
         })
         .collect();
-    let Some((a, b)) = rating::next_pair(&candidates) else { return Ok(None) };
+    let window = rating::Window { games: recent.len() as u32 };
+    let Some((a, b)) = rating::next_pair(&candidates, window) else { return Ok(None) };
     busy.insert((players[a].bot.clone(), players[a].version));
     busy.insert((players[b].bot.clone(), players[b].version));
     let pair = [players[a].clone(), players[b].clone()];
@@ -369,7 +400,7 @@ async fn play(app: &Arc<App>, ladder: &Ladder, pair: &[store::LadderPlayer; 2]) 
     let start = games::start_position(ladder.kind, &ladder.options, seed).map_err(|e| e.message)?;
     let names = [player_name(&pair[0]), player_name(&pair[1])];
     let origin = Origin::Ladder { ladder: ladder.id };
-    let game = Arc::new(LiveGame::new(app.registry.new_id(), names, ladder.options.clone(), start, origin, None));
+    let game = Arc::new(LiveGame::new(app.registry.new_ladder_id(), names, ladder.options.clone(), start, origin, None));
     app.registry.insert(Arc::clone(&game));
     let Some(record) = games::play_live(app, &game, [&specs[0], &specs[1]], seed, None).await else {
         return Err("the referee failed".into());
@@ -384,12 +415,21 @@ async fn play(app: &Arc<App>, ladder: &Ladder, pair: &[store::LadderPlayer; 2]) 
     let winner = record.result.winner;
     let (a, b) = rating::rate(current(&pair[0]), current(&pair[1]), winner, [pair[0].boss, pair[1].boss]);
     let termination = &record.result.termination;
+    let detail = match termination {
+        referee::Termination::Rules | referee::Termination::Adjudicated { .. } => None,
+        referee::Termination::Timeout { detail, .. }
+        | referee::Termination::IllegalMove { detail, .. }
+        | referee::Termination::Crash { detail, .. }
+        | referee::Termination::ProtocolError { detail, .. } => Some(detail.chars().take(200).collect()),
+    };
     let result = store::LadderResult {
         game_id: game.id.clone(),
         players: [(pair[0].bot.clone(), pair[0].version), (pair[1].bot.clone(), pair[1].version)],
         winner,
         fault: termination.side().map(|side| (side.index(), termination.kind().to_string())),
+        fault_detail: detail,
         ratings: [(a.rating, a.uncertainty), (b.rating, b.uncertainty)],
+        pause_after: PAUSE_AFTER,
     };
     app.arena.record_game(ladder.id, &result).await.map_err(|e| e.to_string())?;
     Ok(())
@@ -404,6 +444,25 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/api/bots/{game}/{name}", get(bot_page))
 }
 
+/// The ladders of `kind` where the bot's playing version is paused (its faults in a
+/// row), each with why: `[{ladder, version, reason}]`, for its pages.
+pub async fn pauses(app: &App, kind: GameKind, bot: &str) -> ApiResult<Vec<Value>> {
+    let ladders: Vec<Arc<Ladder>> = app.ladders.lock().values().filter(|l| l.kind == kind).cloned().collect();
+    let mut out = Vec::new();
+    for ladder in ladders {
+        for player in app.arena.players(ladder.id).await? {
+            if player.bot == bot
+                && player.active
+                && !player.boss
+                && let Some(reason) = player.paused
+            {
+                out.push(json!({ "ladder": ladder.id, "version": player.version, "reason": reason }));
+            }
+        }
+    }
+    Ok(out)
+}
+
 /// A bot's page: its owner, its versions, and per ladder of its game its standing, its
 /// rating after each game (every version) and its recent games and faults.
 async fn bot_page(
@@ -412,7 +471,7 @@ async fn bot_page(
     UrlPath((game, name)): UrlPath<(String, String)>,
 ) -> ApiResult<Json<Value>> {
     let kind = games::parse_game(&game)?;
-    let versions = app.submissions.versions(kind, &name).map_err(|e| ApiError::internal(e.to_string()))?;
+    let versions = app.submissions.versions(kind, &name)?;
     if versions.is_empty() {
         return Err(ApiError::not_found(format!("there is no {} bot called {name}", crate::view::game_name(kind))));
     }
@@ -449,6 +508,7 @@ async fn bot_page(
             "rating": current.rating, "uncertainty": current.uncertainty, "version": current.version,
             "games": current.games, "wins": current.wins, "draws": current.draws, "losses": current.losses,
             "rank": players.iter().filter(|p| p.active && p.rating > current.rating).count() + 1,
+            "paused": current.paused, "fault_streak": current.fault_streak, "pause_after": PAUSE_AFTER,
             "history": history.iter().filter(|h| h.ladder == ladder.id).collect::<Vec<_>>(),
             "recent": games.iter().map(game_line).collect::<Vec<_>>(),
             "faults": faults,
@@ -514,7 +574,7 @@ pub async fn ladder_json(app: &App, ladder: &Ladder) -> ApiResult<Value> {
             json!({
                 "entrant": p.entrant, "bot": p.bot, "version": if p.boss { Value::Null } else { json!(p.version) },
                 "boss": p.boss, "rating": p.rating, "uncertainty": p.uncertainty, "games": p.games, "wins": p.wins,
-                "draws": p.draws, "losses": p.losses,
+                "draws": p.draws, "losses": p.losses, "paused": p.paused,
                 "league": if p.boss { Value::Null } else { json!(rating::league(p.rating, &boss_ratings)) },
             })
         })
@@ -556,9 +616,28 @@ pub fn game_line(game: &store::LadderGame) -> Value {
     })
 }
 
-async fn ladder_games(State(app): AppState, UrlPath(id): UrlPath<String>) -> ApiResult<Json<Value>> {
+/// A page of a ladder's games: `?before=N` (games numbered below N, the page after one
+/// ending at N) and `?limit=M` (at most 100, default 50).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GamesPage {
+    before: Option<i64>,
+    limit: Option<i64>,
+}
+
+/// A ladder's games, newest first, a page at a time (ladder games are listed here, not
+/// on the front page, which they would fill).
+async fn ladder_games(
+    State(app): AppState,
+    UrlPath(id): UrlPath<String>,
+    axum::extract::Query(page): axum::extract::Query<GamesPage>,
+) -> ApiResult<Json<Value>> {
     let ladder = find(&app, &id)?;
-    let games = app.arena.games(Some(ladder.id), None, 50).await?;
+    let limit = page.limit.unwrap_or(50);
+    if !(1..=100).contains(&limit) {
+        return Err(ApiError::bad_request(format!("limit = {limit}: give 1 to 100")));
+    }
+    let games = app.arena.games_before(Some(ladder.id), None, page.before, limit).await?;
     Ok(Json(Value::Array(games.iter().map(game_line).collect())))
 }
 

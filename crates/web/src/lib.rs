@@ -4,7 +4,6 @@
 
 pub mod api;
 pub mod auth;
-pub mod doctor;
 pub mod entrants;
 pub mod error;
 pub mod games;
@@ -15,6 +14,7 @@ pub mod pages;
 pub mod quota;
 pub mod tasks;
 pub mod tournaments;
+pub mod uploads;
 pub mod view;
 
 use std::path::{Path, PathBuf};
@@ -53,6 +53,8 @@ pub struct Config {
     /// The ladders' share of the `jobs` workers (at least one worker); tournaments get
     /// the rest while a ladder plays.
     pub ladder_share: f64,
+    /// How much of the server uploads may take (per client, per entrant, at once).
+    pub upload_limits: uploads::Limits,
 }
 
 /// The server's state, shared by every request.
@@ -70,6 +72,8 @@ pub struct App {
     pub matches: Arc<quota::Quota>,
     /// Human games open, overall and per client.
     pub human_games: Arc<quota::Quota>,
+    /// Uploads in flight and their checks.
+    pub uploads: uploads::Uploads,
     /// Files of the data folder's `tournaments/` that could not be read at start: the
     /// file's name and why. Skipped, and listed to the organiser.
     pub unreadable: Mutex<Vec<Unreadable>>,
@@ -130,6 +134,7 @@ impl App {
                 games::MAX_HUMAN_GAMES,
                 games::MAX_HUMAN_GAMES_PER_CLIENT,
             ),
+            uploads: uploads::Uploads::new(config.upload_limits.clone()),
             unreadable: Mutex::new(Vec::new()),
             frozen: AtomicBool::new(false),
             starting: tokio::sync::Mutex::new(()),
@@ -154,6 +159,7 @@ impl App {
         }
         api::resume_managed(&app).await.map_err(StartError::Resume)?;
         ladders::Ladders::resume(&app).await?;
+        uploads::resume(&app);
         Ok(app)
     }
 
@@ -234,7 +240,8 @@ impl App {
 /// (`http::protect`).
 pub fn router(app: Arc<App>) -> axum::Router {
     let (hosts, limits) = (app.config.hosts.clone(), app.config.limits.clone());
-    http::protect(pages::routes().merge(api::routes()).merge(entrants::routes()).merge(ladders::routes()).with_state(app), &hosts, &limits)
+    let routes = pages::routes().merge(api::routes()).merge(uploads::routes()).merge(entrants::routes()).merge(ladders::routes());
+    http::protect(routes.with_state(app), &hosts, &limits)
 }
 
 /// Serves until the listener fails, within the connection caps and timeouts of the

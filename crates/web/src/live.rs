@@ -346,6 +346,14 @@ impl Registry {
         format!("g{}-{n}", now_ms() / 1000)
     }
 
+    /// A fresh id for a ladder game: [`LADDER_PREFIX`] instead of `g`, so that the
+    /// lists of the front page leave ladder games out without reading them (a ladder
+    /// plays thousands; the ladder's own page lists them, a page at a time).
+    pub fn new_ladder_id(&self) -> String {
+        let n = self.next.fetch_add(1, Ordering::Relaxed);
+        format!("{LADDER_PREFIX}{}-{n}", now_ms() / 1000)
+    }
+
     pub fn insert(&self, game: Arc<LiveGame>) {
         self.lock().insert(game.id.clone(), game);
     }
@@ -400,6 +408,9 @@ impl Registry {
         ids
     }
 }
+
+/// How a ladder game's id begins ([`Registry::new_ladder_id`]).
+pub const LADDER_PREFIX: &str = "l";
 
 /// A game id as this server makes them (letters, digits, `-`), so that it is safe as a
 /// file name.

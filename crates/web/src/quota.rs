@@ -59,59 +59,69 @@ impl<S: Send + Sync> FromRequestParts<S> for Client {
     }
 }
 
-/// A bounded kind of thing clients start (testing-ground matches, human games): at most
-/// `total` at once, and at most `per_client` of them from one client.
-pub struct Quota {
+/// A bounded kind of thing clients start (testing-ground matches, human games, uploads):
+/// at most `total` at once, and at most `per_client` of them from one client (a
+/// [`Client`], or another key such as an entrant's name).
+pub struct Quota<K = Client> {
     /// What is counted, singular and plural, and how they are, for the refusals
     /// ("match", "matches", "running").
     pub what: (&'static str, &'static str, &'static str),
+    /// Whom the share is of, for the refusals ("client", "entrant").
+    pub who: &'static str,
     pub total: usize,
     pub per_client: usize,
-    held: Mutex<Held>,
+    held: Mutex<Held<K>>,
 }
 
-#[derive(Default)]
-struct Held {
+struct Held<K> {
     total: usize,
-    by_client: HashMap<Client, usize>,
+    by_client: HashMap<K, usize>,
 }
 
 /// One unit of a [`Quota`], held until dropped (when the match or game ends).
-pub struct Slot {
-    quota: Arc<Quota>,
-    client: Client,
+pub struct Slot<K: Eq + std::hash::Hash + Clone = Client> {
+    quota: Arc<Quota<K>>,
+    client: K,
 }
 
-impl Quota {
-    pub fn new(what: (&'static str, &'static str, &'static str), total: usize, per_client: usize) -> Arc<Quota> {
-        Arc::new(Quota { what, total, per_client: per_client.min(total), held: Mutex::new(Held::default()) })
+impl<K: Eq + std::hash::Hash + Clone> Quota<K> {
+    pub fn new(what: (&'static str, &'static str, &'static str), total: usize, per_client: usize) -> Arc<Quota<K>> {
+        Arc::new(Quota {
+            what,
+            who: "client",
+            total,
+            per_client: per_client.min(total),
+            held: Mutex::new(Held { total: 0, by_client: HashMap::new() }),
+        })
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, Held> {
+    /// The same quota, its share named as `who`'s ("entrant").
+    pub fn of(what: (&'static str, &'static str, &'static str), who: &'static str, total: usize, per: usize) -> Arc<Quota<K>> {
+        Arc::new(Quota { what, who, total, per_client: per.min(total), held: Mutex::new(Held { total: 0, by_client: HashMap::new() }) })
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Held<K>> {
         self.held.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// Takes a slot for `client`, or refuses with 429: the client's own share is used up,
-    /// or the server's.
-    pub fn take(self: &Arc<Self>, client: Client) -> Result<Slot, ApiError> {
+    /// Takes a slot for `client`, or refuses with 429 (`code` `quota`): the client's own
+    /// share is used up, or the server's.
+    pub fn take(self: &Arc<Self>, client: K) -> Result<Slot<K>, ApiError> {
         let (one, many, state) = self.what;
         let mut held = self.lock();
         let mine = held.by_client.get(&client).copied().unwrap_or(0);
         if mine >= self.per_client {
             let count = if mine == 1 { format!("1 {one}") } else { format!("{mine} {many}") };
-            return Err(ApiError::new(
-                StatusCode::TOO_MANY_REQUESTS,
-                format!("you have {count} {state}, the most one client may have at once; try again when one ends"),
-            ));
+            return Err(too_many(format!("you have {count} {state}, the most one {} may have at once; try again when one ends", self.who)));
         }
         if held.total >= self.total {
-            return Err(ApiError::new(
-                StatusCode::TOO_MANY_REQUESTS,
-                format!("the server is busy ({} {many} {state}, the most it allows); try again when one ends", held.total),
-            ));
+            return Err(too_many(format!(
+                "the server is busy ({} {many} {state}, the most it allows); try again when one ends",
+                held.total
+            )));
         }
         held.total += 1;
-        *held.by_client.entry(client).or_insert(0) += 1;
+        *held.by_client.entry(client.clone()).or_insert(0) += 1;
         Ok(Slot { quota: Arc::clone(self), client })
     }
 
@@ -121,7 +131,12 @@ impl Quota {
     }
 }
 
-impl Drop for Slot {
+/// A 429 refusal with the code programs act on.
+pub fn too_many(message: String) -> ApiError {
+    ApiError { code: Some("quota"), ..ApiError::new(StatusCode::TOO_MANY_REQUESTS, message) }
+}
+
+impl<K: Eq + std::hash::Hash + Clone> Drop for Slot<K> {
     fn drop(&mut self) {
         let mut held = self.quota.lock();
         held.total -= 1;

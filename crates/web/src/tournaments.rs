@@ -51,6 +51,8 @@ pub struct InProgress {
     pub stage: usize,
     /// The round within the stage, from 0 (the pages count from 1).
     pub round: u32,
+    /// The tie-break round of a tie-break game (from 1), shown instead of its round.
+    pub tie_break: Option<u32>,
     pub live_id: String,
     pub names: [String; 2],
 }
@@ -92,6 +94,8 @@ pub struct GameLine {
     pub key: String,
     pub stage: usize,
     pub round: u32,
+    /// The tie-break round of a tie-break game (from 1), shown instead of its round.
+    pub tie_break: Option<u32>,
     pub names: [String; 2],
     pub winner: Option<usize>,
     pub scores: Option<[i64; 2]>,
@@ -175,8 +179,12 @@ impl Tournament {
         let config = row.as_ref().and_then(|row| TournamentConfig::parse_without_entrants(&row.config_text, "").ok());
         let game = config.as_ref().map(|c| c.game.name().to_string()).unwrap_or_default();
         let stages: Vec<String> = config.map(|c| c.stages.iter().map(|s| s.name.clone()).collect()).unwrap_or_default();
-        let progress =
-            self.in_progress().iter().map(|g| (g.stage, g.round)).min().map(|(stage, round)| progress_line(&stages, stage, round));
+        let progress = self
+            .in_progress()
+            .iter()
+            .map(|g| (g.stage, g.round, g.tie_break))
+            .min()
+            .map(|(stage, round, tie_break)| progress_line(&stages, stage, round, tie_break));
         Summary {
             id: self.id.clone(),
             name: row.map(|r| r.name).unwrap_or_else(|| "(empty)".to_string()),
@@ -312,10 +320,10 @@ impl Tournament {
                 let game = Arc::new(LiveGame::new(id.clone(), names.clone(), options, start, origin, None));
                 game.start();
                 registry.insert(game);
-                self.in_progress
-                    .lock()
-                    .unwrap_or_else(|p| p.into_inner())
-                    .insert(key.clone(), InProgress { key, stage, round, live_id: id, names });
+                self.in_progress.lock().unwrap_or_else(|p| p.into_inner()).insert(
+                    key.clone(),
+                    InProgress { tie_break: tournament::schedule::tie_break_round(&key), key, stage, round, live_id: id, names },
+                );
             }
             Live::Turn { key, position, turn } => {
                 let id = self.in_progress.lock().unwrap_or_else(|p| p.into_inner()).get(&key).map(|g| g.live_id.clone());
@@ -410,10 +418,13 @@ impl Tournaments {
 
 /// Where a tournament stands, for people: "Stage 2 of 3 (final) · round 4" (counted
 /// from 1; a single stage has no "of"; a stage's name when it has one).
-fn progress_line(stages: &[String], stage: usize, round: u32) -> String {
+fn progress_line(stages: &[String], stage: usize, round: u32, tie_break: Option<u32>) -> String {
     let name = stages.get(stage).filter(|n| !n.is_empty()).map(|n| format!(" ({n})")).unwrap_or_default();
     let of = if stages.len() > 1 { format!(" of {}", stages.len()) } else { String::new() };
-    format!("Stage {}{of}{name} · round {}", stage + 1, round + 1)
+    match tie_break {
+        Some(t) => format!("Stage {}{of}{name} · tie-break {t}", stage + 1),
+        None => format!("Stage {}{of}{name} · round {}", stage + 1, round + 1),
+    }
 }
 
 /// The finished games as the pages list them, newest first, with the entrants' names.
@@ -423,6 +434,7 @@ fn game_lines(entrants: &[tournament::Entrant], games: Vec<tournament::GameOutco
         .into_iter()
         .map(|o| GameLine {
             names: o.spec.players.map(name),
+            tie_break: tournament::schedule::tie_break_round(&o.spec.key),
             key: o.spec.key,
             stage: o.spec.stage,
             round: o.spec.round,

@@ -170,7 +170,7 @@ const BAD_REQUESTS: &[Bad] = &[
             r#"{"config":"name = \"t\"\ngame = \"connect4\"\n\n[[entrant]]\nbot = \"random\"\n\n[[entrant]]\nbot = \"greedy\"\n\n[[stage]]\nformat = \"round-robin\"\ndeal = 3\n"}"#,
         ),
         400,
-        "line 12: unknown key `deal`",
+        "line 12: unknown key \"deal\"",
     ),
     bad(
         "POST",

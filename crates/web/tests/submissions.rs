@@ -1,6 +1,7 @@
 //! Submissions end to end, inside the sandbox: sources in every language compile and
 //! play their entry check, a compile error and every kind of bad request store nothing,
-//! versions pile up with their upload times, and a crashing bot fails with a reason.
+//! versions pile up with their upload times, and a crashing bot fails with a reason
+//! (the doctor's, before any game is played).
 
 mod common;
 
@@ -25,7 +26,8 @@ fn source(name: &str, filename: &str, code: Vec<u8>) -> Upload {
         name: name.to_string(),
         game: GameKind::Pahtum,
         options: Default::default(),
-        protocol: None,
+        // Native Pah-tum bots (an upload without an interface is taken as the project's).
+        protocol: Some(Protocol::Pahtum),
         language: None,
         filename: filename.to_string(),
         code,
@@ -35,6 +37,7 @@ fn source(name: &str, filename: &str, code: Vec<u8>) -> Upload {
 fn manifest(text: &str, files: &[(&str, Vec<u8>)]) -> Upload {
     Upload::Manifest(ManifestUpload {
         name: None,
+        game: None,
         options: Default::default(),
         manifest: text.to_string(),
         files: files.iter().map(|(name, bytes)| (name.to_string(), bytes.clone())).collect(),
@@ -48,9 +51,13 @@ fn open() -> (tempfile::TempDir, Submissions) {
     (dir, subs)
 }
 
+/// Submitted, then checked (the web runs the check after the upload's answer).
 async fn accepted(subs: &Submissions, upload: Upload) -> Version {
     match subs.submit(upload, true).await {
-        Ok(SubmitOutcome::Accepted(version)) => *version,
+        Ok(SubmitOutcome::Accepted(version)) => {
+            assert!(version.entry_check.is_none(), "checked later");
+            subs.check(&version, true, &mut |_| {}).await.expect("the check runs")
+        }
         Ok(SubmitOutcome::CompileFailed { log }) => panic!("compile failed:\n{log}"),
         Err(err) => panic!("refused: {err}"),
     }
@@ -106,7 +113,7 @@ async fn sources_in_c_python_and_cpp_compile_sandboxed_and_play_the_entry_check(
         assert_played_cleanly(check);
         if must_pass {
             assert!(check.passed, "{name}: {check:?}");
-            assert!(check.summary.starts_with("passed: won 2"), "{}", check.summary);
+            assert!(check.summary.starts_with("passed: 2 games played to the end without a fault (won 2,"), "{}", check.summary);
         }
         // The listing shows the same as the submission returned.
         assert_eq!(subs.current(GameKind::Pahtum, name).unwrap().as_ref(), Some(&version));
@@ -223,8 +230,8 @@ async fn bad_requests_are_refused_with_their_status_and_change_nothing() {
     }
     // (what, upload, status, a word of the message)
     let cases: Vec<(&str, Upload, u16, &str)> = vec![
-        ("bad name", source("no spaces", "a.c", data("greedy_pahtum.c")), 400, "bad bot name"),
-        ("name with a path", source("../up", "a.c", data("greedy_pahtum.c")), 400, "bad bot name"),
+        ("bad name", source("no spaces", "a.c", data("greedy_pahtum.c")), 400, "bot name \""),
+        ("name with a path", source("../up", "a.c", data("greedy_pahtum.c")), 400, "bot name \""),
         ("unknown language", source("go", "main.go", b"package main".to_vec()), 400, "unknown language"),
         ("no file name", source("nofile", "", b"int main;".to_vec()), 400, "missing"),
         ("empty file", source("empty", "e.c", Vec::new()), 400, "empty"),
@@ -276,13 +283,17 @@ async fn a_crashing_bot_fails_the_entry_check_with_a_reason() {
     let version = accepted(&subs, source("crasher", "crash.c", data("crash.c"))).await;
     let check = version.entry_check.unwrap();
     assert!(!check.passed);
-    assert!(check.summary.starts_with("failed: lost its match against the baseline"), "{}", check.summary);
+    assert!(check.summary.starts_with("failed: crash in 2 of 2 games against random (exited with status 3"), "{}", check.summary);
     assert_eq!(check.games.len(), 2);
     for game in &check.games {
-        assert_eq!(game.result, "loss");
+        assert_eq!((game.result.as_str(), game.fault.as_deref()), ("loss", Some("crash")));
         assert!(game.termination.starts_with("crash by crasher"), "{}", game.termination);
-        assert_eq!(game.scores, Some([0, 1666]));
     }
+    // The doctor's report of a native interface comes from those games.
+    let doctor = version.doctor.as_ref().expect("the doctor's report");
+    assert_eq!(doctor.problems.len(), 2, "{doctor:?}");
+    assert_eq!(doctor.problems[0].title, "crash");
+    assert!(doctor.problems[0].explanation.starts_with("the referee ended the game as side "), "{doctor:?}");
     // Failing the check still stores the version (the entrant sees why).
     let listed: Vec<PathBuf> = subs.list().unwrap().into_iter().map(|v| v.path).collect();
     assert_eq!(listed, vec![version.path]);
@@ -302,6 +313,7 @@ async fn the_entry_checks_self_description_runs_in_the_sandbox_too() {
     let mut upload = source("escaper", "escaper.py", code.into_bytes());
     if let Upload::Source(s) = &mut upload {
         s.game = GameKind::Legions;
+        s.protocol = Some(Protocol::Legions);
         s.options.insert("size".to_string(), "3".to_string());
     }
     let version = accepted(&subs, upload).await;

@@ -94,7 +94,7 @@ async fn uploads_compile_register_and_refuse_what_they_must() {
             Some(TOKEN),
             form(&[Part("name", None, "a b/c"), Part("game", None, "pahtum"), Part("source", Some("a.c"), &good)]),
             400,
-            "bad bot name",
+            "bot name \"",
         ),
         (
             "unknown language",
@@ -219,7 +219,12 @@ async fn uploads_compile_register_and_refuse_what_they_must() {
     assert_eq!(list_files(dir.path()), before, "a failed compile stored nothing");
 
     // A good C source: compiled in the sandbox, entry check passed, version 1.
-    let good_form = form(&[Part("name", None, "student"), Part("game", None, "pahtum"), Part("source", Some("greedy.c"), &good)]);
+    let good_form = form(&[
+        Part("name", None, "student"),
+        Part("game", None, "pahtum"),
+        Part("protocol", None, "pahtum"),
+        Part("source", Some("greedy.c"), &good),
+    ]);
     let (status, answer) = upload(addr, Some(TOKEN), &good_form).await;
     assert_eq!(status, 201, "{answer}");
     let version = &answer["version"];
@@ -382,7 +387,7 @@ async fn an_uploads_build_cannot_make_the_server_write_or_chmod_outside() {
     let (status, body) =
         upload(addr, Some(TOKEN), &form(&[Part("manifest", Some("bot.toml"), text), Part("files", Some("bot.py"), &bot)])).await;
     assert_eq!(status, 422, "{body}");
-    assert!(body["error"].as_str().unwrap().contains("author holds the control character '\\n'"), "{body}");
+    assert!(body["error"].as_str().unwrap().contains("author \"me\\u{a}echo pwned\" holds U+000A, a control character"), "{body}");
 
     assert_untouched(&victims);
 }
@@ -419,9 +424,15 @@ async fn an_upload_of_the_project_protocol_gets_the_doctors_report() {
     let exchange: Vec<&str> = problem["exchange"].as_array().unwrap().iter().map(|l| l.as_str().unwrap()).collect();
     assert_eq!(exchange[exchange.len() - 3..], ["> go", "< thinking", "< move A0"], "{answer}");
 
-    // An interface the doctor does not speak: no report.
-    let parts = [Part("name", None, "native"), Part("game", None, "pahtum"), Part("source", Some("a.c"), &data("greedy_pahtum.c"))];
+    // An interface the doctor does not speak: its report comes from two games played.
+    let parts = [
+        Part("name", None, "native"),
+        Part("game", None, "pahtum"),
+        Part("protocol", None, "pahtum"),
+        Part("source", Some("a.c"), &data("greedy_pahtum.c")),
+    ];
     let (status, answer) = upload(server.addr, Some(TOKEN), &form(&parts)).await;
     assert_eq!(status, 201, "{answer}");
-    assert_eq!(answer["doctor"], Value::Null, "{answer}");
+    assert_eq!(answer["doctor"]["fit"], true, "{answer}");
+    assert!(answer["doctor"]["moves"].as_u64().unwrap() > 6, "{answer}");
 }

@@ -93,7 +93,8 @@ impl<G: Registered> Bot<G> {
     /// Starts a fresh process in `workdir`: the handshake, then the game's lines.
     /// `keep` is where it may go after the game, if the bot can play another.
     async fn start(bot: &ProgramBot, ctx: &SeatContext, workdir: &Path, keep: Option<(Arc<Pool>, String)>) -> Result<Bot<G>, StartError> {
-        let cmd = command(bot, workdir, &ctx.limits, &[]);
+        let mut cmd = command(bot, workdir, &ctx.limits, &[]);
+        cmd.env.push((crate::SEED_VAR.into(), ctx.bot_seed().to_string().into()));
         let mut process = super::spawn(&cmd).await?;
         let told = async {
             let said = handshake(&mut process).await?;
@@ -108,7 +109,7 @@ impl<G: Registered> Bot<G> {
             Ok(said) => said,
             Err(fault) => return Err(StartError::Bot { fault, stderr: give_up(&mut process).await }),
         };
-        process.pause();
+        process.pause().await;
         Ok(Bot {
             process: Some(Box::new(process)),
             side: ctx.side,
@@ -128,12 +129,15 @@ impl<G: Registered> Bot<G> {
         if resident.process.try_exit().is_some() {
             return Err(resident);
         }
-        resident.process.resume();
+        // A kept process that ran while it waited is not given another game.
+        if resident.process.resume().is_err() {
+            return Err(resident);
+        }
         let deadline = jail::Deadline::wall_in(STARTUP_TIME);
         if resident.process.send(&to_text(&game_lines(ctx)), deadline).await.is_err() {
             return Err(resident);
         }
-        resident.process.pause();
+        resident.process.pause().await;
         let Resident { key, process, folder, games } = resident;
         Ok(Bot {
             cpu_reported: process.cpu_time(),
@@ -154,9 +158,14 @@ impl<G: Registered> Bot<G> {
     async fn play_turn(&mut self, req: &TurnRequest<'_, G>) -> Reply<G::Move> {
         let cpu_before = self.cpu_reported;
         let process = self.process.as_mut().expect("a bot has its process until its game ends");
-        process.resume();
-        let (answer, elapsed, waited, input) = ask(process, req, cpu_before).await;
-        process.pause();
+        let (answer, elapsed, waited, input) = match process.resume() {
+            Ok(()) => {
+                let (answer, elapsed, waited, input) = ask(process, req, cpu_before).await;
+                // Its settling before the pause is its own time.
+                (answer, elapsed + process.pause().await, waited, input)
+            }
+            Err(ran) => (Err(super::ran_while_paused(ran)), Duration::ZERO, jail::Waits::default(), String::new()),
+        };
         let cpu_now = process.cpu_time();
         let stderr = process.take_stderr().await;
         let cpu = cpu_now.saturating_sub(self.cpu_reported);
@@ -174,9 +183,8 @@ impl<G: Registered> Bot<G> {
             && self.process().try_exit().is_none()
         {
             // Told the result, and paused until its next game.
-            self.process().resume();
-            if self.process().send(&to_text(std::slice::from_ref(&result)), deadline).await.is_ok() {
-                self.process().pause();
+            if self.process().resume().is_ok() && self.process().send(&to_text(std::slice::from_ref(&result)), deadline).await.is_ok() {
+                self.process().pause().await;
                 let process = self.process.take().expect("a bot has its process until its game ends");
                 let folder = self.own.take().expect("a kept process has a folder of its own");
                 let resident = Resident { key, process, folder, games: self.games + 1 };
@@ -187,7 +195,7 @@ impl<G: Registered> Bot<G> {
             }
         }
         let process = self.process();
-        process.resume();
+        let _ = process.resume();
         if process.send(&to_text(&[result, ToBot::Quit]), deadline).await.is_ok() {
             let _ = process.wait(deadline).await;
         }
@@ -248,9 +256,12 @@ async fn ask<G: Registered>(
     let input = turn_lines(req);
     // Read before the clock starts: the referee's own reading is not the bot's time.
     let wait_before = req.clock.wait_before(process);
-    // Writing has the turn's own limit; a bot that does not read is out of time.
-    let written = process.send(input.as_bytes(), req.clock.deadline_from_now(cpu_before)).await;
+    // The clock starts before the lines are written: the bot may read them, and work,
+    // before the write returns to the referee (on a lane they share a CPU, and the bot
+    // may run first). Writing has the turn's own limit; a bot that does not read is out
+    // of time.
     let began = Instant::now();
+    let written = process.send(input.as_bytes(), req.clock.deadline_from(began, cpu_before)).await;
     if let Err(failure) = written {
         return (Err(gone(process, failure, &req.clock).await), began.elapsed(), jail::Waits::default(), input);
     }
@@ -272,9 +283,14 @@ async fn ask<G: Registered>(
 }
 
 /// The lines that tell a bot its game: `game`, `side`, `start`.
-fn game_lines(ctx: &SeatContext) -> [ToBot; 3] {
+fn game_lines(ctx: &SeatContext) -> [ToBot; 4] {
     let start = ctx.start.start_text().map(|text| proto::encode_start(ctx.kind, &text));
-    [ToBot::Game { kind: ctx.kind, options: proto::all_options(ctx.kind, &ctx.options) }, ToBot::Side(ctx.side), ToBot::Start(start)]
+    [
+        ToBot::Game { kind: ctx.kind, options: proto::all_options(ctx.kind, &ctx.options) },
+        ToBot::Side(ctx.side),
+        ToBot::Seed(ctx.bot_seed()),
+        ToBot::Start(start),
+    ]
 }
 
 /// Asks a bot for its name and author: the handshake, then `quit`.

@@ -1,6 +1,8 @@
 //! The Connect Four interface (seed 002): the bot is a TCP client of a server of ours,
 //! speaking the line protocol of `docs/protocols/connect4-tcp.md`. For each game the
-//! driver listens on `127.0.0.1:0`, starts the bot with the address in `ARBITER_ADDR`,
+//! driver listens on `127.0.0.1:0` (in the sandbox, inside a network namespace made for
+//! the bot alone, where that listener is all there is: `jail::netns`), starts the bot
+//! with the address in `ARBITER_ADDR`,
 //! accepts its connection, greets it, reads its name and plays the game over the
 //! connection, pausing the bot between its moves. The seed's limit is a CPU budget per
 //! game (the bot's whole process group, start-up included), so the wall-clock limit of a
@@ -206,15 +208,22 @@ async fn start(
     limits: &crate::Limits,
     wall: Duration,
     cpu: Option<Duration>,
+    seed: Option<u32>,
 ) -> Result<Started, StartError> {
     let ours = |err: std::io::Error| RefereeError::new("cannot open the referee's server", err);
-    let listener = TcpListener::bind("127.0.0.1:0").await.map_err(ours)?;
-    let addr = listener.local_addr().map_err(ours)?;
     let mut cmd = command(bot, workdir, limits, &[]);
+    if let Some(seed) = seed {
+        cmd.env.push((crate::SEED_VAR.into(), seed.to_string().into()));
+    }
+    let (listener, net) = match cmd.sandbox {
+        Some(_) => listen_in_own_namespace().await.map_err(ours)?,
+        None => (TcpListener::bind("127.0.0.1:0").await.map_err(ours)?, jail::Net::None),
+    };
+    let addr = listener.local_addr().map_err(ours)?;
     cmd.env.push((ADDR_VAR.into(), addr.to_string().into()));
     if let Some(sandbox) = &mut cmd.sandbox {
         // The one connection a sandboxed Connect Four bot may open: to this server.
-        sandbox.connect_port = Some(addr.port());
+        sandbox.net = net;
     }
     let mut process = super::spawn(&cmd).await?;
     match connect(&mut process, listener, addr, wall, cpu).await {
@@ -223,6 +232,35 @@ async fn start(
         Err(err @ StartError::Referee(_)) => {
             process.kill().await;
             Err(err)
+        }
+    }
+}
+
+/// A listener on `127.0.0.1:0` in a network namespace made for one bot, and the network
+/// its sandbox is to have; where no namespace can be made (no privilege), a listener on
+/// the host's loopback, to whose port Landlock and seccomp hold the bot
+/// (`arbiter sandbox-check` reports the network degraded there).
+async fn listen_in_own_namespace() -> std::io::Result<(TcpListener, jail::Net)> {
+    let made = tokio::task::spawn_blocking(|| {
+        let namespace = jail::netns::NetNamespace::create()?;
+        let listener = namespace.run(|| {
+            let listener = std::net::TcpListener::bind("127.0.0.1:0")?;
+            listener.set_nonblocking(true)?;
+            Ok(listener)
+        })?;
+        Ok::<_, std::io::Error>((namespace, listener))
+    })
+    .await
+    .map_err(std::io::Error::other)?;
+    match made {
+        Ok((namespace, listener)) => {
+            let port = listener.local_addr()?.port();
+            Ok((TcpListener::from_std(listener)?, jail::Net::Listener { namespace: std::sync::Arc::new(namespace), port }))
+        }
+        Err(_) => {
+            let listener = TcpListener::bind("127.0.0.1:0").await?;
+            let port = listener.local_addr()?.port();
+            Ok((listener, jail::Net::HostPort(port)))
         }
     }
 }
@@ -295,7 +333,8 @@ impl Bot {
             return Err(StartError::Referee(RefereeError::wrong_game(&bot.manifest.name, Position::KIND, ctx.start.kind())));
         };
         let wall = ctx.limits.move_time.map_or(START_TIME, |limit| limit.min(START_TIME));
-        let Started { mut process, mut conn, .. } = start(bot, &ctx.workdir, &ctx.limits, wall, ctx.limits.game_cpu).await?;
+        let Started { mut process, mut conn, .. } =
+            start(bot, &ctx.workdir, &ctx.limits, wall, ctx.limits.game_cpu, Some(ctx.bot_seed())).await?;
         let wake = ServerMessage::Wake { width: pos.width(), height: pos.height(), i_start: ctx.side == Side::First };
         let clock = TurnClock { move_time: Some(wall), ..TurnClock::default() };
         let sent = guarded(&mut process, jail::Deadline::wall_in(wall), conn.send(&wake)).await;
@@ -303,7 +342,7 @@ impl Bot {
             let fault = stop_fault(stop, &mut process, &clock, "the game started");
             return Err(StartError::Bot { fault, stderr: give_up(&mut process).await });
         }
-        process.pause();
+        process.pause().await;
         Ok(Bot { process: Box::new(process), conn, side: ctx.side, cpu_counted: Duration::ZERO, in_step: true })
     }
 
@@ -311,7 +350,11 @@ impl Bot {
     async fn play_turn(&mut self, req: &TurnRequest<'_, Position>) -> Reply<connect4::Move> {
         let pos = req.pos;
         let began = Instant::now();
-        self.process.resume();
+        if let Err(ran) = self.process.resume() {
+            self.in_step = false;
+            let stderr = self.process.take_stderr().await;
+            return Reply::fault(FaultKind::ProtocolError, super::ran_while_paused(ran).detail, began.elapsed(), stderr);
+        }
         // The CPU cap is on the group's total: what was charged before plus what is left.
         // Without a per-move limit the wall clock allows twice the CPU time left plus a
         // second (`TurnClock::wall_limit`).
@@ -324,7 +367,8 @@ impl Bot {
             conn.read_line().await
         };
         let result = guarded(&mut self.process, deadline, exchange).await;
-        self.process.pause();
+        // Its settling before the pause is its own time.
+        self.process.pause().await;
         let elapsed = began.elapsed();
         let cpu_now = self.process.cpu_time().max(self.cpu_counted);
         let cpu = cpu_now - self.cpu_counted;
@@ -360,7 +404,7 @@ impl Bot {
     /// whatever of it is left.
     async fn end(&mut self, outcome: &Outcome) {
         if self.in_step {
-            self.process.resume();
+            let _ = self.process.resume();
             let result = GameResult::for_side(outcome.winner, self.side);
             let conn = &mut self.conn;
             let farewell = async {
@@ -391,7 +435,7 @@ impl Driver<Position> for Bot {
 pub async fn describe(bot: &ProgramBot, workdir: &Path, sandboxed: bool) -> Result<Option<Identity>, StartError> {
     let mut limits = crate::Limits::for_kind(Position::KIND);
     limits.sandboxed = sandboxed;
-    let Started { mut process, mut conn, name } = start(bot, workdir, &limits, DESCRIBE_TIME, None).await?;
+    let Started { mut process, mut conn, name } = start(bot, workdir, &limits, DESCRIBE_TIME, None, None).await?;
     let _ = tokio::time::timeout(Duration::from_millis(100), conn.send(&ServerMessage::Bye)).await;
     process.kill().await;
     Ok(Some(Identity { name, author: None, details: Vec::new() }))

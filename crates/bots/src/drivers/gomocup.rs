@@ -34,6 +34,16 @@ use crate::{BoxFuture, Fault, FaultKind, ProgramBot, RefereeError, Reply, SeatCo
 /// The board size sent with `START`: Arbiter's Gomoku is 10×10 only.
 pub const BOARD_SIZE: u64 = gomoku::SIZE as u64;
 
+/// The time an engine gets for its first move of a game beyond the move's limit: its
+/// set-up at its first search (GomocupJudge, Gomocup's manager, gives every move a
+/// tolerance of a second; `docs/bots.md`).
+pub const FIRST_MOVE_SETUP: Duration = Duration::from_secs(1);
+
+/// The memory an engine is told it has (`INFO max_memory`) and held to when its limits
+/// set none: Gomocup's own limit, which engines size their tables for; "no limit" (0)
+/// makes them take their defaults, which may take longer to set up than a move lasts.
+pub const DEFAULT_MEMORY: u64 = 350 * 1024 * 1024;
+
 /// The longest line read from a brain.
 const LINE_CAP: usize = 4096;
 
@@ -84,7 +94,7 @@ impl Driver<gomoku::Position> for Bot {
                 return;
             }
             let process = self.process();
-            process.resume();
+            let _ = process.resume();
             let deadline = jail::Deadline::wall_in(QUIT_GRACE);
             if process.send(Command::End.format().as_bytes(), deadline).await.is_ok() {
                 let _ = process.wait(deadline).await;
@@ -131,7 +141,9 @@ impl Bot {
     /// Starts a fresh brain in `workdir`: `START`, then the game's `INFO` lines.
     async fn start(bot: &ProgramBot, ctx: &SeatContext, workdir: &Path) -> Result<Bot, StartError> {
         let mut cmd = command(bot, workdir, &ctx.limits, &[]);
+        cmd.env.push((crate::SEED_VAR.into(), ctx.bot_seed().to_string().into()));
         cmd.limits.line_cap = LINE_CAP;
+        cmd.limits.memory = Some(memory(ctx));
         let mut process = super::spawn(&cmd).await?;
         let mut log = ProtocolLog::new(ctx.limits.stderr_per_move);
         let text: String = infos(ctx).iter().map(Command::format).collect();
@@ -148,7 +160,7 @@ impl Bot {
             log.append_to(&mut stderr);
             return Err(StartError::Bot { fault, stderr });
         }
-        process.pause();
+        process.pause().await;
         Ok(Bot {
             process: Some(Box::new(process)),
             side: ctx.side,
@@ -174,7 +186,10 @@ impl Bot {
         }
         let mut log = ProtocolLog::new(ctx.limits.stderr_per_move);
         let process = &mut resident.process;
-        process.resume();
+        // A kept process that ran while it waited is not given another game.
+        if process.resume().is_err() {
+            return Err(resident);
+        }
         let deadline = jail::Deadline::wall_in(STARTUP_TIME);
         if process.send(Command::Restart.format().as_bytes(), deadline).await.is_err() {
             return Err(resident);
@@ -195,7 +210,7 @@ impl Bot {
         if process.send(text.as_bytes(), deadline).await.is_err() {
             return Err(resident);
         }
-        process.pause();
+        process.pause().await;
         let Resident { key, process, folder, games } = resident;
         Ok(Bot {
             cpu_reported: process.cpu_time(),
@@ -219,15 +234,26 @@ impl Bot {
     async fn play_turn(&mut self, req: &TurnRequest<'_, gomoku::Position>) -> Reply<gomoku::Move> {
         // Read before the clock starts: the referee's own reading is not the bot's time.
         let wait_before = req.clock.wait_before(self.process());
-        self.process().resume();
+        let resumed = self.process().resume();
         let began = Instant::now();
-        let deadline = req.clock.deadline_crediting(began, self.cpu_reported, wait_before);
-        let answer = self.ask(req, deadline).await;
+        // An engine sets itself up at its first search (its hash table sized to the memory
+        // it was told): its first move of a game gets the set-up allowance on top of the
+        // move's limit, as Gomocup's own managers give every move a tolerance.
+        let mut clock = req.clock;
+        if !self.told {
+            clock.move_time = clock.move_time.map(|limit| limit + FIRST_MOVE_SETUP);
+        }
+        let deadline = clock.deadline_crediting(began, self.cpu_reported, wait_before);
+        let answer = match resumed {
+            Ok(()) => self.ask(req, deadline).await,
+            Err(ran) => Err(super::ran_while_paused(ran)),
+        };
         self.told = true;
         self.faulted |= answer.is_err();
         let process = self.process();
         let (elapsed, waited) = TurnClock::charged(process, began, &deadline);
-        process.pause();
+        // Its settling before the pause is its own time.
+        let elapsed = elapsed + process.pause().await;
         let cpu_now = process.cpu_time();
         let mut stderr = process.take_stderr().await;
         let cpu = cpu_now.saturating_sub(self.cpu_reported);
@@ -290,7 +316,12 @@ impl Bot {
 /// The `INFO` lines that tell a brain the game's limits.
 fn infos(ctx: &SeatContext) -> Vec<Command> {
     let ms = |d: Option<Duration>| d.map(|d| d.as_millis() as u64);
-    game_infos(ms(ctx.limits.move_time), ms(ctx.limits.game_time), ctx.limits.memory)
+    game_infos(ms(ctx.limits.move_time), ms(ctx.limits.game_time), Some(memory(ctx)))
+}
+
+/// The memory cap an engine runs under and is told: its limits', else [`DEFAULT_MEMORY`].
+fn memory(ctx: &SeatContext) -> u64 {
+    ctx.limits.memory.unwrap_or(DEFAULT_MEMORY)
 }
 
 /// The fault of a line that breaks the protocol after the command `sent`.

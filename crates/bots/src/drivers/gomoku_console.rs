@@ -44,6 +44,7 @@ pub struct Bot {
 impl Bot {
     pub async fn open(bot: &ProgramBot, ctx: &SeatContext) -> Result<Bot, Fault> {
         let mut command = command(bot, &ctx.workdir, &ctx.limits, &[]);
+        command.env.push((crate::SEED_VAR.into(), ctx.bot_seed().to_string().into()));
         command.limits.line_cap = LINE_CAP;
         Ok(Bot { command, side: ctx.side, process: None })
     }
@@ -70,7 +71,11 @@ impl Bot {
                 }
             },
         };
-        process.resume();
+        if let Err(ran) = process.resume() {
+            process.kill().await;
+            let stderr = process.take_stderr().await;
+            return Ok(Reply::fault(FaultKind::ProtocolError, super::ran_while_paused(ran).detail, began.elapsed(), stderr));
+        }
         let last_move = match &req.last_move {
             LastMove::Move(text) => Some(text.as_str()),
             LastMove::None | LastMove::Hidden => None,
@@ -112,10 +117,11 @@ impl Bot {
                 deadline = req.clock.deadline_from_now(cpu_before);
             }
         };
-        let elapsed = began.elapsed();
+        let mut elapsed = began.elapsed();
         let cpu = process.cpu_time().saturating_sub(cpu_before);
         if answer.is_ok() {
-            process.pause();
+            // Its settling before the pause is its own time.
+            elapsed += process.pause().await;
         } else {
             process.kill().await;
             process.finish_stderr(Duration::from_millis(100)).await;

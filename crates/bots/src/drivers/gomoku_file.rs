@@ -22,12 +22,12 @@
 //!   the name (it must not be empty), the second the author (optional).
 
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use protocols::gomoku_console::is_move_shaped;
 use rules::{Outcome, Registered, gomoku};
 
-use super::{DESCRIBE_TIME, Driver, Identity, Launcher, command, quote, run_once};
+use super::{DESCRIBE_TIME, Driver, Identity, Launcher, command, quote};
 use crate::{
     BoxFuture, Fault, FaultKind, ProgramBot, RefereeError, Reply, SeatContext, StartError, TurnClock, TurnRequest, is_exhaustion, read_move,
 };
@@ -43,39 +43,29 @@ const INFO_CAP: u64 = 4096;
 
 pub struct Bot {
     launcher: Launcher,
-    /// The working directory the files are exchanged in.
-    workdir: PathBuf,
 }
 
 impl Bot {
     pub async fn open(bot: &ProgramBot, ctx: &SeatContext) -> Result<Bot, StartError> {
         let mark = gomoku::mark_char(ctx.side).to_string();
         let launcher = Launcher::open(bot, ctx, &[&mark, FIELD_FILE, ANSWER_FILE]).await?;
-        let workdir = launcher.workdir().to_path_buf();
-        Ok(Bot { launcher, workdir })
+        Ok(Bot { launcher })
     }
 
     async fn play_turn(&mut self, req: &TurnRequest<'_, gomoku::Position>) -> Result<Reply<gomoku::Move>, RefereeError> {
         let pos = req.pos;
-        let (workdir, field) = (self.workdir.clone(), pos.field_text());
+        // The bot's working folder, in its own root where it has one.
+        let workdir = self.launcher.files().await?;
+        let field = pos.field_text();
         let written = field.clone();
-        let prepared = tokio::task::spawn_blocking(move || prepare(&workdir, &field))
-            .await
-            .map_err(|err| RefereeError::new("cannot write the field file", std::io::Error::other(err)))?;
-        if let Err(err) = prepared {
-            let what = format!("cannot write {FIELD_FILE} into the working directory");
-            // The bot owns its working directory: what it did there is its fault; the
-            // machine running short is ours.
-            if is_exhaustion(&err) {
-                return Err(RefereeError::new(what, err));
-            }
-            return Ok(Reply::fault(FaultKind::Crash, format!("{what}: {err}"), std::time::Duration::ZERO, jail::Log::default()));
+        if let Some(fault) = write_field(&workdir, field, self.launcher.in_own_root()).await? {
+            return Ok(Reply { input: written, ..Reply::fault(fault.kind, fault.detail, std::time::Duration::ZERO, jail::Log::default()) });
         }
         let once = self.launcher.run_once(b"", &req.clock).await?;
         let answer = match &once.output {
             Err(fault) => Err(fault.clone()),
             Ok(_) => {
-                let path = self.workdir.join(ANSWER_FILE);
+                let path = workdir.join(ANSWER_FILE);
                 let text = tokio::task::spawn_blocking(move || read_answer(&path, ANSWER_CAP))
                     .await
                     .map_err(|err| RefereeError::new("cannot read the answer file", std::io::Error::other(err)))?;
@@ -101,22 +91,58 @@ impl Driver<gomoku::Position> for Bot {
     }
 }
 
+/// Writes the field file into `workdir` (the bot's working folder as the referee reaches
+/// it): `Some(fault)` when the bot is to blame (what it left there, its disk quota full),
+/// an `Err` when the machine is.
+async fn write_field(workdir: &Path, field: String, own_root: bool) -> Result<Option<Fault>, RefereeError> {
+    let dir = workdir.to_path_buf();
+    let prepared = tokio::task::spawn_blocking(move || prepare(&dir, &field))
+        .await
+        .map_err(|err| RefereeError::new("cannot write the field file", std::io::Error::other(err)))?;
+    let Err(err) = prepared else { return Ok(None) };
+    let what = format!("cannot write {FIELD_FILE} into the working directory");
+    // The bot owns its working directory: what it did there is its fault, and so is a
+    // full quota in a root of its own (a tmpfs of its own); the machine running short is
+    // ours.
+    let full = err.raw_os_error().is_some_and(|code| code == nix_enospc() || code == nix_edquot());
+    if own_root && full {
+        return Ok(Some(super::disk_full_fault(&what)));
+    }
+    if is_exhaustion(&err) {
+        return Err(RefereeError::new(what, err));
+    }
+    Ok(Some(Fault::new(FaultKind::Crash, format!("{what}: {err}"))))
+}
+
+fn nix_enospc() -> i32 {
+    rustix::io::Errno::NOSPC.raw_os_error()
+}
+
+fn nix_edquot() -> i32 {
+    rustix::io::Errno::DQUOT.raw_os_error()
+}
+
 /// Runs `PROGRAM INFO field.txt answer.txt` in `workdir` and reads the two lines.
 pub async fn describe(bot: &ProgramBot, workdir: &Path, sandboxed: bool) -> Result<Option<Identity>, StartError> {
     let ours = |err: std::io::Error| RefereeError::new("cannot prepare the working directory", err);
-    let dir = workdir.to_path_buf();
-    tokio::task::spawn_blocking(move || {
-        std::fs::create_dir_all(&dir)?;
-        prepare(&dir, &gomoku::Position::empty().field_text())
-    })
-    .await
-    .map_err(|err| ours(std::io::Error::other(err)))?
-    .map_err(ours)?;
+    tokio::fs::create_dir_all(workdir).await.map_err(ours)?;
     let mut limits = crate::Limits::for_kind(gomoku::Position::KIND).with(&bot.manifest.limits);
     limits.sandboxed = sandboxed;
-    let command = command(bot, workdir, &limits, &["INFO", FIELD_FILE, ANSWER_FILE]);
+    // Through a launcher: in a root of the bot's own, the answer stays readable after the
+    // process has ended, in the sandbox kept for its moves.
+    let mut launcher = Launcher::new(command(bot, workdir, &limits, &["INFO", FIELD_FILE, ANSWER_FILE]));
+    let described = describe_in(&mut launcher).await;
+    launcher.finish().await;
+    described
+}
+
+async fn describe_in(launcher: &mut Launcher) -> Result<Option<Identity>, StartError> {
+    let workdir = launcher.files().await?;
+    if let Some(fault) = write_field(&workdir, gomoku::Position::empty().field_text(), launcher.in_own_root()).await? {
+        return Err(fault.into());
+    }
     let clock = TurnClock { move_time: Some(DESCRIBE_TIME), ..TurnClock::default() };
-    let once = run_once(&command, b"", &clock).await?;
+    let once = launcher.run_once(b"", &clock).await?;
     let stderr = once.stderr.clone();
     once.into_output()?;
     let path = workdir.join(ANSWER_FILE);

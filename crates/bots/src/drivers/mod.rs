@@ -153,6 +153,10 @@ pub(crate) async fn own_folder(bot: &ProgramBot) -> Result<(crate::folders::Game
     }
 }
 
+/// How long a sandbox kept for a bot's moves may take to have its root ready (a safety
+/// bound: it takes milliseconds).
+const SANDBOX_READY: Duration = Duration::from_secs(30);
+
 /// How long `describe` waits for a bot's answer.
 pub const DESCRIBE_TIME: Duration = Duration::from_secs(5);
 
@@ -166,8 +170,15 @@ pub fn command(bot: &ProgramBot, workdir: &Path, limits: &crate::Limits, extra_a
     args.extend(extra_args.iter().map(Into::into));
     let sandbox = limits.sandboxed.then(|| jail::Sandbox {
         helper: sandbox::helper_path().unwrap_or_else(|| "arbiter-sandbox".into()),
-        read_only: read_only_paths(bot),
-        connect_port: None,
+        // Its own folder, and nothing its command or arguments name: the system it may
+        // read is the same for every bot (`sandbox::machine`).
+        read_only: vec![bot.folder().to_path_buf()],
+        net: jail::Net::None,
+        root: sandbox::machine::roots_supported().then_some(sandbox::Root {
+            work: sandbox::Work::Copy,
+            disk: limits.disk,
+            files: limits.files,
+        }),
         processes: Some(SANDBOX_PROCESSES),
         file_size: None,
         open_files: None,
@@ -182,22 +193,6 @@ pub fn command(bot: &ProgramBot, workdir: &Path, limits: &crate::Limits, extra_a
         sandbox,
         per_move: false,
     }
-}
-
-/// What a sandboxed bot may read besides the system: its manifest's folder, and the
-/// folder of every absolute path in its command (its program, a runtime).
-fn read_only_paths(bot: &ProgramBot) -> Vec<std::path::PathBuf> {
-    let mut paths = vec![bot.folder().to_path_buf()];
-    for part in &bot.command {
-        let path = Path::new(part);
-        if path.is_absolute()
-            && let Some(parent) = path.parent()
-            && !paths.iter().any(|p| parent.starts_with(p))
-        {
-            paths.push(parent.to_path_buf());
-        }
-    }
-    paths
 }
 
 /// Starts a bot's process. A program that cannot be run (missing, not executable) is
@@ -280,6 +275,7 @@ pub async fn run_once(cmd: &jail::Command, input: &[u8], clock: &TurnClock) -> R
     let (elapsed, waited) = TurnClock::charged(&process, began, &deadline);
     let cpu = process.cpu_time();
     let over_memory = process.memory_exceeded();
+    let disk_full = process.disk_full();
     // A sandboxed bot that ended on its own is all gone but for its helper, which is
     // tearing the bot's namespaces down (milliseconds): that and the cgroup's removal
     // go on in the background instead of holding up the game.
@@ -292,7 +288,7 @@ pub async fn run_once(cmd: &jail::Command, input: &[u8], clock: &TurnClock) -> R
     if ended {
         tokio::spawn(async move { process.kill().await });
     }
-    let output = move_output(cmd, result, over_memory, clock);
+    let output = move_output(cmd, result, over_memory, clock).map_err(|fault| with_disk_cause(disk_full, fault));
     Ok(Once { output, elapsed, cpu, waited, stderr, input: String::from_utf8_lossy(input).into_owned() })
 }
 
@@ -325,6 +321,11 @@ fn move_output(
 /// works in, come from the stock.
 pub struct Launcher {
     command: jail::Command,
+    /// The seat's seed ([`SeatContext::bot_seed`]); each move's process gets one derived
+    /// from it and the move's number (`ARBITER_SEED`).
+    seed: Option<u32>,
+    /// The moves started so far.
+    moves: u64,
     /// The zygote of the last move, when it ended cleanly.
     kept: Option<jail::Process>,
     /// A zygote being started for the next move.
@@ -348,7 +349,7 @@ impl Launcher {
             }
             _ => None,
         };
-        Launcher { command, kept: None, next, own: None, _in_use: None }
+        Launcher { command, seed: None, moves: 0, kept: None, next, own: None, _in_use: None }
     }
 
     /// The launcher of a seat that runs `bot` with `args` on each move: in the game's
@@ -359,7 +360,9 @@ impl Launcher {
     pub async fn open(bot: &ProgramBot, ctx: &SeatContext, args: &[&str]) -> Result<Launcher, StartError> {
         let ahead = ctx.ahead.as_ref().filter(|_| crate::ahead::Ahead::serves(bot.manifest.protocol, ctx.limits.sandboxed));
         let Some(ahead) = ahead else {
-            return Ok(Launcher::new(command(bot, &ctx.workdir, &ctx.limits, args)));
+            let mut launcher = Launcher::new(command(bot, &ctx.workdir, &ctx.limits, args));
+            launcher.seed = Some(ctx.bot_seed());
+            return Ok(launcher);
         };
         let args: Vec<String> = args.iter().map(|arg| arg.to_string()).collect();
         let (stocked, in_use) = ahead.open(bot, &ctx.limits, &args);
@@ -377,6 +380,8 @@ impl Launcher {
         };
         Ok(Launcher {
             command: prepared.command,
+            seed: Some(ctx.bot_seed()),
+            moves: 0,
             kept: Some(prepared.zygote),
             next: None,
             own: Some(prepared.folder),
@@ -384,9 +389,37 @@ impl Launcher {
         })
     }
 
-    /// The bot's working directory: the game's, or the seat's own.
+    /// The bot's working directory as its command gives it: the game's, or the seat's own
+    /// (in a root of the bot's own, only the files put there before its sandbox started).
     pub fn workdir(&self) -> &Path {
         &self.command.cwd
+    }
+
+    /// Whether the bot runs in a root of its own, its working folder a tmpfs there.
+    pub fn in_own_root(&self) -> bool {
+        self.command.sandbox.as_ref().is_some_and(|s| s.root.is_some())
+    }
+
+    /// Where the referee reaches the bot's working files between moves (the Gomoku file
+    /// interface's field and answer): in a root of the bot's own, its working folder there
+    /// (the sandbox kept for the moves is started, or taken, and awaited until ready);
+    /// else the working directory. `Ok(None)`: the sandbox failed to start, which the move
+    /// will report.
+    pub async fn files(&mut self) -> Result<std::path::PathBuf, RefereeError> {
+        if !self.in_own_root() {
+            return Ok(self.command.cwd.clone());
+        }
+        let program = self.command.program.display().to_string();
+        let what = || format!("cannot start the sandbox for {program}");
+        let mut zygote = self.zygote().await.map_err(|err| RefereeError::new(what(), err))?;
+        let ready = zygote.ready(jail::Deadline::wall_in(SANDBOX_READY)).await;
+        let files = zygote.files().map(Path::to_path_buf);
+        self.kept = Some(zygote);
+        match (ready, files) {
+            (Ok(()), Some(files)) => Ok(files),
+            (Err(failure), _) => Err(RefereeError::new(what(), std::io::Error::other(failure.to_string()))),
+            (Ok(()), None) => Err(RefereeError::new(what(), std::io::Error::other("its root has no working folder"))),
+        }
     }
 
     /// At the game's end: its zygote killed (as when dropped, not waited for), the
@@ -400,18 +433,34 @@ impl Launcher {
 
     /// One move: [`run_once`] of the launcher's command, in the sandbox through its zygote.
     pub async fn run_once(&mut self, input: &[u8], clock: &TurnClock) -> Result<Once, RefereeError> {
+        // Each move's process its own seed, derived from the seat's and the move's number.
+        self.moves += 1;
+        let env: Vec<(String, String)> = self
+            .seed
+            .map(|seed| (crate::SEED_VAR.to_string(), crate::derive_seed(u64::from(seed), self.moves).to_string()))
+            .into_iter()
+            .collect();
         if self.command.sandbox.is_none() {
-            return run_once(&self.command, input, clock).await;
+            let mut command = self.command.clone();
+            command.env.extend(env.iter().map(|(k, v)| (k.into(), v.into())));
+            return run_once(&command, input, clock).await;
         }
         let mut zygote = match self.zygote().await {
             Ok(zygote) => zygote,
             Err(err) => return Err(RefereeError::new(format!("cannot start the sandbox for {}", self.command.program.display()), err)),
         };
+        // Ready before the move's clock starts: setting up the sandbox is not the bot's time.
+        if let Err(failure) = zygote.ready(jail::Deadline::wall_in(SANDBOX_READY)).await {
+            return Err(RefereeError::new(
+                format!("the sandbox for {} did not get ready", self.command.program.display()),
+                std::io::Error::other(failure.to_string()),
+            ));
+        }
         let began = Instant::now();
         let cpu_before = zygote.cpu_time();
         let wait_before = clock.wait_before(&zygote);
         let deadline = clock.deadline_crediting(began, cpu_before, wait_before);
-        let result = zygote.run_move(input, deadline).await;
+        let result = zygote.run_move(input, &env, deadline).await;
         let (elapsed, waited) = TurnClock::charged(&zygote, began, &deadline);
         let cpu = zygote.cpu_time().saturating_sub(cpu_before);
         let over_memory = zygote.memory_exceeded();
@@ -425,7 +474,7 @@ impl Launcher {
                 std::io::Error::other(format!("{status}")),
             ));
         }
-        let output = move_output(&self.command, result, over_memory, clock);
+        let output = move_output(&self.command, result, over_memory, clock).map_err(|fault| with_disk_cause(zygote.disk_full(), fault));
         let stderr = if output.is_ok() {
             let stderr = zygote.take_stderr().await;
             self.kept = Some(zygote);
@@ -467,9 +516,36 @@ pub fn memory_fault(cmd: &jail::Command) -> Fault {
 }
 
 /// A crash of a bot that ran into its memory cap (its cgroup killed it) is a memory
-/// fault; any other fault stays as it is.
+/// fault; any fault of a bot whose disk quota is full says so; any other fault stays as
+/// it is.
 pub fn with_memory_cause(process: &jail::Process, fault: Fault) -> Fault {
-    if fault.kind == FaultKind::Crash && process.memory_exceeded() { memory_fault_of(process.memory_cap()) } else { fault }
+    if fault.kind == FaultKind::Crash && process.memory_exceeded() {
+        return memory_fault_of(process.memory_cap());
+    }
+    with_disk_cause(process.disk_full(), fault)
+}
+
+/// A fault of a bot whose disk quota was full, said so in its detail.
+pub fn with_disk_cause(disk_full: bool, mut fault: Fault) -> Fault {
+    if disk_full {
+        fault.detail.push_str(" (its disk quota was full: see the disk-mb and files limits)");
+    }
+    fault
+}
+
+/// The fault of a bot found to have run while it was paused between its moves
+/// (`jail::Process::resume`): `cpu` of CPU time beyond what its pause allows.
+pub fn ran_while_paused(cpu: Duration) -> Fault {
+    Fault::new(
+        FaultKind::ProtocolError,
+        format!("ran while it was paused between its moves ({} ms of CPU time): a bot must not undo its pause", cpu.as_millis()),
+    )
+}
+
+/// The fault of a bot whose disk quota is full, where the referee could not write its
+/// files.
+pub fn disk_full_fault(what: &str) -> Fault {
+    Fault::new(FaultKind::Crash, format!("{what}: its disk quota is full (see the disk-mb and files limits)"))
 }
 
 /// The fault of a process that exited with `status`, `None` for a clean exit.

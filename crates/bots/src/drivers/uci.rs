@@ -78,7 +78,7 @@ impl Driver<chess::Position> for Bot {
                 return;
             }
             let process = self.process();
-            process.resume();
+            let _ = process.resume();
             let deadline = jail::Deadline::wall_in(QUIT_GRACE);
             if process.send(Command::Quit.format().as_bytes(), deadline).await.is_ok() {
                 let _ = process.wait(deadline).await;
@@ -179,7 +179,7 @@ impl Bot {
             return Err(StartError::Bot { fault, stderr });
         }
         opening.push_str(&setup);
-        process.pause();
+        process.pause().await;
         Ok(Bot::new(process, ctx, bot, log, opening))
     }
 
@@ -192,12 +192,15 @@ impl Bot {
         }
         let mut log = ProtocolLog::new(ctx.limits.stderr_per_move);
         let text = Command::UciNewGame.format() + &Command::IsReady.format();
-        resident.process.resume();
+        // A kept process that ran while it waited is not given another game.
+        if resident.process.resume().is_err() {
+            return Err(resident);
+        }
         if handshake(&mut resident.process, &mut log, &text, Awaited::ReadyOk).await.is_err() {
             pool.refuse(&resident.key);
             return Err(resident);
         }
-        resident.process.pause();
+        resident.process.pause().await;
         let Resident { key, process, folder, games } = resident;
         let mut engine = Bot::new(*process, ctx, bot, log, text);
         engine.cpu_reported = engine.process().cpu_time();
@@ -214,10 +217,13 @@ impl Bot {
     async fn play_turn(&mut self, req: &TurnRequest<'_, chess::Position>) -> Reply<ChessMove> {
         // Read before the clock starts: the referee's own reading is not the bot's time.
         let wait_before = req.clock.wait_before(self.process());
-        self.process().resume();
+        let resumed = self.process().resume();
         let began = Instant::now();
         let deadline = req.clock.deadline_crediting(began, self.cpu_reported, wait_before);
-        let answer = self.ask(req, deadline).await;
+        let answer = match resumed {
+            Ok(()) => self.ask(req, deadline).await,
+            Err(ran) => Err(super::ran_while_paused(ran)),
+        };
         let process = self.process.as_mut().expect("an engine has its process until its game ends");
         let (elapsed, waited) = TurnClock::charged(process, began, &deadline);
         // Late: told to stop, and kept for another game if it then answers.
@@ -225,7 +231,8 @@ impl Bot {
         let recovered = late && stop(process, &mut self.log).await;
         self.faulted |= answer.is_err() && !recovered;
         let process = self.process();
-        process.pause();
+        // Its settling before the pause is its own time.
+        let elapsed = elapsed + process.pause().await;
         let cpu_now = process.cpu_time();
         let mut stderr = process.take_stderr().await;
         let cpu = cpu_now.saturating_sub(self.cpu_reported);

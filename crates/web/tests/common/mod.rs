@@ -68,6 +68,7 @@ pub fn config(data: &Path, dbs: Vec<PathBuf>) -> web::Config {
         hosts: vec![],
         limits: web::http::Limits::default(),
         ladder_share: 0.5,
+        upload_limits: web::uploads::Limits::default(),
     }
 }
 
@@ -116,7 +117,7 @@ pub async fn request_from(
     headers: &[(&str, &str)],
     body: Option<&str>,
 ) -> Response {
-    let exchange = async { request_on(connect_from(source, addr).await, addr, method, path, headers, body).await };
+    let exchange = async { request_on(connect_from(source, addr).await, addr, method, path, headers, body.map(str::as_bytes)).await };
     tokio::time::timeout(SAFETY, exchange).await.unwrap_or_else(|_| panic!("{method} {path} from {source}: no answer within {SAFETY:?}"))
 }
 
@@ -129,7 +130,81 @@ pub async fn connect_from(source: std::net::Ipv4Addr, addr: SocketAddr) -> TcpSt
 
 async fn request_unbounded(addr: SocketAddr, method: &str, path: &str, headers: &[(&str, &str)], body: Option<&str>) -> Response {
     let stream = TcpStream::connect(addr).await.expect("connect to the server");
-    request_on(stream, addr, method, path, headers, body).await
+    request_on(stream, addr, method, path, headers, body.map(str::as_bytes)).await
+}
+
+/// One request with a body of bytes (a multipart form with binary files), from the local
+/// address `source`: a client of its own.
+pub async fn request_bytes_from(
+    source: std::net::Ipv4Addr,
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &[u8],
+) -> Response {
+    let exchange = async { request_on(connect_from(source, addr).await, addr, method, path, headers, Some(body)).await };
+    tokio::time::timeout(SAFETY, exchange).await.unwrap_or_else(|_| panic!("{method} {path} from {source}: no answer within {SAFETY:?}"))
+}
+
+/// The boundary of the multipart forms [`multipart`] makes.
+pub const BOUNDARY: &str = "----arbiter-test-boundary-7f3a";
+
+/// A multipart form of `(field, file name, content)` parts, as a browser sends one.
+pub fn multipart(parts: &[(&str, Option<&str>, &[u8])]) -> Vec<u8> {
+    let mut body = Vec::new();
+    for (name, file, content) in parts {
+        body.extend_from_slice(format!("--{BOUNDARY}\r\n").as_bytes());
+        match file {
+            Some(file) => body.extend_from_slice(
+                format!(
+                    "Content-Disposition: form-data; name=\"{name}\"; filename=\"{file}\"\r\nContent-Type: application/octet-stream\r\n\r\n"
+                )
+                .as_bytes(),
+            ),
+            None => body.extend_from_slice(format!("Content-Disposition: form-data; name=\"{name}\"\r\n\r\n").as_bytes()),
+        }
+        body.extend_from_slice(content);
+        body.extend_from_slice(b"\r\n");
+    }
+    body.extend_from_slice(format!("--{BOUNDARY}--\r\n").as_bytes());
+    body
+}
+
+/// Uploads a form with `token` from the local address `source` to `path` (the
+/// submissions endpoint, with its query); the status and JSON answer.
+pub async fn upload_from(source: std::net::Ipv4Addr, addr: SocketAddr, path: &str, token: &str, form: &[u8]) -> (u16, Value) {
+    let content_type = format!("multipart/form-data; boundary={BOUNDARY}");
+    let auth = format!("Bearer {token}");
+    let headers = [("Content-Type", content_type.as_str()), ("Authorization", auth.as_str())];
+    let response = request_bytes_from(source, addr, "POST", path, &headers, form).await;
+    (response.status, response.json())
+}
+
+/// A zip archive of `(name, content)` files.
+pub fn zip_of(files: &[(&str, &[u8])]) -> Vec<u8> {
+    use std::io::Write;
+    let mut out = std::io::Cursor::new(Vec::new());
+    let mut writer = zip::ZipWriter::new(&mut out);
+    let options = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
+    for (name, content) in files {
+        writer.start_file(*name, options).expect("a zip entry");
+        writer.write_all(content).expect("zip content");
+    }
+    writer.finish().expect("a finished zip");
+    out.into_inner()
+}
+
+/// Lets `names` in as entrants (the organiser's token); their tokens by name.
+pub async fn entrants(addr: SocketAddr, names: &[&str]) -> std::collections::BTreeMap<String, String> {
+    let (status, body) = post_json(addr, "/api/entrants", true, &serde_json::json!({ "names": names })).await;
+    assert_eq!(status, 201, "{body}");
+    body["entrants"]
+        .as_array()
+        .expect("the entrants")
+        .iter()
+        .map(|e| (e["name"].as_str().unwrap().to_string(), e["token"].as_str().unwrap().to_string()))
+        .collect()
 }
 
 /// Sends a request on `stream` (with `Host: addr` unless `headers` name the host) and
@@ -140,7 +215,7 @@ async fn request_on(
     method: &str,
     path: &str,
     headers: &[(&str, &str)],
-    body: Option<&str>,
+    body: Option<&[u8]>,
 ) -> Response {
     let mut head = format!("{method} {path} HTTP/1.1\r\nConnection: close\r\n");
     if !headers.iter().any(|(name, _)| name.eq_ignore_ascii_case("host")) {
@@ -153,10 +228,11 @@ async fn request_on(
         head.push_str(&format!("Content-Length: {}\r\n", body.len()));
     }
     head.push_str("\r\n");
-    head.push_str(body.unwrap_or(""));
+    let mut head = head.into_bytes();
+    head.extend_from_slice(body.unwrap_or_default());
     // A server that refuses a connection outright may close it before reading the
     // request (then the write fails, or a reset follows the answer): what it sent counts.
-    let _ = stream.write_all(head.as_bytes()).await;
+    let _ = stream.write_all(&head).await;
     let raw = read_all(&mut stream).await;
     let end =
         find(&raw, b"\r\n\r\n").unwrap_or_else(|| panic!("{method} {path}: no end of headers in {:?}", String::from_utf8_lossy(&raw)));
