@@ -221,7 +221,7 @@ async fn the_environment_holds_only_the_allow_list() {
     let first = record.turns.iter().find(|t| t.side == 0).unwrap();
     let names: Vec<&str> = first.stderr.split_whitespace().collect();
     for name in &names {
-        assert!(["HOME", "LANG", "PATH", "TMPDIR", "PWD", "SHLVL", "_"].contains(name), "unexpected variable {name}: {names:?}");
+        assert!(["HOME", "LANG", "PATH", "TMPDIR", "PWD", "SHLVL", "_", "ARBITER_SEED"].contains(name), "unexpected variable {name}: {names:?}");
     }
     assert!(names.contains(&"PATH"));
 }
@@ -461,11 +461,14 @@ fn helper_workdirs(dir: &Path) -> Vec<String> {
 }
 
 /// The working folders of the two sandboxes the stock keeps for `dir`'s bot, once both
-/// are running (a safety bound of [`common::GONE`]).
+/// are running (a safety bound of [`common::GONE`]). A helper of a game that just ended
+/// may still be on its way out, its folder already removed: only helpers whose folder
+/// exists wait.
 async fn waiting_workdirs(dir: &Path) -> Vec<String> {
     let until = std::time::Instant::now() + common::GONE;
     loop {
-        let waiting = helper_workdirs(dir);
+        let mut waiting = helper_workdirs(dir);
+        waiting.retain(|folder| Path::new(folder).is_dir());
         if waiting.len() >= 2 || std::time::Instant::now() > until {
             return waiting;
         }
