@@ -146,7 +146,7 @@ fn bad_configs_give_one_line_each() {
     let names: Vec<&str> = rules::GameKind::ALL.iter().map(|kind| kind.name()).collect();
     let unknown_game = format!("t.toml: line 1: unknown game \"checkers\" (known: {})", names.join(", "));
     let cases: Vec<(&str, String, &str)> = vec![
-        ("unknown game", format!("game = \"chess\"\n[[entrant]]\nbot = \"random\"\n{RR}"), &unknown_game),
+        ("unknown game", format!("game = \"checkers\"\n[[entrant]]\nbot = \"random\"\n{RR}"), &unknown_game),
         ("missing game", format!("[[entrant]]\nbot = \"random\"\n{RR}"), "t.toml: line 1: missing key \"game\""),
         ("missing bot key", head(&format!("[[entrant]]\nname = \"x\"\n{RR}")), "t.toml: line 7: missing key \"bot\""),
         (
