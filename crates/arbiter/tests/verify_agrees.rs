@@ -1,5 +1,6 @@
-//! `arbiter verify` against games played here: a thousand random games of each game,
-//! their move lists fed to the binary, and every verdict checked against the game's
+//! `arbiter verify` against games played here: a thousand random games of every game of
+//! the registry (none named: a game added to it is checked here without a line of its
+//! own), their move lists fed to the binary, and every verdict checked against the game's
 //! own end; plus cut-short and corrupted records.
 
 use std::io::Write;
@@ -17,15 +18,19 @@ struct Case {
     options: &'static [(&'static str, &'static str)],
 }
 
-const CASES: &[Case] = &[
-    Case { kind: GameKind::Gomoku, options: &[] },
-    Case { kind: GameKind::Connect4, options: &[] },
-    Case { kind: GameKind::Connect4, options: &[("width", "20"), ("height", "20")] },
-    Case { kind: GameKind::Pahtum, options: &[] },
-    Case { kind: GameKind::Legions, options: &[("size", "7")] },
-    Case { kind: GameKind::Legions, options: &[] },
-    Case { kind: GameKind::Nupud, options: &[] },
-];
+/// Options beside the defaults: the seeds' other boards.
+const MORE: &[(&str, &[(&str, &str)])] = &[("connect4", &[("width", "20"), ("height", "20")]), ("legions", &[("size", "7")])];
+
+/// Every game of the registry with its default options, then the options of `MORE`.
+fn cases() -> Vec<Case> {
+    let defaults = GameKind::ALL.into_iter().map(|kind| Case { kind, options: &[] });
+    let more = MORE.iter().map(|(name, options)| Case { kind: GameKind::from_name(name).expect("a registered game"), options });
+    defaults.chain(more).collect()
+}
+
+fn case(name: &str) -> Case {
+    Case { kind: GameKind::from_name(name).expect("a registered game"), options: &[] }
+}
 
 fn options_of(case: &Case) -> Options {
     case.options.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
@@ -77,7 +82,7 @@ fn record(start: &Option<String>, moves: &[String]) -> String {
 
 #[test]
 fn verify_agrees_with_a_thousand_random_games_of_each_game() {
-    for case in CASES {
+    for case in &cases() {
         let games: Vec<_> = (0..GAMES).map(|seed| random_game(case, seed)).collect();
         let lines: Vec<String> = games.iter().map(|(start, moves, _)| record(start, moves)).collect();
         let verdicts = verify(case, &lines);
@@ -95,7 +100,7 @@ fn verify_agrees_with_a_thousand_random_games_of_each_game() {
 
 #[test]
 fn verify_reports_ongoing_games_with_their_legal_moves() {
-    for case in CASES {
+    for case in &cases() {
         let lines_and_positions: Vec<_> = (0..50)
             .map(|seed| {
                 let (start, moves, _) = random_game(case, seed);
@@ -122,7 +127,8 @@ fn verify_reports_ongoing_games_with_their_legal_moves() {
 #[test]
 fn verify_names_the_first_illegal_move_and_goes_on_after_bad_lines() {
     // Replaying a legal move a second time is illegal in every game with placements.
-    for case in CASES.iter().filter(|case| matches!(case.kind, GameKind::Gomoku | GameKind::Pahtum)) {
+    for case in [case("gomoku"), case("pahtum")] {
+        let case = &case;
         let (start, moves, _) = random_game(case, 7);
         let mut bad = moves[..4].to_vec();
         bad.push(moves[1].clone());
@@ -135,7 +141,7 @@ fn verify_names_the_first_illegal_move_and_goes_on_after_bad_lines() {
         assert_eq!(verdicts[2]["status"], "over");
     }
     // A move after the end.
-    let case = &CASES[1];
+    let case = &case("connect4");
     let (start, mut moves, end) = random_game(case, 3);
     let n = moves.len();
     moves.push(end.legal_moves_text().unwrap_or_default().first().cloned().unwrap_or_else(|| "0".to_string()));
@@ -146,7 +152,7 @@ fn verify_names_the_first_illegal_move_and_goes_on_after_bad_lines() {
 
 #[test]
 fn verify_refuses_records_that_are_not_records() {
-    let pahtum = &CASES[3];
+    let pahtum = &case("pahtum");
     let lines = vec![
         json!({ "moves": ["A1"] }).to_string(),
         json!({ "moves": [], "start": "-------\n" }).to_string(),

@@ -583,7 +583,10 @@ mod tests {
                 "name = \"r\"\ngame = \"chess\"\nprotocol = \"uci\"\ncommand = [\"x\"]\n[uci]\noptions = { Hash = \"1\\nquit\" }\n",
                 "a [uci] option's value \"1\\u{a}quit\" holds U+000A, a control character",
             ),
-            ("name = \"r\"\ngame = \"chess\"\nprotocol = \"uci\"\ncommand = [\"x\"]\n[uci]\nply = 5\n", "line 6: unknown key \"ply\": expected one of options, nodes or depth"),
+            (
+                "name = \"r\"\ngame = \"chess\"\nprotocol = \"uci\"\ncommand = [\"x\"]\n[uci]\nply = 5\n",
+                "line 6: unknown key \"ply\": expected one of options, nodes or depth",
+            ),
         ];
         for (text, message) in cases {
             let err = ProgramBot::load(&write(dir.path(), text)).unwrap_err().to_string();

@@ -1,10 +1,12 @@
-//! The generic random-playout checker every game runs in its tests: it plays seeded
-//! random games and checks the invariants of the [`Game`] contract at every ply.
+//! The generic checks every game runs in its tests (`rules/tests/registry.rs` runs them
+//! for every game of the registry): the random-playout checker, which plays seeded random
+//! games and checks the invariants of the [`Game`] contract at every ply, and the reader
+//! of the perft files every enumerable game keeps in one shared format.
 
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 
-use crate::{Game, Outcome, Side};
+use crate::{Game, Options, Outcome, Side};
 
 /// What the checked games looked like, for tests that also want plausible results.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -137,4 +139,75 @@ fn replay<G: Game>(start: &G, texts: &[String], end: &G) -> Result<(), String> {
         return Err("replaying the move texts gives another position".to_string());
     }
     Ok(())
+}
+
+/// One line of a game's perft file (`rules/tests/data/GAME-perft.txt`), in the one
+/// format every game's file shares:
+///
+/// ```text
+/// OPTIONS | START | MOVES | DEPTH COUNT [MORE...]
+/// ```
+///
+/// `OPTIONS` is `key=value` pairs separated by spaces, `START` a start position in the
+/// game's one-line start text ([`Game::start_from_line`] reads it back), `MOVES` moves in
+/// the game's notation played from that start, separated by spaces; `-` leaves a field
+/// empty (the default options, the game's default start, no moves). `MORE` are figures a
+/// game's own tests check beside the count (Pah-tum's score sums). `#` starts a comment line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PerftLine {
+    pub options: Options,
+    pub start: Option<String>,
+    pub moves: Vec<String>,
+    pub depth: u32,
+    pub count: u64,
+    pub more: Vec<String>,
+    /// The line as written, for messages.
+    pub text: String,
+}
+
+/// Reads a perft file; `Err` names the first line that is not in the shared format.
+pub fn perft_lines(text: &str) -> Result<Vec<PerftLine>, String> {
+    text.lines()
+        .filter(|line| !line.trim().is_empty() && !line.trim_start().starts_with('#'))
+        .map(|line| PerftLine::parse(line).map_err(|err| format!("perft line {line:?}: {err}")))
+        .collect()
+}
+
+impl PerftLine {
+    fn parse(line: &str) -> Result<PerftLine, String> {
+        let fields: Vec<&str> = line.split('|').map(str::trim).collect();
+        let [options, start, moves, figures] = fields[..] else {
+            return Err("not OPTIONS | START | MOVES | DEPTH COUNT".to_string());
+        };
+        let none = |field: &str| field == "-" || field.is_empty();
+        let options = if none(options) {
+            Options::new()
+        } else {
+            options
+                .split_whitespace()
+                .map(|pair| {
+                    pair.split_once('=').map(|(k, v)| (k.to_string(), v.to_string())).ok_or(format!("option {pair:?} is not key=value"))
+                })
+                .collect::<Result<Options, String>>()?
+        };
+        let start = (!none(start)).then(|| start.to_string());
+        let moves = if none(moves) { Vec::new() } else { moves.split_whitespace().map(str::to_string).collect() };
+        let mut figures = figures.split_whitespace();
+        let depth = figures.next().and_then(|f| f.parse().ok()).ok_or("no depth")?;
+        let count = figures.next().and_then(|f| f.parse().ok()).ok_or("no count")?;
+        let more = figures.map(str::to_string).collect();
+        Ok(PerftLine { options, start, moves, depth, count, more, text: line.to_string() })
+    }
+
+    /// The position the line counts from: the start (or the game's default one) with
+    /// the moves played.
+    pub fn position<G: Game>(&self) -> Result<G, String> {
+        let start = self.start.as_deref().map(G::start_from_line);
+        let mut pos = G::new(&self.options, start.as_deref()).map_err(|err| err.to_string())?;
+        for text in &self.moves {
+            let mv = pos.parse_move(text).map_err(|err| err.to_string())?;
+            pos.play(&mv).map_err(|err| err.to_string())?;
+        }
+        Ok(pos)
+    }
 }

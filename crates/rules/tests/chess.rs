@@ -5,11 +5,10 @@
 //! Wiki's published figures, the generic random-game checker, the board view, PGN out
 //! and opening books in.
 
-use rules::check::check_random_games;
 use rules::chess::pgn::{self, PgnGame, PgnMove, PgnResult, Tags};
 use rules::chess::{End, Position};
 use rules::view::{Input, Pieces};
-use rules::{Game, GameKind, MoveError, Options, Outcome, Side, perft};
+use rules::{Game, GameKind, MoveError, Options, Outcome, Side};
 
 fn start() -> Position {
     Position::new(&Options::new(), None).unwrap()
@@ -189,30 +188,6 @@ fn the_position_line_is_the_fen_and_reads_back() {
     assert_eq!(back.position_line(), line);
     assert_eq!(legal(&back), legal(&pos));
     assert!(Position::from_position_line(&Options::new(), "not a fen").is_err());
-}
-
-#[test]
-fn perft_counts_match_the_published_figures() {
-    let text = include_str!("data/chess-perft.txt");
-    let mut checked = 0;
-    for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
-        let (fen, rest) = line.split_once('|').unwrap();
-        let mut numbers = rest.split_whitespace().map(|n| n.parse::<u64>().unwrap());
-        let (depth, want) = (numbers.next().unwrap(), numbers.next().unwrap());
-        let pos = Position::from_fen(fen).unwrap();
-        assert_eq!(perft(&pos, depth as u32), want, "perft {depth} of {fen}");
-        checked += 1;
-    }
-    assert_eq!(checked, 20);
-}
-
-#[test]
-fn random_games_keep_the_game_contract() {
-    let summary = check_random_games(&start(), 60, 46, 2_000).unwrap();
-    assert_eq!(summary.games, 60);
-    assert!(summary.draws > 0, "random chess draws often: {summary:?}");
-    let booked = from("startpos moves e2e4 e7e5 g1f3 b8c6");
-    check_random_games(&booked, 10, 7, 2_000).unwrap();
 }
 
 #[test]

@@ -7,6 +7,7 @@ use std::collections::{BTreeMap, HashSet};
 use proptest::prelude::*;
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
+use rules::check::PerftLine;
 use rules::connect4::{Move, Position};
 use rules::{Game, GameKind, MoveError, Options, Outcome, SetupError, Side, check, perft};
 
@@ -155,52 +156,33 @@ fn won_by(pos: &Position, side: Side) {
     assert_eq!(pos.clone().play(&Move::new(0)), Err(MoveError::GameOver));
 }
 
-fn perft_start(spec: &str) -> (Position, Naive) {
-    let (size, moves) = spec.split_once(':').unwrap_or((spec, ""));
-    let (w, h) = size.split_once('x').expect("size like 7x6");
-    let (w, h): (usize, usize) = (w.parse().expect("width"), h.parse().expect("height"));
-    let mut pos = empty(w, h);
-    let mut naive = Naive::new(w, h);
-    for x in moves.split(',').filter(|m| !m.is_empty()) {
-        let x: usize = x.parse().expect("column");
-        pos.play(&Move::new(x as u8)).expect("perft start moves are legal");
-        naive.play(x);
+/// The naive board of a perft line: its size, its columns played.
+fn naive_start(line: &PerftLine) -> Naive {
+    let size = |key: &str| line.options[key].parse::<usize>().expect("a size");
+    let mut naive = Naive::new(size("width"), size("height"));
+    for x in &line.moves {
+        naive.play(x.parse().expect("a column"));
     }
-    (pos, naive)
+    naive
 }
 
-fn perft_lines() -> Vec<(String, u32, u64)> {
-    include_str!("data/connect4-perft.txt")
-        .lines()
-        .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
-        .map(|line| {
-            let fields: Vec<&str> = line.split_whitespace().collect();
-            assert_eq!(fields.len(), 3, "perft line {line:?}");
-            (fields[0].to_string(), fields[1].parse().expect("depth"), fields[2].parse().expect("count"))
-        })
-        .collect()
+fn perft_lines() -> Vec<PerftLine> {
+    check::perft_lines(include_str!("data/connect4-perft.txt")).expect("the perft file")
 }
 
 // ---------------------------------------------------------------------------------------
-// Perft.
-
-#[test]
-fn perft_file() {
-    let lines = perft_lines();
-    assert!(lines.len() > 50);
-    for (start, depth, count) in lines {
-        let (pos, _) = perft_start(&start);
-        assert_eq!(perft(&pos, depth), count, "{start} depth {depth}");
-    }
-}
+// Perft (the rules' counts of the file are checked by tests/registry.rs, as every game's).
 
 /// OEIS A212693, the number of Connect Four games on 7x6 after n plies: the independent
 /// source for the 7x6 lines of the perft file.
 #[test]
 fn perft_7x6_is_oeis_a212693() {
     const A212693: [u64; 9] = [1, 7, 49, 343, 2401, 16807, 117649, 823536, 5673234];
-    let from_file: BTreeMap<u32, u64> =
-        perft_lines().into_iter().filter(|(start, _, _)| start == "7x6").map(|(_, depth, count)| (depth, count)).collect();
+    let from_file: BTreeMap<u32, u64> = perft_lines()
+        .into_iter()
+        .filter(|line| line.moves.is_empty() && line.options["width"] == "7" && line.options["height"] == "6")
+        .map(|line| (line.depth, line.count))
+        .collect();
     assert_eq!(from_file.len(), 8);
     for (depth, count) in from_file {
         assert_eq!(count, A212693[depth as usize], "depth {depth}");
@@ -211,10 +193,9 @@ fn perft_7x6_is_oeis_a212693() {
 #[test]
 fn perft_file_agrees_with_naive() {
     let mut checked = 0;
-    for (start, depth, count) in perft_lines() {
-        if count <= 200_000 {
-            let (_, naive) = perft_start(&start);
-            assert_eq!(naive.perft(depth), count, "naive {start} depth {depth}");
+    for line in perft_lines() {
+        if line.count <= 200_000 {
+            assert_eq!(naive_start(&line).perft(line.depth), line.count, "naive {}", line.text);
             checked += 1;
         }
     }
@@ -776,10 +757,6 @@ fn random_games_pass_the_checker() {
         assert!(summary.max_plies as usize <= w * h);
         assert!(summary.wins[0] > 0 && summary.wins[1] > 0, "{w}x{h}: {summary:?}");
     }
-    // Through the default options of the run-time choice.
-    let start = Position::new(&Options::new(), None).expect("defaults");
-    let summary = check::check_random_games(&start, 300, 1000, 42).expect("7x6");
-    assert!(summary.total_plies > 300 * 7);
 }
 
 #[test]

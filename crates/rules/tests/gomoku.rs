@@ -6,7 +6,7 @@ use proptest::prelude::*;
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 use rules::gomoku::{self, Field, FieldError, Move, Position};
-use rules::{Game, MoveError, Options, Outcome, SetupError, Side, check, perft};
+use rules::{Game, MoveError, Options, Outcome, SetupError, Side, check};
 
 fn new(start: Option<&str>) -> Result<Position, SetupError> {
     Position::new(&Options::new(), start)
@@ -532,40 +532,23 @@ mod naive {
     }
 }
 
-/// A start of the perft file: `empty`, `moves:E4,F5,...` or `field:ROW/ROW/.../ROW`.
-fn perft_start(desc: &str) -> Position {
-    if desc == "empty" {
-        Position::empty()
-    } else if let Some(moves) = desc.strip_prefix("moves:") {
-        let mut pos = Position::empty();
-        play_all(&mut pos, &moves.replace(',', " "));
-        pos
-    } else if let Some(rows) = desc.strip_prefix("field:") {
-        start(&rows.replace('/', "\n"))
-    } else {
-        panic!("unknown perft start {desc:?}")
-    }
-}
-
+/// The perft file against the brute-force counter (the rules' own counts of the file are
+/// checked by tests/registry.rs, as every game's).
 #[test]
 fn perft_counts_from_the_data_file() {
-    let text = include_str!("data/gomoku-perft.txt");
+    let lines = check::perft_lines(include_str!("data/gomoku-perft.txt")).expect("the perft file");
     let mut n_lines = 0;
     let mut n_cross_checked = 0;
-    for line in text.lines().map(str::trim).filter(|line| !line.is_empty() && !line.starts_with('#')) {
-        let parts: Vec<&str> = line.split_whitespace().collect();
-        let [desc, depth, count] = parts[..] else { panic!("bad perft line {line:?}") };
-        let depth: u32 = depth.parse().expect("depth");
-        let count: u64 = count.parse().expect("count");
-        let pos = perft_start(desc);
-        assert_eq!(perft(&pos, depth), count, "perft {line}");
+    for line in lines {
+        let (depth, count) = (line.depth, line.count);
+        let pos: Position = line.position().expect("a perft start");
         // The brute-force counter is slower; it checks every line but the empty board's
         // (whose counts are 100·99·98… since no five fits in three plies).
-        if desc == "empty" {
+        if line.start.is_none() && line.moves.is_empty() {
             assert_eq!(count, (0..depth as u64).map(|k| 100 - k).product::<u64>());
         } else {
             let who = if pos.n_moves().is_multiple_of(2) { 1 } else { 2 };
-            assert_eq!(naive::perft(&mut naive::grid(&pos.field()), who, depth), count, "brute force {line}");
+            assert_eq!(naive::perft(&mut naive::grid(&pos.field()), who, depth), count, "brute force {}", line.text);
             n_cross_checked += 1;
         }
         n_lines += 1;
@@ -574,14 +557,6 @@ fn perft_counts_from_the_data_file() {
 }
 
 // ---------------------------------------------------------------- random games
-
-#[test]
-fn random_games_from_the_empty_board() {
-    let summary = check::check_random_games(&Position::empty(), 300, 1, 100).unwrap();
-    assert_eq!(summary.games, 300);
-    assert!(summary.wins[0] > 100 && summary.wins[1] > 100, "{summary:?}");
-    assert!(summary.max_plies <= 100);
-}
 
 #[test]
 fn random_games_from_start_positions() {

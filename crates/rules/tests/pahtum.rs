@@ -12,7 +12,7 @@ use rules::pahtum::{
     Board, BoardError, Cell, FORFEIT_POINTS, Move, Position, format_board, move_from_answer, parse_board, parse_start, run_score,
     side_from_board,
 };
-use rules::{Game, MoveError, Options, Outcome, SetupError, Side, perft};
+use rules::{Game, MoveError, Options, Outcome, SetupError, Side};
 
 /// The seed's example start board (5 blocked squares).
 const SEED_START: &str = "\
@@ -505,22 +505,19 @@ fn perft_with_scores(pos: &Position, depth: u32) -> (u64, [i64; 2]) {
 
 #[test]
 fn perft_counts_match_the_data_file() {
-    let data = include_str!("data/pahtum-perft.txt");
+    // The rules' own counts of the file are checked by tests/registry.rs, as every game's.
+    let lines = rules::check::perft_lines(include_str!("data/pahtum-perft.txt")).expect("the perft file");
     let mut checked = 0;
-    for line in data.lines().filter(|line| !line.trim().is_empty() && !line.starts_with('#')) {
-        let fields: Vec<&str> = line.split_whitespace().collect();
-        let board_text = fields[0].replace('/', "\n") + "\n";
-        let pos = Position::from_board(&board_text).unwrap_or_else(|err| panic!("{line}: {err}"));
-        let depth: u32 = fields[1].parse().unwrap();
-        let count: u64 = fields[2].parse().unwrap();
-        assert_eq!(perft(&pos, depth), count, "{line}");
+    for line in lines {
+        let pos: Position = line.position().unwrap_or_else(|err| panic!("{}: {err}", line.text));
+        let (depth, count) = (line.depth, line.count);
         // every empty square stays playable, so the count is a falling factorial
         let empties = pos.n_empty() as u64;
         let product: u64 = (0..u64::from(depth)).map(|k| empties.saturating_sub(k)).product();
-        assert_eq!(count, product, "{line}");
-        if fields.len() == 5 {
-            let sums = [fields[3].parse::<i64>().unwrap(), fields[4].parse::<i64>().unwrap()];
-            assert_eq!(perft_with_scores(&pos, depth), (count, sums), "{line}");
+        assert_eq!(count, product, "{}", line.text);
+        if let [x, o] = &line.more[..] {
+            let sums = [x.parse::<i64>().unwrap(), o.parse::<i64>().unwrap()];
+            assert_eq!(perft_with_scores(&pos, depth), (count, sums), "{}", line.text);
         }
         checked += 1;
     }
