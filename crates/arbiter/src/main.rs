@@ -10,6 +10,7 @@ mod engine_args;
 mod games;
 mod host;
 mod info;
+mod languages_cmd;
 mod match_cmd;
 mod new_kit;
 mod openings_cmd;
@@ -67,6 +68,8 @@ enum Command {
     Doctor(doctor::Args),
     /// Write a starter kit: a bot that plays legal moves, its manifest and a README.
     New(new_kit::Args),
+    /// List the languages bots may be written in, with the version each has in the bots' root.
+    Languages(languages_cmd::Args),
     /// Step through a game record, or list, replay and export the games of a results database.
     Replay(replay::Args),
     /// Generate reproducible start positions for a tournament.
@@ -117,6 +120,7 @@ fn main() -> ExitCode {
         Command::Info(args) => info::run(&args),
         Command::Doctor(args) => doctor::run(&args),
         Command::New(args) => new_kit::run(&args),
+        Command::Languages(args) => languages_cmd::run(&args),
         Command::Replay(args) => replay::run(&args),
         Command::Openings(args) => openings_cmd::run(&args),
         Command::Tournament(args) => tournament_cmd::run(&args),

@@ -45,96 +45,15 @@ pub const MAX_NAME_CHARS: usize = text::name::MAX_SLUG_CHARS;
 /// The bot every new version must beat in the entry check.
 pub const ENTRY_CHECK_BASELINE: &str = "random";
 
-/// The language of a single-source upload.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Language {
-    C,
-    Cpp,
-    Rust,
-    Python,
-    #[serde(rename = "javascript")]
-    JavaScript,
-}
+/// The language of a single-source upload: the published set (`crates/languages`).
+pub use languages::Language;
 
-impl Language {
-    /// Every language of `arbiter new`'s kits.
-    pub const ALL: [Language; 5] = [Language::C, Language::Cpp, Language::Rust, Language::Python, Language::JavaScript];
-
-    /// `c`, `cpp` (also `c++`, `cxx`), `rust` (also `rs`), `python` (also `py`),
-    /// `javascript` (also `js`, `node`), in any letter case.
-    pub fn from_name(name: &str) -> Option<Language> {
-        match name.trim().to_ascii_lowercase().as_str() {
-            "c" => Some(Language::C),
-            "cpp" | "c++" | "cxx" => Some(Language::Cpp),
-            "rust" | "rs" => Some(Language::Rust),
-            "python" | "py" | "python3" => Some(Language::Python),
-            "javascript" | "js" | "node" => Some(Language::JavaScript),
-            _ => None,
-        }
-    }
-
-    /// From a file name's extension: `.c`, `.cc` / `.cpp` / `.cxx`, `.rs`, `.py`,
-    /// `.js` / `.mjs`.
-    pub fn from_filename(filename: &str) -> Option<Language> {
-        let (_, ext) = filename.rsplit_once('.')?;
-        match ext.to_ascii_lowercase().as_str() {
-            "c" => Some(Language::C),
-            "cc" | "cpp" | "cxx" => Some(Language::Cpp),
-            "rs" => Some(Language::Rust),
-            "py" => Some(Language::Python),
-            "js" | "mjs" => Some(Language::JavaScript),
-            _ => None,
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Language::C => "c",
-            Language::Cpp => "cpp",
-            Language::Rust => "rust",
-            Language::Python => "python",
-            Language::JavaScript => "javascript",
-        }
-    }
-
-    /// The name the source is stored under in the version's folder.
-    pub fn source_file(self) -> &'static str {
-        match self {
-            Language::C => "main.c",
-            Language::Cpp => "main.cpp",
-            Language::Rust => "main.rs",
-            Language::Python => "main.py",
-            Language::JavaScript => "main.js",
-        }
-    }
-
-    /// The compile (or, for Python and JavaScript, syntax check) command, run in the
-    /// build folder.
-    fn compile_command(self) -> Vec<String> {
-        let argv: &[&str] = match self {
-            Language::C => &["cc", "-O2", "-std=c11", "-o", "bot", "main.c", "-lm"],
-            Language::Cpp => &["c++", "-O2", "-std=c++17", "-o", "bot", "main.cpp"],
-            Language::Rust => &["rustc", "-O", "--edition", "2021", "-o", "bot", "main.rs"],
-            Language::Python => &["python3", "-m", "py_compile", "main.py"],
-            Language::JavaScript => &["node", "--check", "main.js"],
-        };
-        argv.iter().map(|s| s.to_string()).collect()
-    }
-
-    /// The bot's command in its manifest (`game` decides Node's flags).
-    fn bot_command(self, game: GameKind) -> Vec<String> {
-        let argv: Vec<&str> = match self {
-            Language::Python => vec!["python3", "./main.py"],
-            Language::JavaScript => node_command(Some(game), "./main.js"),
-            _ => vec!["./bot"],
-        };
-        argv.into_iter().map(str::to_string).collect()
-    }
-
-    /// Whether the program is a script its interpreter reads (no compiled `bot`).
-    fn is_script(self) -> bool {
-        matches!(self, Language::Python | Language::JavaScript)
+/// The bot's command in its manifest for an upload's source `file` (`game` decides
+/// Node's flags).
+fn bot_command(language: Language, game: GameKind, file: &str) -> Vec<String> {
+    match language {
+        Language::JavaScript => node_command(Some(game), &format!("./{file}")).into_iter().map(str::to_string).collect(),
+        _ => language.run_command(file),
     }
 }
 
@@ -579,8 +498,9 @@ impl Plan {
             ([], _) => {
                 let names: Vec<&str> = files.iter().map(|(n, _)| n.as_str()).collect();
                 return Err(SubmitError::Files(format!(
-                    "no source file among {}: a file .c, .cc, .cpp, .rs, .py or .js, or a bot.toml",
-                    names.join(", ")
+                    "no source file among {}: a file {}, or a bot.toml",
+                    names.join(", "),
+                    Language::all_extensions()
                 )));
             }
             (many, _) => {
@@ -618,8 +538,9 @@ impl Plan {
         let protocol = upload.protocol.or_else(|| kit_interface(&upload.code)).unwrap_or(Protocol::Arbiter);
         check_protocol(protocol, upload.game)?;
         check_options(upload.game, &upload.options)?;
-        let command = language.bot_command(upload.game);
-        let program = Some(if language.is_script() { language.source_file() } else { "bot" }.to_string());
+        let file = language.upload_file();
+        let command = bot_command(language, upload.game, &file);
+        let program = Some(language.program(&file));
         Ok(Plan {
             name: upload.name,
             game: upload.game,
@@ -627,8 +548,8 @@ impl Plan {
             options: upload.options,
             language: Some(language),
             filename: Some(upload.filename),
-            files: vec![(language.source_file().to_string(), upload.code)],
-            build: Some(language.compile_command()),
+            build: Some(language.compile_command(&file)),
+            files: vec![(file, upload.code)],
             command,
             author: None,
             program,
@@ -1383,7 +1304,7 @@ mod tests {
         assert_eq!(Language::from_name("C++"), Some(Language::Cpp));
         assert_eq!(Language::from_filename("bot.PY"), Some(Language::Python));
         assert_eq!(Language::from_filename("main.cc"), Some(Language::Cpp));
-        assert_eq!(Language::from_filename("main.go"), None);
+        assert_eq!(Language::from_filename("main.go"), Some(Language::Go));
         assert_eq!(Language::from_filename("Makefile"), None);
         assert_eq!(Language::from_filename("bot.js"), Some(Language::JavaScript));
         assert_eq!(kit_interface(b"#!/usr/bin/env python3\n# arbiter-interface: pahtum\n"), Some(Protocol::Pahtum));

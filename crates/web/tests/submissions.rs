@@ -107,8 +107,8 @@ async fn sources_in_c_python_and_cpp_compile_sandboxed_and_play_the_entry_check(
         assert_eq!((version.version, version.language, version.protocol), (1, Some(language), Protocol::Pahtum), "{name}");
         assert_eq!(version.sha256.as_ref().map(String::len), Some(64));
         assert!(version.compile_log.starts_with("$ "), "{name}: {}", version.compile_log);
-        assert!(version.path.join("bot.toml").is_file() && version.path.join(language.source_file()).is_file());
-        assert_eq!(std::fs::read(version.path.join(language.source_file())).unwrap(), code);
+        assert!(version.path.join("bot.toml").is_file() && version.path.join(language.upload_file()).is_file());
+        assert_eq!(std::fs::read(version.path.join(language.upload_file())).unwrap(), code);
         let check = version.entry_check.as_ref().expect("the entry check ran");
         assert_played_cleanly(check);
         if must_pass {
