@@ -3,7 +3,8 @@
 //! gives its side), with its manifest, a README and the commands that test it, in every
 //! language of the published set (`crates/languages`: the compile and run commands come
 //! from its table). The templates are in `crates/arbiter/kits/`.
-//! With `--protocol` a native interface's kit is its sample bot of `bots/` (Python or C),
+//! With `--protocol` a native interface's kit is its sample bot of `bots/` (Python or C;
+//! for connect4-tcp, the seed's client library, also C++, C#, Java, PHP and Pascal),
 //! renamed: the samples are compiled in, so the kit and the tested sample are one code.
 
 use std::path::{Path, PathBuf};
@@ -22,8 +23,9 @@ pub struct Args {
     /// A new (or empty) folder for the bot; its name is the bot's name.
     dir: PathBuf,
     /// The interface: `arbiter` (the project's protocol, every language), or a native
-    /// interface of the game (`python` and `c` only): gomoku-file, gomoku-console,
-    /// gomocup, legions, pahtum, nupud, connect4-tcp.
+    /// interface of the game (`python` and `c`; connect4-tcp also `cpp`, `csharp`,
+    /// `java`, `php`, `pascal`): gomoku-file, gomoku-console, gomocup, legions, pahtum,
+    /// nupud, connect4-tcp.
     #[arg(long, default_value = "arbiter")]
     protocol: String,
 }
@@ -52,6 +54,11 @@ const SAMPLES: &[Sample] = &[
     sample!("nupud", "c", ["bot.toml", "random.c"]),
     sample!("connect4-tcp", "python", ["bot.toml", "random_bot.py", "c4client.py"]),
     sample!("connect4-tcp", "c", ["bot.toml", "random.c", "c4client.c", "c4client.h"]),
+    sample!("connect4-tcp", "cpp", ["bot.toml", "random.cpp", "c4client.hpp"]),
+    sample!("connect4-tcp", "csharp", ["bot.toml", "RandomBot.cs", "C4Client.cs"]),
+    sample!("connect4-tcp", "java", ["bot.toml", "RandomBot.java", "C4Client.java"]),
+    sample!("connect4-tcp", "php", ["bot.toml", "random_bot.php", "c4client.php"]),
+    sample!("connect4-tcp", "pascal", ["bot.toml", "random_bot.pas", "c4client.pas"]),
 ];
 
 /// The kit's program text for a language, before `{{NAME}}` is filled in.
@@ -193,7 +200,8 @@ fn native_kit(game: Option<GameKind>, protocol: &str, lang: Language, name: &str
     let plays = known.game().expect("every interface but arbiter belongs to a game");
     let lang_dir = lang_name(lang);
     let Some((_, _, files)) = SAMPLES.iter().find(|(p, l, _)| *p == protocol && *l == lang_dir.as_str()) else {
-        bail!("the {protocol} interface has kits in python and c only");
+        let kits: Vec<&str> = SAMPLES.iter().filter(|(p, _, _)| *p == protocol).map(|(_, l, _)| *l).collect();
+        bail!("the {protocol} interface has kits in {} only", kits.join(", "));
     };
     if game != Some(plays) {
         bail!("the {protocol} interface plays {plays} only: use arbiter new {plays} {lang_dir} DIR --protocol {protocol}");
@@ -218,38 +226,84 @@ fn native_kit(game: Option<GameKind>, protocol: &str, lang: Language, name: &str
             kit.push((file.to_string(), text));
         }
     }
-    let readme = format!(
+    let manifest = files.iter().find(|(f, _)| *f == "bot.toml").map_or("", |(_, t)| *t);
+    let build = manifest_list(manifest, "build");
+    let command = manifest_list(manifest, "command");
+    let build_words = match &build {
+        Some(build) => {
+            format!("Build it (the manifest does it too, when a source is newer than the program):\n\n\x20   {}\n\n", shell_words(build))
+        }
+        None => String::new(),
+    };
+    let mut readme = format!(
         "# {name}\n\nA player of {plays} over the `{protocol}` interface, in {}: the sample bot of Arbiter's\n\
          repository (`bots/{protocol}/{lang_dir}`), with your name. The interface is described in full\n\
          in `docs/bots.md` of that repository. Make it better in `{program}`; `bot.toml` is its\n\
-         manifest.\n\nTest it (from this folder; your own bot may run without the sandbox):\n\n\
+         manifest.\n\n{build_words}Test it (from this folder; your own bot may run without the sandbox):\n\n\
          \x20   arbiter doctor . --no-sandbox\n\x20   arbiter play {plays} . random --games 4 --show --no-sandbox\n",
         lang.spec().title
     );
+    if protocol == "connect4-tcp"
+        && let Some(command) = &command
+    {
+        readme.push_str(&format!(
+            "\nOr as in the contest's test environment: start the host, then two clients (this one twice,\n\
+             or one of yours against it); each takes the host's address as its first argument:\n\n\
+             \x20   arbiter host connect4 --pairs 5 &\n\x20   {cmd} 127.0.0.1:4000 &\n\x20   {cmd} 127.0.0.1:4000\n",
+            cmd = shell_words(command)
+        ));
+    }
+    readme.push_str(&notes(lang));
     kit.push(("README.md".to_string(), readme));
-    if lang == Language::C {
-        let binary = files
-            .iter()
-            .find(|(f, _)| *f == "bot.toml")
-            .and_then(|(_, t)| t.lines().find(|l| l.starts_with("command")))
-            .unwrap_or_default();
-        let binary = binary.split('"').nth(1).unwrap_or("bot").trim_start_matches("./");
-        kit.push((".gitignore".to_string(), format!("{binary}\n.arbiter-build.lock\n")));
+    if build.is_some() {
+        let mut ignored: Vec<String> = match lang {
+            Language::Java | Language::CSharp => lang.built_files(""),
+            _ => vec![command.as_ref().and_then(|c| c.first()).map_or("bot", |p| p.trim_start_matches("./")).to_string()],
+        };
+        if lang == Language::Pascal {
+            ignored.extend(["*.o".to_string(), "*.ppu".to_string()]);
+        }
+        ignored.push(".arbiter-build.lock".to_string());
+        kit.push((".gitignore".to_string(), format!("{}\n", ignored.join("\n"))));
     }
     Ok(kit)
 }
 
+/// A list of a manifest's (`build = [...]`), read back.
+fn manifest_list(manifest: &str, key: &str) -> Option<Vec<String>> {
+    let table: toml::Table = manifest.parse().ok()?;
+    let list = table.get(key)?.as_array()?;
+    Some(list.iter().filter_map(|v| v.as_str().map(str::to_string)).collect())
+}
+
+/// A command as a person types it in a shell (words with spaces quoted).
+fn shell_words(argv: &[String]) -> String {
+    argv.iter().map(|a| if a.contains(' ') { format!("'{a}'") } else { a.clone() }).collect::<Vec<_>>().join(" ")
+}
+
 /// The names the samples give of themselves (Gomocup's `ABOUT`, the Gomoku interfaces'
 /// `INFO`, the Legions, Nupud and Connect Four names), longest first.
-const SAMPLE_NAMES: [&str; 5] = ["Sample Brain (Python)", "Sample Brain", "Random Player", "\"random-py\"", "\"random-c\""];
+const SAMPLE_NAMES: [&str; 10] = [
+    "Sample Brain (Python)",
+    "Sample Brain",
+    "Random Player",
+    "\"random-py\"",
+    "\"random-cpp\"",
+    "\"random-cs\"",
+    "\"random-java\"",
+    "\"random-c\"",
+    "'random-php'",
+    "'random-pascal'",
+];
 
 /// A sample's program with the kit's name wherever the sample names itself, so that a
 /// kit never calls itself "Sample Brain". Legions and Nupud take names of at most 16
 /// characters (`protocols::names`).
 fn own_name(program: &str, name: &str) -> String {
     let short: String = name.chars().take(protocols::names::MAX_NAME_CHARS).collect();
-    SAMPLE_NAMES.iter().fold(program.to_string(), |text, sample| {
-        if sample.starts_with('"') { text.replace(sample, &format!("\"{short}\"")) } else { text.replace(sample, name) }
+    SAMPLE_NAMES.iter().fold(program.to_string(), |text, sample| match sample.chars().next() {
+        Some(quote @ ('"' | '\'')) => text.replace(sample, &format!("{quote}{short}{quote}")),
+        _ => text.replace(sample, name),
     })
 }
 
@@ -265,6 +319,12 @@ fn with_marker(program: &str, file: &str, protocol: &str) -> String {
             }
             None => format!("# {marker} {protocol}\n{program}"),
         }
+    } else if file.ends_with(".php") {
+        // Before `<?php` a comment would be printed: the marker goes after it.
+        let (open, rest) = program.split_once('\n').unwrap_or((program, ""));
+        format!("{open}\n// {marker} {protocol}\n{rest}")
+    } else if file.ends_with(".pas") {
+        format!("{{ {marker} {protocol} }}\n{program}")
     } else {
         format!("/* {marker} {protocol} */\n{program}")
     }

@@ -13,7 +13,6 @@ use serde_json::Value;
 
 const ARBITER: &str = env!("CARGO_BIN_EXE_arbiter");
 
-
 fn arbiter(args: &[&str]) -> Output {
     Command::new(ARBITER).args(args).output().expect("arbiter runs")
 }
