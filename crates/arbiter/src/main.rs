@@ -21,6 +21,7 @@ mod replay_turn;
 mod sandboxing;
 mod serve;
 mod standings_cmd;
+mod system_cmd;
 mod terminal;
 mod tournament_cmd;
 mod verify;
@@ -84,6 +85,8 @@ enum Command {
     Serve(serve::Args),
     /// Say which of the sandbox's guarantees this machine enforces.
     SandboxCheck(sandboxing::CheckArgs),
+    /// Build the bots' system image (Debian's packages of every language, with mmdebstrap).
+    System(system_cmd::Args),
 }
 
 /// Sets the system every sandboxed bot sees from `ARBITER_SYSTEM_IMAGE` or
@@ -128,6 +131,7 @@ fn main() -> ExitCode {
         Command::Serve(args) => serve::run(&args),
         Command::Worker(args) => worker_cmd::run(&args),
         Command::SandboxCheck(args) => sandboxing::run_check(&args),
+        Command::System(args) => system_cmd::run(&args),
     };
     // Games a stopped run dropped on its lanes are still being torn down there (their
     // bots killed, their folders removed): the process waits for that before it exits.

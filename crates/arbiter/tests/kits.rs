@@ -94,6 +94,9 @@ fn every_kit_template_renders_whole() {
             kits.push((game.to_string(), lang, Some(protocol)));
         }
     }
+    for lang in ["cpp", "csharp", "java", "php", "pascal"] {
+        kits.push(("connect4".to_string(), lang, Some("connect4-tcp")));
+    }
     for (game, lang, protocol) in &kits {
         let kit = dir.path().join(format!("kit-{game}-{lang}-{}", protocol.unwrap_or("arbiter")));
         let mut args = vec!["new", game, lang, kit.to_str().unwrap()];
@@ -223,7 +226,9 @@ fn native_c_kits() {
     native_kits_pass_the_doctor("c");
     let dir = tempfile::tempdir().unwrap();
     let out = arbiter(&["new", "gomoku", "rust", dir.path().join("x").to_str().unwrap(), "--protocol", "gomocup"]);
-    assert_eq!(text(&out.stderr), "arbiter: the gomocup interface has kits in python and c only\n");
+    assert_eq!(text(&out.stderr), "arbiter: the gomocup interface has kits in python, c only\n");
+    let out = arbiter(&["new", "connect4", "go", dir.path().join("x").to_str().unwrap(), "--protocol", "connect4-tcp"]);
+    assert_eq!(text(&out.stderr), "arbiter: the connect4-tcp interface has kits in python, c, cpp, csharp, java, php, pascal only\n");
     let out = arbiter(&["new", "gomoku", "c", dir.path().join("x").to_str().unwrap(), "--protocol", "pahtum"]);
     assert_eq!(text(&out.stderr), "arbiter: the pahtum interface plays pahtum only: use arbiter new pahtum c DIR --protocol pahtum\n");
 }
