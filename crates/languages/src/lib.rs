@@ -286,6 +286,16 @@ impl Language {
         self.file(self.spec().upload_stem)
     }
 
+    /// The name an upload's single source is kept under: [`Language::upload_file`], but a
+    /// Java source keeps its own name when it is a class name (`Bot.java` holds the class
+    /// `Bot`, which the jar starts).
+    pub fn file_for_upload(self, uploaded: &str) -> String {
+        let stem = uploaded.strip_suffix(".java").unwrap_or("");
+        let class =
+            stem.chars().next().is_some_and(|c| c.is_ascii_alphabetic()) && stem.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if self == Language::Java && class { uploaded.to_string() } else { self.upload_file() }
+    }
+
     /// Whether the program runs from its source (Python, JavaScript, PHP).
     pub fn is_script(self) -> bool {
         self.spec().script
@@ -407,6 +417,9 @@ mod tests {
         assert_eq!(Language::CSharp.program("bot.cs"), "bot.exe");
         assert_eq!(Language::Pascal.kit_file(), "bot.pas");
         assert_eq!(Language::Java.kit_file(), "Bot.java");
+        assert_eq!(Language::Java.file_for_upload("Bot.java"), "Bot.java");
+        assert_eq!(Language::Java.file_for_upload("my bot.java"), "Main.java");
+        assert_eq!(Language::C.file_for_upload("random.c"), "main.c");
         assert_eq!(Language::of_program("javac"), Some(Language::Java));
         assert_eq!(Language::of_program("mono"), Some(Language::CSharp));
         assert_eq!(Language::of_program("go"), Some(Language::Go));

@@ -447,6 +447,15 @@ struct StoredManifest<'a> {
 }
 
 /// An upload checked and ready to build: nothing of it is on disk yet.
+/// What a files upload names besides its files.
+struct Target<'a> {
+    name: &'a Option<String>,
+    game: Option<GameKind>,
+    options: &'a Options,
+    protocol: Option<Protocol>,
+    language: Option<Language>,
+}
+
 struct Plan {
     name: String,
     game: GameKind,
@@ -492,6 +501,24 @@ impl Plan {
             return Plan::from_manifest(ManifestUpload { name: upload.name, game: upload.game, options: upload.options, manifest, files });
         }
         let sources: Vec<usize> = (0..files.len()).filter(|&i| Language::from_filename(&files[i].0).is_some()).collect();
+        if sources.len() > 1
+            && let Some((mut plan, main)) = Plan::from_sources(
+                &Target {
+                    name: &upload.name,
+                    game: upload.game,
+                    options: &upload.options,
+                    protocol: upload.protocol,
+                    language: upload.language,
+                },
+                &files,
+                &sources,
+            )?
+        {
+            let rest: Vec<(String, Vec<u8>)> = files.into_iter().enumerate().filter(|(i, _)| *i != main).map(|(_, f)| f).collect();
+            check_extra_files(&plan.files, &rest)?;
+            plan.files.extend(rest);
+            return Ok(plan);
+        }
         let main = match (sources.as_slice(), upload.language) {
             ([one], _) => *one,
             ([], Some(_)) if files.len() == 1 => 0,
@@ -522,6 +549,64 @@ impl Plan {
         Ok(plan)
     }
 
+    /// An upload of several sources of one language, compiled together: Java, C#, Go, C
+    /// and C++ give every source to the compiler; Pascal compiles its `program` file (its
+    /// units are found beside it); a script runs the file that names its interface (a
+    /// kit's marker), else `main.*` or `bot.*`. `None`: not such an upload (the caller
+    /// says what is wrong).
+    fn from_sources(upload: &Target, files: &[(String, Vec<u8>)], sources: &[usize]) -> Result<Option<(Plan, usize)>, SubmitError> {
+        let languages: BTreeSet<Language> = sources.iter().filter_map(|&i| Language::from_filename(&files[i].0)).collect();
+        let [language] = languages.into_iter().collect::<Vec<_>>()[..] else {
+            return Ok(None);
+        };
+        if upload.language.is_some_and(|named| named != language) {
+            return Ok(None);
+        }
+        let text = |i: usize| String::from_utf8_lossy(&files[i].1).into_owned();
+        let stem = |i: usize| files[i].0.rsplit_once('.').map_or("", |(stem, _)| stem).to_ascii_lowercase();
+        let main = match language {
+            Language::Java => sources.iter().copied().find(|&i| text(i).contains("static void main")),
+            Language::Pascal => {
+                sources.iter().copied().find(|&i| text(i).lines().any(|l| l.trim_start().to_ascii_lowercase().starts_with("program ")))
+            }
+            Language::CSharp | Language::Go | Language::C | Language::Cpp => Some(sources[0]),
+            _ => sources
+                .iter()
+                .copied()
+                .find(|&i| kit_interface(&files[i].1).is_some())
+                .or_else(|| sources.iter().copied().find(|&i| matches!(stem(i).as_str(), "main" | "bot"))),
+        };
+        let Some(main) = main else { return Ok(None) };
+        let name = upload.name.clone().ok_or_else(|| SubmitError::Missing("the bot's name".to_string()))?;
+        let game = upload.game.ok_or_else(|| SubmitError::Missing("game".to_string()))?;
+        let source = SourceUpload {
+            name,
+            game,
+            options: upload.options.clone(),
+            protocol: upload.protocol,
+            language: Some(language),
+            filename: files[main].0.clone(),
+            code: files[main].1.clone(),
+        };
+        let mut plan = Plan::from_source(source)?;
+        // The files keep their names (a Java class is its file's name); the compiler
+        // gets them all where it takes several.
+        let file = files[main].0.clone();
+        let all: Vec<String> = sources.iter().map(|&i| files[i].0.clone()).collect();
+        plan.command = bot_command(language, game, &file);
+        plan.program = Some(language.program(&file));
+        let build = language.compile_command(&file);
+        plan.build = Some(match language {
+            Language::CSharp | Language::Go | Language::C | Language::Cpp => {
+                build.into_iter().flat_map(|arg| if arg == file { all.clone() } else { vec![arg] }).collect()
+            }
+            Language::Java => build.into_iter().map(|arg| arg.replace(&format!(" {file} "), &format!(" {} ", all.join(" ")))).collect(),
+            _ => build,
+        });
+        plan.files = vec![(file, files[main].1.clone())];
+        Ok(Some((plan, main)))
+    }
+
     fn from_source(upload: SourceUpload) -> Result<Plan, SubmitError> {
         check_name(&upload.name)?;
         if upload.filename.trim().is_empty() && upload.language.is_none() {
@@ -538,7 +623,7 @@ impl Plan {
         let protocol = upload.protocol.or_else(|| kit_interface(&upload.code)).unwrap_or(Protocol::Arbiter);
         check_protocol(protocol, upload.game)?;
         check_options(upload.game, &upload.options)?;
-        let file = language.upload_file();
+        let file = language.file_for_upload(&upload.filename);
         let command = bot_command(language, upload.game, &file);
         let program = Some(language.program(&file));
         Ok(Plan {
