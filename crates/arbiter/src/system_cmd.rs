@@ -85,6 +85,9 @@ fn build_image(args: &BuildArgs) -> anyhow::Result<()> {
         // Documentation, manual pages and translations: nothing a bot reads.
         .args(["--dpkgopt=path-exclude=/usr/share/doc/*", "--dpkgopt=path-exclude=/usr/share/man/*"])
         .args(["--dpkgopt=path-exclude=/usr/share/locale/*", "--dpkgopt=path-exclude=/usr/share/info/*"])
+        // The JDK's scripts link its manual pages' alternatives into man1 (as in Debian's
+        // slim container images): the folder must be there.
+        .arg("--setup-hook=mkdir -p \"$1/usr/share/man/man1\"")
         .arg(&suite)
         .arg(&partial)
         .arg(&args.mirror);

@@ -168,7 +168,7 @@ impl Language {
                 run: JAVA_RUN,
                 version: &["javac", "-version"],
                 packages: &["default-jdk-headless"],
-                memory: "about 40 MB resident; the heap is capped at 256 MiB by `-Xmx256m`, so a memory cap of at least 512 MB",
+                memory: "about 40 MB resident, 2.5 GB of address space reserved; the heap is capped at 256 MiB by `-Xmx256m`: give a memory cap of at least 512 MB",
             },
             Language::Go => &Spec {
                 name: "go",
@@ -197,7 +197,7 @@ impl Language {
                 run: &["mono", "./bot.exe"],
                 version: &["mcs", "--version"],
                 packages: &["mono-mcs", "mono-runtime"],
-                memory: "about 20 MB for the runtime; give at least 256 MB",
+                memory: "about 20 MB for the runtime, 180 MB of address space reserved: give a memory cap of at least 256 MB",
             },
             Language::Pascal => &Spec {
                 name: "pascal",

@@ -455,8 +455,9 @@ async fn java_and_go_uploads_compile_in_the_sandbox_and_play() {
     let go = repo_text("crates/arbiter/kits/bot.go").replace("{{NAME}}", "gopher");
     let client = repo_text("bots/connect4-tcp/java/C4Client.java");
     let random = repo_text("bots/connect4-tcp/java/RandomBot.java");
-    // (name, parts' files, language, interface)
-    let cases: [(&str, Vec<(&str, &str, &str)>, &str, &str); 3] = [
+    // (name, parts' files (field, file name, text), language, interface)
+    type Files<'a> = Vec<(&'a str, &'a str, &'a str)>;
+    let cases: [(&str, Files, &str, &str); 3] = [
         ("duke", vec![("source", "Bot.java", &java)], "java", "arbiter"),
         ("gopher", vec![("source", "bot.go", &go)], "go", "arbiter"),
         ("duke-tcp", vec![("files", "C4Client.java", &client), ("files", "RandomBot.java", &random)], "java", "connect4-tcp"),
