@@ -37,7 +37,11 @@ fn main() {
     let mut legal: Vec<String> = Vec::new();
     let mut out = std::io::stdout();
     for line in std::io::stdin().lock().lines() {
-        let Ok(line) = line else { break };
+        // No `let ... else`: the kit builds with Debian 12's rustc (1.63) too.
+        let line = match line {
+            Ok(line) => line,
+            Err(_) => break,
+        };
         let line = line.trim_end_matches('\r');
         let (word, rest) = line.split_once(' ').unwrap_or((line, ""));
         match word {
