@@ -232,7 +232,7 @@ async fn bad_requests_are_refused_with_their_status_and_change_nothing() {
     let cases: Vec<(&str, Upload, u16, &str)> = vec![
         ("bad name", source("no spaces", "a.c", data("greedy_pahtum.c")), 400, "bot name \""),
         ("name with a path", source("../up", "a.c", data("greedy_pahtum.c")), 400, "bot name \""),
-        ("unknown language", source("go", "main.go", b"package main".to_vec()), 400, "unknown language"),
+        ("unknown language", source("cobol", "main.cob", b"IDENTIFICATION DIVISION.".to_vec()), 400, "unknown language"),
         ("no file name", source("nofile", "", b"int main;".to_vec()), 400, "missing"),
         ("empty file", source("empty", "e.c", Vec::new()), 400, "empty"),
         ("oversize file", source("huge", "h.c", big.clone()), 413, "too large"),
