@@ -4,9 +4,13 @@
 It plays a random move from the `legal` line. Legions sends no `legal` line: there it
 sends its five legions, one by one, to random provinces next to its connected ones
 (empty, enemy, or its own cut-off ones) read from the `position` line."""
+import os
 import random
 import sys
 from collections import Counter
+
+# The seed this game gives this side (ARBITER_SEED): the same game seed, the same moves.
+random.seed(int(os.environ.get("ARBITER_SEED", "0")))
 
 
 def legions_move(side, position):

@@ -1,9 +1,8 @@
 /* Connect Four random player (the seed's baseline) over TCP: drops its disc into a
- * random column that has room. Debug output goes to stderr. */
+ * random column that has room, from the seed in ARBITER_SEED (the same game seed, the
+ * same moves). Debug output goes to stderr. */
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "c4client.h"
 
@@ -25,7 +24,8 @@ static void game_over(int result) {
 }
 
 int main(int argc, char **argv) {
-    srand((unsigned)time(NULL) ^ (unsigned)getpid());
+    const char *seed = getenv("ARBITER_SEED");
+    srand(seed ? (unsigned)strtoul(seed, NULL, 10) : 0u);
     c4_player player = {"random-c", wake, move, game_over};
     return c4_run(&player, argc, argv);
 }

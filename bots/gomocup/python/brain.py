@@ -11,8 +11,12 @@ Moves are x,y from 0, x the column.
 
 It plays a random empty cell next to a stone (the centre on an empty board) and says so
 on a DEBUG line, which the referee keeps in the game record."""
+import os
 import random
 import sys
+
+# The seed this game gives this side (ARBITER_SEED): the same game seed, the same moves.
+random.seed(int(os.environ.get("ARBITER_SEED", "0")))
 
 size = 0
 board = {}  # (x, y) -> 1 (own) or 2 (opponent)

@@ -26,7 +26,7 @@ int main(int argc, char **argv) {
         printf("Random Player\nArbiter sample bots\n");
         return 0;
     }
-    srand((unsigned)time(NULL) ^ ((unsigned)getpid() << 8));
+    srand((unsigned)strtoul(getenv("ARBITER_SEED") ? getenv("ARBITER_SEED") : "0", NULL, 10)); /* the game's seed for this side */
 
     char figure[16], last[16], rows[10][16];
     ask("figure?", figure, sizeof figure);

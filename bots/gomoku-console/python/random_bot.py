@@ -7,8 +7,12 @@ or `0`), `step?` the opponent's last move (`--` before the opponent's first move
 time for it runs from the answer to `step?`. `random_bot.py INFO` prints the name and
 the author on two lines and exits.
 """
+import os
 import random
 import sys
+
+# The seed this game gives this side (ARBITER_SEED): the same game seed, the same moves.
+random.seed(int(os.environ.get("ARBITER_SEED", "0")))
 
 if sys.argv[1:] == ["INFO"]:
     print("Random Player")

@@ -53,7 +53,7 @@ int main(int argc, char **argv) {
         fclose(memory);
     }
 
-    srand((unsigned)time(NULL) ^ ((unsigned)getpid() << 8));
+    srand((unsigned)strtoul(getenv("ARBITER_SEED") ? getenv("ARBITER_SEED") : "0", NULL, 10)); /* the game's seed for this side */
     int cell = empty[rand() % n_empty];
     char move[3] = {(char)('A' + cell % 10), (char)('0' + cell / 10), '\0'};
     fprintf(stderr, "move %d as %s: %s of %d empty cells\n", n_moves, command, move, n_empty);

@@ -7,8 +7,12 @@ directory: reads the field (10 lines of `.`, `X`, `0`), writes a random empty ce
 writes the name and the author on two lines instead. The working directory is kept for
 the whole game, so a file there is the bot's memory between moves: here, a move count.
 """
+import os
 import random
 import sys
+
+# The seed this game gives this side (ARBITER_SEED): the same game seed, the same moves.
+random.seed(int(os.environ.get("ARBITER_SEED", "0")))
 
 command, field_file, answer_file = sys.argv[1:4]
 if command == "INFO":

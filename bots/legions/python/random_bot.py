@@ -2,8 +2,12 @@
 """Legions random player (the seed's baseline, simplified): reads the map from stdin and
 sends its 5 legions one by one, each to a random province it does not own next to one
 of its connected provinces (upper case). Empty stdin: prints its name."""
+import os
 import random
 import sys
+
+# The seed this game gives this side (ARBITER_SEED): the same game seed, the same moves.
+random.seed(int(os.environ.get("ARBITER_SEED", "0")))
 
 text = sys.stdin.read()
 if not text.strip():

@@ -2,8 +2,12 @@
 """Nupud random player: one process per call. `place white|black`: a random set-up (a
 permutation of 432111, file a first). `move white|black` and the board: a uniformly
 random legal move, e.g. `c1c3`. Empty stdin: prints its name."""
+import os
 import random
 import sys
+
+# The seed this game gives this side (ARBITER_SEED): the same game seed, the same moves.
+random.seed(int(os.environ.get("ARBITER_SEED", "0")))
 
 lines = sys.stdin.read().split("\n")
 if not lines[0].strip():

@@ -28,7 +28,7 @@ int main(void) {
         return 1;
     }
     char letter = xs == os ? 'X' : 'O';
-    srand((unsigned)time(NULL) ^ ((unsigned)getpid() << 16));
+    srand((unsigned)strtoul(getenv("ARBITER_SEED") ? getenv("ARBITER_SEED") : "0", NULL, 10)); /* the game's seed for this side */
     int k = empty[rand() % n_empty];
     board[k / 7][k % 7] = letter;
     fprintf(stderr, "playing %c at %c%d\n", letter, 'A' + k / 7, k % 7 + 1);

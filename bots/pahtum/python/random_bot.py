@@ -1,8 +1,12 @@
 #!/usr/bin/env python3
 """Pah-tum random player (the seed's baseline): reads the 56-character board from
 stdin, puts its letter on a random empty square, writes the board to stdout."""
+import os
 import random
 import sys
+
+# The seed this game gives this side (ARBITER_SEED): the same game seed, the same moves.
+random.seed(int(os.environ.get("ARBITER_SEED", "0")))
 
 board = sys.stdin.read()
 rows = board.split("\n")[:7]

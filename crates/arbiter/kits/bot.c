@@ -8,8 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #define MAX_LINE (1 << 16)
 
@@ -31,12 +29,17 @@ static void choose_move(void) {
 }
 
 int main(void) {
-    srand((unsigned)time(NULL) ^ (unsigned)getpid());
+    /* The game's seed for this side (the `seed` line; ARBITER_SEED before it): the same
+     * `--seed` gives the same games, move for move. */
+    const char *seed = getenv("ARBITER_SEED");
+    srand(seed ? (unsigned)strtoul(seed, NULL, 10) : 0u);
     while (fgets(line, sizeof line, stdin)) {
         line[strcspn(line, "\r\n")] = '\0';
         if (strncmp(line, "arbiter ", 8) == 0) {
             printf("name {{NAME}}\nready\n");
             fflush(stdout);
+        } else if (strncmp(line, "seed ", 5) == 0) {
+            srand((unsigned)strtoul(line + 5, NULL, 10));
         } else if (strncmp(line, "position ", 9) == 0) {
             legal[0] = '\0';
         } else if (strncmp(line, "legal ", 6) == 0) {

@@ -4,6 +4,7 @@
 //
 // The referee writes one line at a time on stdin; the bot answers on stdout, one line,
 // flushed (std::endl flushes). Debug output goes to stderr (kept in the game record).
+#include <cstdlib>
 #include <iostream>
 #include <random>
 #include <sstream>
@@ -14,11 +15,14 @@
 // in a game whose moves cannot be listed (Legions), where "" is a turn without orders.
 static std::string choose_move(const std::vector<std::string>& legal, std::mt19937& rng) {
     if (legal.empty()) return "";
-    return legal[std::uniform_int_distribution<std::size_t>(0, legal.size() - 1)(rng)];
+    return legal[rng() % legal.size()];
 }
 
 int main() {
-    std::mt19937 rng(std::random_device{}());
+    // The game's seed for this side (the `seed` line; ARBITER_SEED before it): the same
+    // `--seed` gives the same games, move for move.
+    const char* seed = std::getenv("ARBITER_SEED");
+    std::mt19937 rng(seed ? std::strtoul(seed, nullptr, 10) : 0);
     std::vector<std::string> legal;
     std::string line;
     while (std::getline(std::cin, line)) {
@@ -28,6 +32,10 @@ int main() {
         words >> word;
         if (word == "arbiter") {
             std::cout << "name {{NAME}}\nready" << std::endl;
+        } else if (word == "seed") {
+            unsigned long seed_line = 0;
+            words >> seed_line;
+            rng.seed(seed_line);
         } else if (word == "position") {
             legal.clear();
         } else if (word == "legal") {

@@ -12,7 +12,18 @@ const readline = require("readline");
 // The move to play. `legal` lists every legal move in the game's notation; it is empty
 // in a game whose moves cannot be listed (Legions), where "" is a turn without orders.
 function chooseMove(legal) {
-  return legal.length ? legal[Math.floor(Math.random() * legal.length)] : "";
+  return legal.length ? legal[Math.floor(random() * legal.length)] : "";
+}
+
+// A small random generator (mulberry32) from the game's seed for this side (the `seed`
+// line; ARBITER_SEED before it): the same `--seed` gives the same games, move for move.
+let state = Number(process.env.ARBITER_SEED || 0) >>> 0;
+function random() {
+  state = (state + 0x6d2b79f5) >>> 0;
+  let t = state;
+  t = Math.imul(t ^ (t >>> 15), t | 1);
+  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
 }
 
 let legal = [];
@@ -24,6 +35,8 @@ input.on("line", (line) => {
   const rest = space < 0 ? "" : line.slice(space + 1);
   if (word === "arbiter") {
     process.stdout.write("name {{NAME}}\nready\n");
+  } else if (word === "seed") {
+    state = Number(rest) >>> 0;
   } else if (word === "position") {
     legal = [];
   } else if (word === "legal") {

@@ -5,15 +5,20 @@ Arbiter's repository; arbiter-interface: arbiter, which the web arena's upload f
 
 The referee writes one line at a time on stdin; the bot answers on stdout, one line,
 flushed. Debug output goes to stderr (it is kept in the game record, per move)."""
+import os
 import random
 import sys
+
+# The game's seed for this side (the `seed` line; ARBITER_SEED before it): the same
+# `--seed` gives the same games, move for move.
+rng = random.Random(int(os.environ.get("ARBITER_SEED", "0")))
 
 
 def choose_move(game, side, position, legal):
     """The move to play. `legal` lists every legal move in the game's notation; it is
     empty in a game whose moves cannot be listed (Legions), where "" is a turn
     without orders."""
-    return random.choice(legal) if legal else ""
+    return rng.choice(legal) if legal else ""
 
 
 def main():
@@ -27,6 +32,8 @@ def main():
             game = rest.split(" ")[0]
         elif word == "side":
             side = int(rest)
+        elif word == "seed":
+            rng.seed(int(rest))
         elif word == "position":
             position, legal = rest, []
         elif word == "legal":

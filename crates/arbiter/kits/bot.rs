@@ -8,20 +8,21 @@
 
 use std::io::{BufRead, Write};
 
-/// A small random generator (xorshift), seeded from the clock and the process id.
+/// A small random generator (splitmix64) from the game's seed for this side (the
+/// `seed` line; ARBITER_SEED before it): the same `--seed` gives the same games.
 struct Rng(u64);
 
 impl Rng {
-    fn new() -> Rng {
-        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64);
-        Rng(nanos ^ (u64::from(std::process::id()) << 32) | 1)
+    fn new(seed: u64) -> Rng {
+        Rng(seed)
     }
 
     fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        ((z ^ (z >> 31)) % n as u64) as usize
     }
 }
 
@@ -32,11 +33,15 @@ fn choose_move(legal: &[String], rng: &mut Rng) -> String {
 }
 
 fn main() {
-    let mut rng = Rng::new();
+    let mut rng = Rng::new(std::env::var("ARBITER_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(0));
     let mut legal: Vec<String> = Vec::new();
     let mut out = std::io::stdout();
     for line in std::io::stdin().lock().lines() {
-        let Ok(line) = line else { break };
+        // No `let ... else`: the kit builds with Debian 12's rustc (1.63) too.
+        let line = match line {
+            Ok(line) => line,
+            Err(_) => break,
+        };
         let line = line.trim_end_matches('\r');
         let (word, rest) = line.split_once(' ').unwrap_or((line, ""));
         match word {
@@ -44,6 +49,7 @@ fn main() {
                 writeln!(out, "name {{NAME}}\nready").unwrap();
                 out.flush().unwrap();
             }
+            "seed" => rng = Rng::new(rest.parse().unwrap_or(0)),
             "position" => legal.clear(),
             "legal" => legal = rest.split(' ').map(str::to_string).collect(),
             "go" => {

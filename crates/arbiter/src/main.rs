@@ -10,6 +10,7 @@ mod engine_args;
 mod games;
 mod host;
 mod info;
+mod languages_cmd;
 mod match_cmd;
 mod new_kit;
 mod openings_cmd;
@@ -20,6 +21,7 @@ mod replay_turn;
 mod sandboxing;
 mod serve;
 mod standings_cmd;
+mod system_cmd;
 mod terminal;
 mod tournament_cmd;
 mod verify;
@@ -67,6 +69,8 @@ enum Command {
     Doctor(doctor::Args),
     /// Write a starter kit: a bot that plays legal moves, its manifest and a README.
     New(new_kit::Args),
+    /// List the languages bots may be written in, with the version each has in the bots' root.
+    Languages(languages_cmd::Args),
     /// Step through a game record, or list, replay and export the games of a results database.
     Replay(replay::Args),
     /// Generate reproducible start positions for a tournament.
@@ -81,6 +85,8 @@ enum Command {
     Serve(serve::Args),
     /// Say which of the sandbox's guarantees this machine enforces.
     SandboxCheck(sandboxing::CheckArgs),
+    /// Build the bots' system image (Debian's packages of every language, with mmdebstrap).
+    System(system_cmd::Args),
 }
 
 /// Sets the system every sandboxed bot sees from `ARBITER_SYSTEM_IMAGE` or
@@ -117,6 +123,7 @@ fn main() -> ExitCode {
         Command::Info(args) => info::run(&args),
         Command::Doctor(args) => doctor::run(&args),
         Command::New(args) => new_kit::run(&args),
+        Command::Languages(args) => languages_cmd::run(&args),
         Command::Replay(args) => replay::run(&args),
         Command::Openings(args) => openings_cmd::run(&args),
         Command::Tournament(args) => tournament_cmd::run(&args),
@@ -124,6 +131,7 @@ fn main() -> ExitCode {
         Command::Serve(args) => serve::run(&args),
         Command::Worker(args) => worker_cmd::run(&args),
         Command::SandboxCheck(args) => sandboxing::run_check(&args),
+        Command::System(args) => system_cmd::run(&args),
     };
     // Games a stopped run dropped on its lanes are still being torn down there (their
     // bots killed, their folders removed): the process waits for that before it exits.

@@ -1,27 +1,31 @@
 //! `arbiter new GAME LANG DIR`: writes a starter kit, a bot over the project's protocol
-//! that plays legal moves (a random one of the `legal` line), with its manifest, a README
-//! and the commands that test it, in Python, C, C++, Rust (the standard library only,
-//! built by `rustc`) or JavaScript (Node). The templates are in `crates/arbiter/kits/`.
-//! With `--protocol` a native interface's kit is its sample bot of `bots/` (Python or C),
+//! that plays legal moves (a random one of the `legal` line, from the seed the referee
+//! gives its side), with its manifest, a README and the commands that test it, in every
+//! language of the published set (`crates/languages`: the compile and run commands come
+//! from its table). The templates are in `crates/arbiter/kits/`.
+//! With `--protocol` a native interface's kit is its sample bot of `bots/` (Python or C;
+//! for connect4-tcp, the seed's client library, also C++, C#, Java, PHP and Pascal),
 //! renamed: the samples are compiled in, so the kit and the tested sample are one code.
 
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
+use languages::Language;
 use rules::GameKind;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The game the bot plays (`arbiter games` lists them), or `any` for every game.
     game: String,
-    /// The language of the bot.
-    #[arg(value_enum)]
+    /// The language of the bot (`arbiter languages` lists them).
+    #[arg(value_parser = language_parser())]
     lang: Language,
     /// A new (or empty) folder for the bot; its name is the bot's name.
     dir: PathBuf,
     /// The interface: `arbiter` (the project's protocol, every language), or a native
-    /// interface of the game (`python` and `c` only): gomoku-file, gomoku-console,
-    /// gomocup, legions, pahtum, nupud, connect4-tcp.
+    /// interface of the game (`python` and `c`; connect4-tcp also `cpp`, `csharp`,
+    /// `java`, `php`, `pascal`): gomoku-file, gomoku-console, gomocup, legions, pahtum,
+    /// nupud, connect4-tcp.
     #[arg(long, default_value = "arbiter")]
     protocol: String,
 }
@@ -50,85 +54,63 @@ const SAMPLES: &[Sample] = &[
     sample!("nupud", "c", ["bot.toml", "random.c"]),
     sample!("connect4-tcp", "python", ["bot.toml", "random_bot.py", "c4client.py"]),
     sample!("connect4-tcp", "c", ["bot.toml", "random.c", "c4client.c", "c4client.h"]),
+    sample!("connect4-tcp", "cpp", ["bot.toml", "random.cpp", "c4client.hpp"]),
+    sample!("connect4-tcp", "csharp", ["bot.toml", "RandomBot.cs", "C4Client.cs"]),
+    sample!("connect4-tcp", "java", ["bot.toml", "RandomBot.java", "C4Client.java"]),
+    sample!("connect4-tcp", "php", ["bot.toml", "random_bot.php", "c4client.php"]),
+    sample!("connect4-tcp", "pascal", ["bot.toml", "random_bot.pas", "c4client.pas"]),
 ];
 
-#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Language {
-    Python,
-    C,
-    Cpp,
-    Rust,
-    Javascript,
+/// The kit's program text for a language, before `{{NAME}}` is filled in.
+fn template(lang: Language) -> &'static str {
+    match lang {
+        Language::Python => include_str!("../kits/bot.py"),
+        Language::C => include_str!("../kits/bot.c"),
+        Language::Cpp => include_str!("../kits/bot.cpp"),
+        Language::Rust => include_str!("../kits/bot.rs"),
+        Language::JavaScript => include_str!("../kits/bot.js"),
+        Language::Java => include_str!("../kits/Bot.java"),
+        Language::Go => include_str!("../kits/bot.go"),
+        Language::CSharp => include_str!("../kits/bot.cs"),
+        Language::Pascal => include_str!("../kits/bot.pas"),
+        Language::Php => include_str!("../kits/bot.php"),
+    }
+}
+
+/// The name of the function a kit's author makes better.
+fn choose(lang: Language) -> &'static str {
+    match lang {
+        Language::JavaScript | Language::Java | Language::Go => "chooseMove",
+        Language::CSharp | Language::Pascal => "ChooseMove",
+        _ => "choose_move",
+    }
 }
 
 const NODE_LEAN_NOTES: &str = "\nThe manifest runs Node with `--jitless --v8-pool-size=0`: without them V8 reserves more\n\
                                address space than a small memory cap allows (Pah-tum's 128 MB), and the bot cannot start.\n\
                                For a game without such a cap, drop them: the bot runs faster.\n";
 
-/// What a kit of one language is made of.
-struct Kit {
-    title: &'static str,
-    file: &'static str,
-    template: &'static str,
-    choose: &'static str,
-    command: &'static [&'static str],
-    build: Option<&'static [&'static str]>,
-    notes: &'static str,
+/// What a kit's README adds for a language.
+fn notes(lang: Language) -> String {
+    let spec = lang.spec();
+    let mut notes =
+        format!("\nIts toolchain on the server: {} (Debian: {}). Memory: {}.\n", spec.title, spec.packages.join(", "), spec.memory);
+    if lang == Language::Rust {
+        notes.push_str(
+            "\nA Rust toolchain installed with rustup lives in your home folder, which the sandbox does not\n\
+             show a bot: list it for the bots, `ARBITER_SYSTEM_PATHS=$HOME/.cargo:$HOME/.rustup`, or install\n\
+             Debian's rustc (`docs/bots.md`).\n",
+        );
+    }
+    notes
 }
 
-impl Language {
-    fn kit(self) -> Kit {
-        match self {
-            Language::Python => Kit {
-                title: "Python 3",
-                file: "bot.py",
-                template: include_str!("../kits/bot.py"),
-                choose: "choose_move",
-                command: &["python3", "./bot.py"],
-                build: None,
-                notes: "",
-            },
-            Language::C => Kit {
-                title: "C",
-                file: "bot.c",
-                template: include_str!("../kits/bot.c"),
-                choose: "choose_move",
-                command: &["./bot"],
-                build: Some(&["cc", "-O2", "-o", "bot", "bot.c"]),
-                notes: "",
-            },
-            Language::Cpp => Kit {
-                title: "C++",
-                file: "bot.cpp",
-                template: include_str!("../kits/bot.cpp"),
-                choose: "choose_move",
-                command: &["./bot"],
-                build: Some(&["c++", "-O2", "-std=c++17", "-o", "bot", "bot.cpp"]),
-                notes: "",
-            },
-            Language::Rust => Kit {
-                title: "Rust",
-                file: "bot.rs",
-                template: include_str!("../kits/bot.rs"),
-                choose: "choose_move",
-                command: &["./bot"],
-                build: Some(&["rustc", "-O", "--edition", "2021", "-o", "bot", "bot.rs"]),
-                notes: "\nThe sandbox cannot run rustup's `rustc` (a proxy that needs your home folder): before a\n\
-                        sandboxed run (a tournament, `play` without `--no-sandbox`) build the bot once yourself,\n\
-                        `rustc -O --edition 2021 -o bot bot.rs`; the manifest builds it again only when `bot.rs`\n\
-                        is newer than `bot`.\n",
-            },
-            Language::Javascript => Kit {
-                title: "JavaScript (Node.js)",
-                file: "bot.js",
-                template: include_str!("../kits/bot.js"),
-                choose: "chooseMove",
-                command: &["node", "./bot.js"],
-                build: None,
-                notes: "",
-            },
-        }
-    }
+/// A language by its name, for the command line (its help lists them).
+fn language_parser() -> impl clap::builder::TypedValueParser<Value = Language> {
+    use clap::builder::TypedValueParser;
+    let names: Vec<&'static str> = Language::ALL.iter().map(|l| l.name()).collect();
+    clap::builder::PossibleValuesParser::new(names)
+        .map(|name: String| Language::from_name(&name).expect("a possible value is a language's name"))
 }
 
 pub fn run(args: &Args) -> anyhow::Result<()> {
@@ -143,7 +125,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     };
     write_kit(&args.dir, &files)?;
     let listed: Vec<&str> = files.iter().map(|(file, _)| file.as_str()).collect();
-    println!("wrote a {} bot {name} for {} in {}: {}", args.lang.kit().title, args.game, args.dir.display(), listed.join(", "));
+    println!("wrote a {} bot {name} for {} in {}: {}", args.lang.spec().title, args.game, args.dir.display(), listed.join(", "));
     println!("test it: arbiter doctor {} --no-sandbox", args.dir.display());
     Ok(())
 }
@@ -158,41 +140,52 @@ fn bot_name(dir: &Path) -> String {
 
 /// The files of a kit, by name, with their text.
 fn kit_files(game: Option<GameKind>, lang: Language, name: &str) -> Vec<(String, String)> {
-    let kit = lang.kit();
+    let file = lang.kit_file();
     let game_name = game.map_or(referee::manifest::ANY_GAME, GameKind::name);
-    let list = |argv: &[&str]| argv.iter().map(|a| format!("{a:?}")).collect::<Vec<_>>().join(", ");
+    let list = |argv: &[String]| argv.iter().map(|a| format!("{a:?}")).collect::<Vec<_>>().join(", ");
     // Node reserves more address space than a small memory cap allows (Pah-tum's 128 MB)
     // unless V8 runs without its compiler and helper threads (as uploads run it).
-    let node = submissions::node_command(game, "./bot.js");
-    let (command, notes) = match lang {
-        Language::Javascript if node.len() > 2 => (&node[..], NODE_LEAN_NOTES),
-        _ => (kit.command, kit.notes),
+    let node: Vec<String> = submissions::node_command(game, &format!("./{file}")).into_iter().map(str::to_string).collect();
+    let mut notes = notes(lang);
+    let command = match lang {
+        Language::JavaScript if node.len() > 2 => {
+            notes.push_str(NODE_LEAN_NOTES);
+            node
+        }
+        _ => lang.run_command(&file),
     };
     let mut manifest = format!(
         "# The manifest of {name} (docs/bots.md in Arbiter's repository).\nname = \"{name}\"\ngame = \"{game_name}\"\nprotocol = \"arbiter\"\ncommand = [{}]\n",
-        list(command)
+        list(&command)
     );
-    if let Some(build) = kit.build {
+    let build = (!lang.is_script()).then(|| lang.compile_command(&file));
+    if let Some(build) = &build {
         manifest.push_str(&format!("build = [{}]\n", list(build)));
     }
+    let build_words = match &build {
+        Some(build) => format!(", and the build command it is compiled with when needed, `{}`", build.join(" ")),
+        None => String::new(),
+    };
     let readme = include_str!("../kits/README.md")
-        .replace("{{LANGUAGE}}", kit.title)
+        .replace("{{LANGUAGE}}", lang.spec().title)
         .replace("{{GAME_WORDS}}", &game.map_or("every game (`game = \"any\"`)".to_string(), |g| g.name().to_string()))
-        .replace("{{CHOOSE}}", kit.choose)
-        .replace("{{FILE}}", kit.file)
-        .replace("{{BUILD_WORDS}}", if kit.build.is_some() { ", and the build command it is compiled with when needed" } else { "" })
+        .replace("{{CHOOSE}}", choose(lang))
+        .replace("{{FILE}}", &file)
+        .replace("{{BUILD_WORDS}}", &build_words)
         .replace("{{PLAY_GAME}}", game.unwrap_or(GameKind::ALL[0]).name())
         // A bot of every game is examined in one game at a time: the README shows how.
         .replace("{{GAME_FLAG}}", &game.map_or(format!(" --game {}", GameKind::ALL[0].name()), |_| String::new()))
-        .replace("{{NOTES}}", notes)
+        .replace("{{NOTES}}", &notes)
         .replace("{{NAME}}", name);
     let mut files = vec![
-        (kit.file.to_string(), kit.template.replace("{{NAME}}", name)),
+        (file.clone(), template(lang).replace("{{NAME}}", name)),
         ("bot.toml".to_string(), manifest),
         ("README.md".to_string(), readme),
     ];
-    if kit.build.is_some() {
-        files.push((".gitignore".to_string(), "bot\n.arbiter-build.lock\n".to_string()));
+    if build.is_some() {
+        let mut ignored = lang.built_files(&file);
+        ignored.push(".arbiter-build.lock".to_string());
+        files.push((".gitignore".to_string(), format!("{}\n", ignored.join("\n"))));
     }
     files
 }
@@ -207,7 +200,8 @@ fn native_kit(game: Option<GameKind>, protocol: &str, lang: Language, name: &str
     let plays = known.game().expect("every interface but arbiter belongs to a game");
     let lang_dir = lang_name(lang);
     let Some((_, _, files)) = SAMPLES.iter().find(|(p, l, _)| *p == protocol && *l == lang_dir.as_str()) else {
-        bail!("the {protocol} interface has kits in python and c only");
+        let kits: Vec<&str> = SAMPLES.iter().filter(|(p, _, _)| *p == protocol).map(|(_, l, _)| *l).collect();
+        bail!("the {protocol} interface has kits in {} only", kits.join(", "));
     };
     if game != Some(plays) {
         bail!("the {protocol} interface plays {plays} only: use arbiter new {plays} {lang_dir} DIR --protocol {protocol}");
@@ -232,38 +226,84 @@ fn native_kit(game: Option<GameKind>, protocol: &str, lang: Language, name: &str
             kit.push((file.to_string(), text));
         }
     }
-    let readme = format!(
+    let manifest = files.iter().find(|(f, _)| *f == "bot.toml").map_or("", |(_, t)| *t);
+    let build = manifest_list(manifest, "build");
+    let command = manifest_list(manifest, "command");
+    let build_words = match &build {
+        Some(build) => {
+            format!("Build it (the manifest does it too, when a source is newer than the program):\n\n\x20   {}\n\n", shell_words(build))
+        }
+        None => String::new(),
+    };
+    let mut readme = format!(
         "# {name}\n\nA player of {plays} over the `{protocol}` interface, in {}: the sample bot of Arbiter's\n\
          repository (`bots/{protocol}/{lang_dir}`), with your name. The interface is described in full\n\
          in `docs/bots.md` of that repository. Make it better in `{program}`; `bot.toml` is its\n\
-         manifest.\n\nTest it (from this folder; your own bot may run without the sandbox):\n\n\
+         manifest.\n\n{build_words}Test it (from this folder; your own bot may run without the sandbox):\n\n\
          \x20   arbiter doctor . --no-sandbox\n\x20   arbiter play {plays} . random --games 4 --show --no-sandbox\n",
-        lang.kit().title
+        lang.spec().title
     );
+    if protocol == "connect4-tcp"
+        && let Some(command) = &command
+    {
+        readme.push_str(&format!(
+            "\nOr as in the contest's test environment: start the host, then two clients (this one twice,\n\
+             or one of yours against it); each takes the host's address as its first argument:\n\n\
+             \x20   arbiter host connect4 --pairs 5 &\n\x20   {cmd} 127.0.0.1:4000 &\n\x20   {cmd} 127.0.0.1:4000\n",
+            cmd = shell_words(command)
+        ));
+    }
+    readme.push_str(&notes(lang));
     kit.push(("README.md".to_string(), readme));
-    if lang == Language::C {
-        let binary = files
-            .iter()
-            .find(|(f, _)| *f == "bot.toml")
-            .and_then(|(_, t)| t.lines().find(|l| l.starts_with("command")))
-            .unwrap_or_default();
-        let binary = binary.split('"').nth(1).unwrap_or("bot").trim_start_matches("./");
-        kit.push((".gitignore".to_string(), format!("{binary}\n.arbiter-build.lock\n")));
+    if build.is_some() {
+        let mut ignored: Vec<String> = match lang {
+            Language::Java | Language::CSharp => lang.built_files(""),
+            _ => vec![command.as_ref().and_then(|c| c.first()).map_or("bot", |p| p.trim_start_matches("./")).to_string()],
+        };
+        if lang == Language::Pascal {
+            ignored.extend(["*.o".to_string(), "*.ppu".to_string()]);
+        }
+        ignored.push(".arbiter-build.lock".to_string());
+        kit.push((".gitignore".to_string(), format!("{}\n", ignored.join("\n"))));
     }
     Ok(kit)
 }
 
+/// A list of a manifest's (`build = [...]`), read back.
+fn manifest_list(manifest: &str, key: &str) -> Option<Vec<String>> {
+    let table: toml::Table = manifest.parse().ok()?;
+    let list = table.get(key)?.as_array()?;
+    Some(list.iter().filter_map(|v| v.as_str().map(str::to_string)).collect())
+}
+
+/// A command as a person types it in a shell (words with spaces quoted).
+fn shell_words(argv: &[String]) -> String {
+    argv.iter().map(|a| if a.contains(' ') { format!("'{a}'") } else { a.clone() }).collect::<Vec<_>>().join(" ")
+}
+
 /// The names the samples give of themselves (Gomocup's `ABOUT`, the Gomoku interfaces'
 /// `INFO`, the Legions, Nupud and Connect Four names), longest first.
-const SAMPLE_NAMES: [&str; 5] = ["Sample Brain (Python)", "Sample Brain", "Random Player", "\"random-py\"", "\"random-c\""];
+const SAMPLE_NAMES: [&str; 10] = [
+    "Sample Brain (Python)",
+    "Sample Brain",
+    "Random Player",
+    "\"random-py\"",
+    "\"random-cpp\"",
+    "\"random-cs\"",
+    "\"random-java\"",
+    "\"random-c\"",
+    "'random-php'",
+    "'random-pascal'",
+];
 
 /// A sample's program with the kit's name wherever the sample names itself, so that a
 /// kit never calls itself "Sample Brain". Legions and Nupud take names of at most 16
 /// characters (`protocols::names`).
 fn own_name(program: &str, name: &str) -> String {
     let short: String = name.chars().take(protocols::names::MAX_NAME_CHARS).collect();
-    SAMPLE_NAMES.iter().fold(program.to_string(), |text, sample| {
-        if sample.starts_with('"') { text.replace(sample, &format!("\"{short}\"")) } else { text.replace(sample, name) }
+    SAMPLE_NAMES.iter().fold(program.to_string(), |text, sample| match sample.chars().next() {
+        Some(quote @ ('"' | '\'')) => text.replace(sample, &format!("{quote}{short}{quote}")),
+        _ => text.replace(sample, name),
     })
 }
 
@@ -279,6 +319,12 @@ fn with_marker(program: &str, file: &str, protocol: &str) -> String {
             }
             None => format!("# {marker} {protocol}\n{program}"),
         }
+    } else if file.ends_with(".php") {
+        // Before `<?php` a comment would be printed: the marker goes after it.
+        let (open, rest) = program.split_once('\n').unwrap_or((program, ""));
+        format!("{open}\n// {marker} {protocol}\n{rest}")
+    } else if file.ends_with(".pas") {
+        format!("{{ {marker} {protocol} }}\n{program}")
     } else {
         format!("/* {marker} {protocol} */\n{program}")
     }
@@ -286,7 +332,7 @@ fn with_marker(program: &str, file: &str, protocol: &str) -> String {
 
 /// The language's name on the command line.
 fn lang_name(lang: Language) -> String {
-    clap::ValueEnum::to_possible_value(&lang).map(|value| value.get_name().to_string()).unwrap_or_default()
+    lang.name().to_string()
 }
 
 /// Writes the files into `dir`, which must be new or empty (nothing is overwritten).

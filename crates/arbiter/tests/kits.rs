@@ -1,6 +1,7 @@
-//! `arbiter new GAME LANG DIR` through the real binary: every starter kit (Python, C,
-//! C++, Rust, JavaScript) is generated, built by its manifest, passes `doctor` and plays
-//! whole games of every game without a fault; a kit for one game says so in its
+//! `arbiter new GAME LANG DIR` through the real binary: every language's kit renders
+//! whole for every game; the first five (Python, C, C++, Rust, JavaScript) are built by
+//! their manifests, pass `doctor` and play whole games of every game without a fault
+//! (every language in the sandbox: `tests/languages.rs`); a kit for one game says so in its
 //! manifest; the kits of the native interfaces (their samples, in Python and C) pass
 //! the doctor; `new` refuses a folder that is not empty and an unknown game in one line.
 //! The toolchains used are the machine's: python3, cc, c++, rustc and node.
@@ -11,8 +12,6 @@ use std::process::{Command, Output};
 use serde_json::Value;
 
 const ARBITER: &str = env!("CARGO_BIN_EXE_arbiter");
-
-const LANGUAGES: [&str; 5] = ["python", "c", "cpp", "rust", "javascript"];
 
 fn arbiter(args: &[&str]) -> Output {
     Command::new(ARBITER).args(args).output().expect("arbiter runs")
@@ -84,9 +83,9 @@ fn placeholder(body: &str) -> Option<&str> {
 fn every_kit_template_renders_whole() {
     let dir = tempfile::tempdir().unwrap();
     let mut rendered = 0;
-    let mut kits: Vec<(String, &str, Option<&str>)> = Vec::new();
+    let mut kits: Vec<(String, &'static str, Option<&str>)> = Vec::new();
     for game in games().into_iter().chain(["any".to_string()]) {
-        for lang in LANGUAGES {
+        for lang in languages::Language::ALL.map(languages::Language::name) {
             kits.push((game.clone(), lang, None));
         }
     }
@@ -94,6 +93,9 @@ fn every_kit_template_renders_whole() {
         for lang in ["python", "c"] {
             kits.push((game.to_string(), lang, Some(protocol)));
         }
+    }
+    for lang in ["cpp", "csharp", "java", "php", "pascal"] {
+        kits.push(("connect4".to_string(), lang, Some("connect4-tcp")));
     }
     for (game, lang, protocol) in &kits {
         let kit = dir.path().join(format!("kit-{game}-{lang}-{}", protocol.unwrap_or("arbiter")));
@@ -224,7 +226,9 @@ fn native_c_kits() {
     native_kits_pass_the_doctor("c");
     let dir = tempfile::tempdir().unwrap();
     let out = arbiter(&["new", "gomoku", "rust", dir.path().join("x").to_str().unwrap(), "--protocol", "gomocup"]);
-    assert_eq!(text(&out.stderr), "arbiter: the gomocup interface has kits in python and c only\n");
+    assert_eq!(text(&out.stderr), "arbiter: the gomocup interface has kits in python, c only\n");
+    let out = arbiter(&["new", "connect4", "go", dir.path().join("x").to_str().unwrap(), "--protocol", "connect4-tcp"]);
+    assert_eq!(text(&out.stderr), "arbiter: the connect4-tcp interface has kits in python, c, cpp, csharp, java, php, pascal only\n");
     let out = arbiter(&["new", "gomoku", "c", dir.path().join("x").to_str().unwrap(), "--protocol", "pahtum"]);
     assert_eq!(text(&out.stderr), "arbiter: the pahtum interface plays pahtum only: use arbiter new pahtum c DIR --protocol pahtum\n");
 }
@@ -251,5 +255,6 @@ fn bad_input_gets_one_line() {
     }
     assert_eq!(std::fs::read_dir(&full).unwrap().count(), 1, "nothing is written into a full folder");
     let help = text(&arbiter(&["new", "--help"]).stdout);
-    assert!(help.contains(&format!("[possible values: {}]", LANGUAGES.join(", "))), "{help}");
+    let every: Vec<&str> = languages::Language::ALL.iter().map(|l| l.name()).collect();
+    assert!(help.contains(&format!("[possible values: {}]", every.join(", "))), "{help}");
 }

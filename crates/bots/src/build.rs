@@ -122,7 +122,13 @@ pub async fn run(build: &Build<'_>) -> Result<BuildRun, BuildError> {
     let mut failure = match result {
         Ok((status, stdout)) => {
             log.push_str(&String::from_utf8_lossy(&stdout));
-            (!status.success()).then(|| format!("{} failed: {status}", argv[0]))
+            if status.code() == Some(NOT_THERE) && build.sandboxed && stderr.text.contains("cannot start") {
+                Some(missing_toolchain(argv))
+            } else if let Some(program) = shell_not_found(argv, status.code(), &stderr.text).filter(|_| build.sandboxed) {
+                Some(missing_toolchain(&[program.to_string()]))
+            } else {
+                (!status.success()).then(|| format!("{} failed: {status}", argv[0]))
+            }
         }
         Err(jail::Failure::Timeout(_)) => Some(format!("{} ran out of time ({} s)", argv[0], BUILD_TIME.as_secs())),
         Err(failure) => Some(format!("{}: {failure}", argv[0])),
@@ -137,6 +143,35 @@ pub async fn run(build: &Build<'_>) -> Result<BuildRun, BuildError> {
         log.push_str(&format!("\n[{} more bytes of output cut]", stderr.dropped));
     }
     Ok(BuildRun { failure, log: bounded(log) })
+}
+
+/// The sandbox helper's exit code for a program that is not in the bot's root.
+const NOT_THERE: i32 = 127;
+
+/// The one line for a compiler that is not in the bots' root: which language's (by the
+/// build's command: `env GOCACHE=... go build` is Go's), and what the organiser (or the
+/// student at home) does about it.
+pub fn missing_toolchain(argv: &[String]) -> String {
+    let words = argv.iter().flat_map(|a| a.split(' ')).filter(|w| !matches!(*w, "env" | "sh" | "-c") && !w.contains('='));
+    let program = words.map(|w| w.rsplit('/').next().unwrap_or(w)).next().unwrap_or_default();
+    match languages::Language::of_program(program) {
+        Some(language) => format!(
+            "{program} is not in the bots' system: the {} toolchain is missing; install Debian's {} (scripts/setup-languages), \
+             or list its folders in ARBITER_SYSTEM_PATHS, or use a system image that has it (`arbiter languages` lists what the bots have)",
+            language.spec().title,
+            language.spec().packages.join(" "),
+        ),
+        None => format!("{program} is not in the bots' system (`arbiter languages` lists the toolchains the bots have)"),
+    }
+}
+
+/// The program a build's shell (`sh -c "javac ... && jar ..."`) did not find, from its
+/// `sh: 1: javac: not found`.
+fn shell_not_found<'a>(argv: &[String], code: Option<i32>, stderr: &'a str) -> Option<&'a str> {
+    if argv.first().map(String::as_str) != Some("sh") || code != Some(NOT_THERE) {
+        return None;
+    }
+    stderr.lines().find_map(|line| line.strip_suffix(": not found")?.rsplit(": ").next())
 }
 
 /// Cuts a log to [`BUILD_LOG_BYTES`] on a character boundary.

@@ -178,7 +178,7 @@ fn probe_all(helper: &Path, scratch: &Scratch) -> Vec<Guarantee> {
     names.sort_unstable();
     guarantees.push(Guarantee {
         name: "environment",
-        status: if names == ["HOME", "LANG", "PATH", "TMPDIR"] {
+        status: if names == expected_environment() {
             Status::Enforced
         } else {
             Status::Missing(format!("the bot sees {}", names.join(" ")))
@@ -245,12 +245,29 @@ fn own_root(probe: &dyn Fn(&[&str]) -> String) -> Status {
     let allowed = ["bin", "box", "dev", "etc", "lib", "lib32", "lib64", "libx32", "proc", "sbin", "sys", "tmp", "usr"];
     let names: Vec<&str> = listed.strip_prefix("ok: ").unwrap_or("").split(' ').filter(|n| !n.is_empty()).collect();
     // The helper's own folder shows as the top folder of its path (the probe is the helper).
-    let extra: Vec<&&str> = names.iter().filter(|n| !allowed.contains(n) && !is_helper_top(n)).collect();
+    // The organiser's further system folders show as the top folders of their paths.
+    let organiser: Vec<String> = match crate::machine::system() {
+        crate::System::Host { extra } => {
+            extra.iter().filter_map(|p| p.components().nth(1)).map(|c| c.as_os_str().to_string_lossy().into_owned()).collect()
+        }
+        crate::System::Image(_) => Vec::new(),
+    };
+    let extra: Vec<&&str> =
+        names.iter().filter(|n| !allowed.contains(n) && !organiser.iter().any(|o| o == **n) && !is_helper_top(n)).collect();
     match crate::machine::system() {
         crate::System::Image(_) if seen.starts_with("ok") => Status::Enforced,
         _ if seen.starts_with("ok") && extra.is_empty() => Status::Enforced,
         _ => Status::Missing(format!("the bot's root shows {listed} ({seen})")),
     }
+}
+
+/// The variables a bot sees: the allow-list, and the homes of the organiser's
+/// toolchains ([`crate::helper::toolchain_homes`]), sorted.
+fn expected_environment() -> Vec<String> {
+    let mut names: Vec<String> = ["HOME", "LANG", "PATH", "TMPDIR"].iter().map(|s| s.to_string()).collect();
+    names.extend(crate::helper::toolchain_homes(crate::machine::system()).into_iter().map(|(name, _)| name));
+    names.sort_unstable();
+    names
 }
 
 fn is_helper_top(name: &str) -> bool {

@@ -535,6 +535,25 @@ pub fn environment(options: &Options, workdir: Option<&Path>, own_root: bool) ->
         ("TMPDIR".to_string(), temp),
         ("LANG".to_string(), "C.UTF-8".to_string()),
     ];
+    env.extend(toolchain_homes(&options.system));
     env.extend(options.env.iter().cloned());
     env
+}
+
+/// Where a toolchain installed in a home folder finds itself, when the organiser lists
+/// its folders as further system folders: rustup's proxies (`.cargo/bin/rustc`) read
+/// the toolchains from `RUSTUP_HOME` and `CARGO_HOME`, by default in the home folder,
+/// which a bot's is not.
+pub fn toolchain_homes(system: &crate::System) -> Vec<(String, String)> {
+    let crate::System::Host { extra } = system else { return Vec::new() };
+    let mut homes = Vec::new();
+    for dir in extra {
+        let variable = match dir.file_name().and_then(|n| n.to_str()) {
+            Some(".rustup" | "rustup") => "RUSTUP_HOME",
+            Some(".cargo" | "cargo") => "CARGO_HOME",
+            _ => continue,
+        };
+        homes.push((variable.to_string(), dir.to_string_lossy().into_owned()));
+    }
+    homes
 }

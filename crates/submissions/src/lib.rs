@@ -45,96 +45,15 @@ pub const MAX_NAME_CHARS: usize = text::name::MAX_SLUG_CHARS;
 /// The bot every new version must beat in the entry check.
 pub const ENTRY_CHECK_BASELINE: &str = "random";
 
-/// The language of a single-source upload.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Language {
-    C,
-    Cpp,
-    Rust,
-    Python,
-    #[serde(rename = "javascript")]
-    JavaScript,
-}
+/// The language of a single-source upload: the published set (`crates/languages`).
+pub use languages::Language;
 
-impl Language {
-    /// Every language of `arbiter new`'s kits.
-    pub const ALL: [Language; 5] = [Language::C, Language::Cpp, Language::Rust, Language::Python, Language::JavaScript];
-
-    /// `c`, `cpp` (also `c++`, `cxx`), `rust` (also `rs`), `python` (also `py`),
-    /// `javascript` (also `js`, `node`), in any letter case.
-    pub fn from_name(name: &str) -> Option<Language> {
-        match name.trim().to_ascii_lowercase().as_str() {
-            "c" => Some(Language::C),
-            "cpp" | "c++" | "cxx" => Some(Language::Cpp),
-            "rust" | "rs" => Some(Language::Rust),
-            "python" | "py" | "python3" => Some(Language::Python),
-            "javascript" | "js" | "node" => Some(Language::JavaScript),
-            _ => None,
-        }
-    }
-
-    /// From a file name's extension: `.c`, `.cc` / `.cpp` / `.cxx`, `.rs`, `.py`,
-    /// `.js` / `.mjs`.
-    pub fn from_filename(filename: &str) -> Option<Language> {
-        let (_, ext) = filename.rsplit_once('.')?;
-        match ext.to_ascii_lowercase().as_str() {
-            "c" => Some(Language::C),
-            "cc" | "cpp" | "cxx" => Some(Language::Cpp),
-            "rs" => Some(Language::Rust),
-            "py" => Some(Language::Python),
-            "js" | "mjs" => Some(Language::JavaScript),
-            _ => None,
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Language::C => "c",
-            Language::Cpp => "cpp",
-            Language::Rust => "rust",
-            Language::Python => "python",
-            Language::JavaScript => "javascript",
-        }
-    }
-
-    /// The name the source is stored under in the version's folder.
-    pub fn source_file(self) -> &'static str {
-        match self {
-            Language::C => "main.c",
-            Language::Cpp => "main.cpp",
-            Language::Rust => "main.rs",
-            Language::Python => "main.py",
-            Language::JavaScript => "main.js",
-        }
-    }
-
-    /// The compile (or, for Python and JavaScript, syntax check) command, run in the
-    /// build folder.
-    fn compile_command(self) -> Vec<String> {
-        let argv: &[&str] = match self {
-            Language::C => &["cc", "-O2", "-std=c11", "-o", "bot", "main.c", "-lm"],
-            Language::Cpp => &["c++", "-O2", "-std=c++17", "-o", "bot", "main.cpp"],
-            Language::Rust => &["rustc", "-O", "--edition", "2021", "-o", "bot", "main.rs"],
-            Language::Python => &["python3", "-m", "py_compile", "main.py"],
-            Language::JavaScript => &["node", "--check", "main.js"],
-        };
-        argv.iter().map(|s| s.to_string()).collect()
-    }
-
-    /// The bot's command in its manifest (`game` decides Node's flags).
-    fn bot_command(self, game: GameKind) -> Vec<String> {
-        let argv: Vec<&str> = match self {
-            Language::Python => vec!["python3", "./main.py"],
-            Language::JavaScript => node_command(Some(game), "./main.js"),
-            _ => vec!["./bot"],
-        };
-        argv.into_iter().map(str::to_string).collect()
-    }
-
-    /// Whether the program is a script its interpreter reads (no compiled `bot`).
-    fn is_script(self) -> bool {
-        matches!(self, Language::Python | Language::JavaScript)
+/// The bot's command in its manifest for an upload's source `file` (`game` decides
+/// Node's flags).
+fn bot_command(language: Language, game: GameKind, file: &str) -> Vec<String> {
+    match language {
+        Language::JavaScript => node_command(Some(game), &format!("./{file}")).into_iter().map(str::to_string).collect(),
+        _ => language.run_command(file),
     }
 }
 
@@ -528,6 +447,15 @@ struct StoredManifest<'a> {
 }
 
 /// An upload checked and ready to build: nothing of it is on disk yet.
+/// What a files upload names besides its files.
+struct Target<'a> {
+    name: &'a Option<String>,
+    game: Option<GameKind>,
+    options: &'a Options,
+    protocol: Option<Protocol>,
+    language: Option<Language>,
+}
+
 struct Plan {
     name: String,
     game: GameKind,
@@ -573,14 +501,33 @@ impl Plan {
             return Plan::from_manifest(ManifestUpload { name: upload.name, game: upload.game, options: upload.options, manifest, files });
         }
         let sources: Vec<usize> = (0..files.len()).filter(|&i| Language::from_filename(&files[i].0).is_some()).collect();
+        if sources.len() > 1
+            && let Some((mut plan, main)) = Plan::from_sources(
+                &Target {
+                    name: &upload.name,
+                    game: upload.game,
+                    options: &upload.options,
+                    protocol: upload.protocol,
+                    language: upload.language,
+                },
+                &files,
+                &sources,
+            )?
+        {
+            let rest: Vec<(String, Vec<u8>)> = files.into_iter().enumerate().filter(|(i, _)| *i != main).map(|(_, f)| f).collect();
+            check_extra_files(&plan.files, &rest)?;
+            plan.files.extend(rest);
+            return Ok(plan);
+        }
         let main = match (sources.as_slice(), upload.language) {
             ([one], _) => *one,
             ([], Some(_)) if files.len() == 1 => 0,
             ([], _) => {
                 let names: Vec<&str> = files.iter().map(|(n, _)| n.as_str()).collect();
                 return Err(SubmitError::Files(format!(
-                    "no source file among {}: a file .c, .cc, .cpp, .rs, .py or .js, or a bot.toml",
-                    names.join(", ")
+                    "no source file among {}: a file {}, or a bot.toml",
+                    names.join(", "),
+                    Language::all_extensions()
                 )));
             }
             (many, _) => {
@@ -602,6 +549,64 @@ impl Plan {
         Ok(plan)
     }
 
+    /// An upload of several sources of one language, compiled together: Java, C#, Go, C
+    /// and C++ give every source to the compiler; Pascal compiles its `program` file (its
+    /// units are found beside it); a script runs the file that names its interface (a
+    /// kit's marker), else `main.*` or `bot.*`. `None`: not such an upload (the caller
+    /// says what is wrong).
+    fn from_sources(upload: &Target, files: &[(String, Vec<u8>)], sources: &[usize]) -> Result<Option<(Plan, usize)>, SubmitError> {
+        let languages: BTreeSet<Language> = sources.iter().filter_map(|&i| Language::from_filename(&files[i].0)).collect();
+        let [language] = languages.into_iter().collect::<Vec<_>>()[..] else {
+            return Ok(None);
+        };
+        if upload.language.is_some_and(|named| named != language) {
+            return Ok(None);
+        }
+        let text = |i: usize| String::from_utf8_lossy(&files[i].1).into_owned();
+        let stem = |i: usize| files[i].0.rsplit_once('.').map_or("", |(stem, _)| stem).to_ascii_lowercase();
+        let main = match language {
+            Language::Java => sources.iter().copied().find(|&i| text(i).contains("static void main")),
+            Language::Pascal => {
+                sources.iter().copied().find(|&i| text(i).lines().any(|l| l.trim_start().to_ascii_lowercase().starts_with("program ")))
+            }
+            Language::CSharp | Language::Go | Language::C | Language::Cpp => Some(sources[0]),
+            _ => sources
+                .iter()
+                .copied()
+                .find(|&i| kit_interface(&files[i].1).is_some())
+                .or_else(|| sources.iter().copied().find(|&i| matches!(stem(i).as_str(), "main" | "bot"))),
+        };
+        let Some(main) = main else { return Ok(None) };
+        let name = upload.name.clone().ok_or_else(|| SubmitError::Missing("the bot's name".to_string()))?;
+        let game = upload.game.ok_or_else(|| SubmitError::Missing("game".to_string()))?;
+        let source = SourceUpload {
+            name,
+            game,
+            options: upload.options.clone(),
+            protocol: upload.protocol,
+            language: Some(language),
+            filename: files[main].0.clone(),
+            code: files[main].1.clone(),
+        };
+        let mut plan = Plan::from_source(source)?;
+        // The files keep their names (a Java class is its file's name); the compiler
+        // gets them all where it takes several.
+        let file = files[main].0.clone();
+        let all: Vec<String> = sources.iter().map(|&i| files[i].0.clone()).collect();
+        plan.command = bot_command(language, game, &file);
+        plan.program = Some(language.program(&file));
+        let build = language.compile_command(&file);
+        plan.build = Some(match language {
+            Language::CSharp | Language::Go | Language::C | Language::Cpp => {
+                build.into_iter().flat_map(|arg| if arg == file { all.clone() } else { vec![arg] }).collect()
+            }
+            Language::Java => build.into_iter().map(|arg| arg.replace(&format!(" {file} "), &format!(" {} ", all.join(" ")))).collect(),
+            _ => build,
+        });
+        plan.files = vec![(file, files[main].1.clone())];
+        Ok(Some((plan, main)))
+    }
+
     fn from_source(upload: SourceUpload) -> Result<Plan, SubmitError> {
         check_name(&upload.name)?;
         if upload.filename.trim().is_empty() && upload.language.is_none() {
@@ -618,8 +623,9 @@ impl Plan {
         let protocol = upload.protocol.or_else(|| kit_interface(&upload.code)).unwrap_or(Protocol::Arbiter);
         check_protocol(protocol, upload.game)?;
         check_options(upload.game, &upload.options)?;
-        let command = language.bot_command(upload.game);
-        let program = Some(if language.is_script() { language.source_file() } else { "bot" }.to_string());
+        let file = language.file_for_upload(&upload.filename);
+        let command = bot_command(language, upload.game, &file);
+        let program = Some(language.program(&file));
         Ok(Plan {
             name: upload.name,
             game: upload.game,
@@ -627,8 +633,8 @@ impl Plan {
             options: upload.options,
             language: Some(language),
             filename: Some(upload.filename),
-            files: vec![(language.source_file().to_string(), upload.code)],
-            build: Some(language.compile_command()),
+            build: Some(language.compile_command(&file)),
+            files: vec![(file, upload.code)],
             command,
             author: None,
             program,
@@ -1383,7 +1389,7 @@ mod tests {
         assert_eq!(Language::from_name("C++"), Some(Language::Cpp));
         assert_eq!(Language::from_filename("bot.PY"), Some(Language::Python));
         assert_eq!(Language::from_filename("main.cc"), Some(Language::Cpp));
-        assert_eq!(Language::from_filename("main.go"), None);
+        assert_eq!(Language::from_filename("main.go"), Some(Language::Go));
         assert_eq!(Language::from_filename("Makefile"), None);
         assert_eq!(Language::from_filename("bot.js"), Some(Language::JavaScript));
         assert_eq!(kit_interface(b"#!/usr/bin/env python3\n# arbiter-interface: pahtum\n"), Some(Protocol::Pahtum));

@@ -107,8 +107,8 @@ async fn sources_in_c_python_and_cpp_compile_sandboxed_and_play_the_entry_check(
         assert_eq!((version.version, version.language, version.protocol), (1, Some(language), Protocol::Pahtum), "{name}");
         assert_eq!(version.sha256.as_ref().map(String::len), Some(64));
         assert!(version.compile_log.starts_with("$ "), "{name}: {}", version.compile_log);
-        assert!(version.path.join("bot.toml").is_file() && version.path.join(language.source_file()).is_file());
-        assert_eq!(std::fs::read(version.path.join(language.source_file())).unwrap(), code);
+        assert!(version.path.join("bot.toml").is_file() && version.path.join(language.upload_file()).is_file());
+        assert_eq!(std::fs::read(version.path.join(language.upload_file())).unwrap(), code);
         let check = version.entry_check.as_ref().expect("the entry check ran");
         assert_played_cleanly(check);
         if must_pass {
@@ -232,7 +232,7 @@ async fn bad_requests_are_refused_with_their_status_and_change_nothing() {
     let cases: Vec<(&str, Upload, u16, &str)> = vec![
         ("bad name", source("no spaces", "a.c", data("greedy_pahtum.c")), 400, "bot name \""),
         ("name with a path", source("../up", "a.c", data("greedy_pahtum.c")), 400, "bot name \""),
-        ("unknown language", source("go", "main.go", b"package main".to_vec()), 400, "unknown language"),
+        ("unknown language", source("cobol", "main.cob", b"IDENTIFICATION DIVISION.".to_vec()), 400, "unknown language"),
         ("no file name", source("nofile", "", b"int main;".to_vec()), 400, "missing"),
         ("empty file", source("empty", "e.c", Vec::new()), 400, "empty"),
         ("oversize file", source("huge", "h.c", big.clone()), 413, "too large"),

@@ -99,7 +99,7 @@ async fn uploads_compile_register_and_refuse_what_they_must() {
         (
             "unknown language",
             Some(TOKEN),
-            form(&[Part("name", None, "a"), Part("game", None, "pahtum"), Part("source", Some("a.pas"), &good)]),
+            form(&[Part("name", None, "a"), Part("game", None, "pahtum"), Part("source", Some("a.cob"), &good)]),
             400,
             "unknown language",
         ),
@@ -435,4 +435,49 @@ async fn an_upload_of_the_project_protocol_gets_the_doctors_report() {
     assert_eq!(status, 201, "{answer}");
     assert_eq!(answer["doctor"]["fit"], true, "{answer}");
     assert!(answer["doctor"]["moves"].as_u64().unwrap() > 6, "{answer}");
+}
+
+/// A file of the repository, as text.
+fn repo_text(path: &str) -> String {
+    std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(path)).unwrap()
+}
+
+/// Java and Go through the real server, compiled in the sandbox: the starter kits'
+/// single files (named by their extension, the interface by the kit's marker), and the
+/// seed's Java TCP client in two files (its main class found, both compiled), each
+/// examined by the doctor and played in the entry check to the end.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn java_and_go_uploads_compile_in_the_sandbox_and_play() {
+    common::ensure_helper();
+    let dir = tempfile::tempdir().unwrap();
+    let server = common::start_with(sandboxed_config(dir.path())).await;
+    let java = repo_text("crates/arbiter/kits/Bot.java").replace("{{NAME}}", "duke");
+    let go = repo_text("crates/arbiter/kits/bot.go").replace("{{NAME}}", "gopher");
+    let client = repo_text("bots/connect4-tcp/java/C4Client.java");
+    let random = repo_text("bots/connect4-tcp/java/RandomBot.java");
+    // (name, parts' files (field, file name, text), language, interface)
+    type Files<'a> = Vec<(&'a str, &'a str, &'a str)>;
+    let cases: [(&str, Files, &str, &str); 3] = [
+        ("duke", vec![("source", "Bot.java", &java)], "java", "arbiter"),
+        ("gopher", vec![("source", "bot.go", &go)], "go", "arbiter"),
+        ("duke-tcp", vec![("files", "C4Client.java", &client), ("files", "RandomBot.java", &random)], "java", "connect4-tcp"),
+    ];
+    for (name, files, language, protocol) in cases {
+        let mut parts = vec![Part("name", None, name), Part("game", None, "connect4")];
+        if protocol != "arbiter" {
+            parts.push(Part("protocol", None, protocol));
+        }
+        parts.extend(files.iter().map(|(field, file, text)| Part(field, Some(file), text)));
+        let (status, answer) = upload(server.addr, Some(TOKEN), &form(&parts)).await;
+        assert_eq!(status, 201, "{name}: {answer}");
+        let version = &answer["version"];
+        assert_eq!(version["language"], language, "{name}: {answer}");
+        assert_eq!(version["protocol"], protocol, "{name}: {answer}");
+        assert_eq!(answer["doctor"]["fit"], true, "{name}: {answer}");
+        let games = version["entry_check"]["games"].as_array().unwrap();
+        assert_eq!(games.len(), 2, "{name}: {answer}");
+        for game in games {
+            assert_eq!(game["termination"], "by the rules", "{name}: {answer}");
+        }
+    }
 }
