@@ -17,12 +17,13 @@ use referee::lanes::Lanes;
 use tokio::sync::{Mutex, Semaphore, mpsc};
 use tokio::task::JoinSet;
 use tournament::config::Format;
-use tournament::schedule::{self, Next, StageContext};
+use tournament::progress::{self, Known, StageKnown, Step};
 use tournament::{Entrant, EntrantId, GameOutcome, TournamentConfig};
 
+use crate::stages::Stages;
 use crate::{
-    ArenaError, Event, GameJob, ResolvedEntrant, RunOptions, StagePrints, Starts, StoredStageResult, baseline_name, build_programs,
-    bundles, note, outcome_of, stage_openings, stage_participants, start_programs, tournament_hash, with_baselines,
+    ArenaError, Event, GameJob, ResolvedEntrant, StagePrints, Starts, StoredStageResult, baseline_name, build_programs, bundles,
+    outcome_of, stage_openings, tournament_hash, with_baselines,
 };
 
 /// The setting that holds the folder the config's relative paths are resolved against.
@@ -512,88 +513,63 @@ impl Worker {
         planned
     }
 
+    /// Carries out the stage progression's steps until it asks for games (queued) or
+    /// every stage is decided.
     async fn plan_locked(&self) -> Result<Planned, ArenaError> {
         let store = &self.store;
         let t = &self.tournament;
         let config = &t.config;
         let finished: Vec<GameOutcome> = store.games().await?;
         let decided: HashMap<usize, String> = store.stage_results().await?.into_iter().collect();
-        let mut stored_notes: HashSet<String> = store.notes().await?.into_iter().map(|(_, _, text)| text).collect();
+        let mut stages = Stages::new(store, config, (&t.all, &t.specs), &t.config_dir, self.options.sandboxed).await?;
+        let mut known = Vec::new();
+        for (idx, participants) in stages.started().await?.into_iter().enumerate() {
+            let result = match decided.get(&idx) {
+                Some(json) => Some(
+                    serde_json::from_str::<StoredStageResult>(json)
+                        .map_err(|err| ArenaError::Stage {
+                            stage: config.stages[idx].name.clone(),
+                            message: format!("its stored result is damaged: {err}"),
+                        })?
+                        .to_stage_result(),
+                ),
+                None => None,
+            };
+            known.push(StageKnown { openings: None, participants, result });
+        }
         let mut on_event = |event: Event| {
             if let Event::Note { text, .. } = event {
                 self.tell(WorkEvent::Note { text });
             }
         };
-        let options = RunOptions {
-            jobs: self.options.jobs,
-            config_dir: t.config_dir.clone(),
-            sandboxed: self.options.sandboxed,
-            pin: false,
-            watch: None,
-            wait_for_runner: false,
-            shared: None,
-        };
-        let mut participants: Vec<EntrantId> = (0..t.entrants).collect();
-        for (idx, stage) in config.stages.iter().enumerate() {
-            if let Some(json) = decided.get(&idx) {
-                let result: StoredStageResult = serde_json::from_str(json).map_err(|err| ArenaError::Stage {
-                    stage: stage.name.clone(),
-                    message: format!("its stored result is damaged: {err}"),
-                })?;
-                participants = result.qualified;
-                continue;
-            }
-            let (stage_participants, resumed) =
-                stage_participants(store, idx, stage, &participants, &t.all, &t.specs, &options, &mut stored_notes, &mut on_event).await?;
-            if !resumed {
-                start_programs(
-                    store,
-                    config,
-                    idx,
-                    &stage_participants,
-                    &t.all,
-                    &t.specs,
-                    self.options.sandboxed,
-                    &mut stored_notes,
-                    &mut on_event,
-                )
-                .await?;
-            }
-            let stage_options = stage.options.clone().unwrap_or_else(|| config.options.clone());
-            let openings = stage_openings(config, stage, idx, &stage_options, &t.config_dir, &t.files)?;
-            let ctx = StageContext {
-                index: idx,
-                config: stage,
-                entrants: &t.all,
-                participants: &stage_participants,
-                baseline: t.baselines[idx],
-                n_openings: openings.len(),
-                seed: config.seed,
-            };
-            let stage_results: Vec<GameOutcome> = finished.iter().filter(|o| o.spec.stage == idx).cloned().collect();
-            match schedule::next(&ctx, &stage_results) {
-                Next::Play(games) => {
-                    let done: HashSet<&str> = stage_results.iter().map(|o| o.spec.key.as_str()).collect();
-                    let new: Vec<_> = games.into_iter().filter(|g| !done.contains(g.key.as_str())).collect();
-                    store.enqueue(&new).await?;
-                    self.tell(WorkEvent::Queued { stage: idx, games: new.len() });
+        loop {
+            let known_now = Known { entrants: &t.all, n_entrants: t.entrants, baselines: &t.baselines, games: &finished, stages: &known };
+            match progress::next(config, &known_now) {
+                Step::Openings { stage: idx } => {
+                    let stage = &config.stages[idx];
+                    let stage_options = stage.options.clone().unwrap_or_else(|| config.options.clone());
+                    known[idx].openings = Some(stage_openings(config, stage, idx, &stage_options, &t.config_dir, &t.files)?.len());
+                }
+                Step::Enter { stage: idx, candidates, entry_check } => {
+                    let participants = stages.entry_check(idx, candidates, entry_check, &mut on_event).await?;
+                    stages.start_programs(idx, &participants, &mut on_event).await?;
+                    known[idx].participants = Some(participants);
+                }
+                Step::Play { stage: idx, games, .. } => {
+                    store.enqueue(&games).await?;
+                    self.tell(WorkEvent::Queued { stage: idx, games: games.len() });
                     return Ok(Planned::Open);
                 }
-                Next::Done(result) => {
-                    for (id, reason) in &result.failed {
-                        let text = format!("{} is out after {}: {reason}", t.all[*id].name, stage.name);
-                        note(store, &mut stored_notes, idx, Some(*id), &text, &mut on_event).await?;
-                    }
-                    let stored = StoredStageResult { ranking: result.ranking, qualified: result.qualified, failed: result.failed };
-                    store.save_stage_result(idx, &serde_json::to_string(&stored).expect("a stage result serialises")).await?;
+                Step::Decide { stage: idx, result, .. } => {
+                    let stored = stages.decide(idx, result, &mut on_event).await?;
                     // Games still leased that the schedule no longer needs are not stored.
                     store.drop_queued(idx).await?;
-                    participants = stored.qualified.clone();
+                    known[idx].result = Some(stored.to_stage_result());
                     self.tell(WorkEvent::Decided { stage: idx, result: stored });
                 }
+                Step::Done => return Ok(Planned::Decided),
             }
         }
-        Ok(Planned::Decided)
     }
 
     /// What this worker needs to play a stage's games, made on its first game there: the
@@ -627,6 +603,7 @@ impl Worker {
             names: Arc::new(t.all.iter().map(|e| e.name.clone()).collect()),
             prints: Arc::new(StagePrints::load(&self.store, idx, &stage.name, &t.all).await?),
             shared: None,
+            referee: None,
         };
         let kit = Arc::new(StageKit { starts, job });
         kits.insert(idx, Arc::clone(&kit));

@@ -221,7 +221,10 @@ async fn the_environment_holds_only_the_allow_list() {
     let first = record.turns.iter().find(|t| t.side == 0).unwrap();
     let names: Vec<&str> = first.stderr.split_whitespace().collect();
     for name in &names {
-        assert!(["HOME", "LANG", "PATH", "TMPDIR", "PWD", "SHLVL", "_", "ARBITER_SEED"].contains(name), "unexpected variable {name}: {names:?}");
+        assert!(
+            ["HOME", "LANG", "PATH", "TMPDIR", "PWD", "SHLVL", "_", "ARBITER_SEED"].contains(name),
+            "unexpected variable {name}: {names:?}"
+        );
     }
     assert!(names.contains(&"PATH"));
 }
