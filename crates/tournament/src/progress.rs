@@ -6,8 +6,6 @@
 //! both runners (the local one and the shared database's planner) only carry out its
 //! answers, so that a run resumed from what was stored ends as an uninterrupted one.
 
-use std::collections::HashSet;
-
 use crate::config::Format;
 use crate::schedule::{self, Next, StageContext, StageResult};
 use crate::{Entrant, EntrantId, GameOutcome, GameSpec, TournamentConfig};
@@ -51,8 +49,7 @@ pub enum Step {
     /// are then built and fingerprinted, and the stage started with them (then known as
     /// [`StageKnown::participants`]).
     Enter { stage: usize, candidates: Vec<EntrantId>, entry_check: bool },
-    /// Play these games of the stage (those its schedule asks for that are not stored; may
-    /// be empty when the schedule waits on games under way).
+    /// Play these games of the stage (those its schedule asks for: never a stored one).
     Play { stage: usize, participants: Vec<EntrantId>, games: Vec<GameSpec> },
     /// The stage is decided: store its result (then known as [`StageKnown::result`]).
     Decide { stage: usize, participants: Vec<EntrantId>, result: StageResult },
@@ -88,8 +85,7 @@ pub fn next(config: &TournamentConfig, known: &Known) -> Step {
         let results: Vec<GameOutcome> = known.games.iter().filter(|o| o.spec.stage == idx).cloned().collect();
         return match schedule::next(&ctx, &results) {
             Next::Play(games) => {
-                let stored: HashSet<&str> = results.iter().map(|o| o.spec.key.as_str()).collect();
-                let games = games.into_iter().filter(|g| !stored.contains(g.key.as_str())).collect();
+                // The schedule asks only for games not stored.
                 Step::Play { stage: idx, participants, games }
             }
             Next::Done(result) => Step::Decide { stage: idx, participants, result },
