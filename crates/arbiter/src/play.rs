@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, bail};
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
+use referee::resources::GameResources;
 use referee::{BotSpec, GameRecord, GameSetup, LimitOverrides, Limits, Termination};
 use rules::{AnyPosition, GameKind, Options};
 use serde::Serialize;
@@ -155,9 +156,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     // A person at the terminal answers through a blocking read, which a lane's runtime
     // cannot host; and a game against a person has no clock to be fair to.
     let person = bots.iter().any(|b| matches!(b, BotSpec::Human));
-    let lanes = if person { None } else { args.pin.lanes(1)? };
-    let pool = args.reuse.pool(1);
-    let ahead = ahead(sandbox.sandboxed, 1);
+    let resources = GameResources::new(args.reuse.pool(1), ahead(sandbox.sandboxed, 1), if person { None } else { args.pin.lanes(1)? });
     if !args.json {
         println!("{kind}: {} vs {}, {} game(s), seed {seed}", args.a, args.b, args.games);
     }
@@ -184,8 +183,8 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         let order = if idx % 2 == 0 { [0, 1] } else { [1, 0] };
         let game_seed = derive(seed, u64::from(idx));
         let mut setup = GameSetup::new(start.clone(), options.clone(), game_seed);
-        setup.pool = pool.clone();
-        setup.ahead = ahead.clone();
+        setup.pool = resources.pool();
+        setup.ahead = resources.ahead();
         setup.adjudication = adjudication;
         setup.limits = order.map(|player| side_limits(setup.limits[0], &bots[player], &overrides));
         for limits in &mut setup.limits {
@@ -221,7 +220,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             }
         };
         // As a tournament plays it: on a lane, pinned to a core with its bots.
-        let record = match &lanes {
+        let record = match resources.lanes() {
             Some(lanes) => runtime.block_on(lanes.run(game)),
             None => runtime.block_on(game),
         }
@@ -275,16 +274,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         }
         reports.push(report);
     }
-    if let Some(pool) = pool {
-        runtime.block_on(pool.close());
-    }
-    if let Some(ahead) = ahead {
-        runtime.block_on(ahead.close());
-    }
-    // Last: the kept processes above were started on the lane and are watched there.
-    if let Some(lanes) = lanes {
-        runtime.block_on(lanes.close());
-    }
+    runtime.block_on(resources.close());
     let written: Vec<PathBuf> = reports.iter().filter_map(|r| r.record.clone()).collect();
     let average_moves = reports.iter().map(|r| r.moves.len() as f64).sum::<f64>() / reports.len() as f64;
     let summary = Summary { game: kind.name(), options, seed, games: reports, players: tallies, average_moves };

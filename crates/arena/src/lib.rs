@@ -22,6 +22,7 @@ use std::time::Duration;
 use referee::ahead::Ahead;
 use referee::lanes::Lanes;
 use referee::pool::Pool;
+use referee::resources::GameResources;
 use referee::{BotSpec, GameRecord, GameSetup, LimitOverrides, Limits};
 use rules::{AnyPosition, GameKind, Options};
 use serde::{Deserialize, Serialize};
@@ -215,10 +216,11 @@ pub async fn run_tournament(
 ) -> Result<Vec<StoredStageResult>, ArenaError> {
     // Every entrant and every stage's baseline may have a process waiting.
     let size = Pool::size_for(entrants.len() + config.stages.len(), options.jobs.max(1));
-    let pool = config.reuse.then(|| Pool::new(size));
-    let ahead = options.sandboxed.then(|| Ahead::new(size));
-    let lanes = start_lanes(options.pin, options.jobs)?;
-    let parts = (pool.clone(), ahead.clone(), lanes.clone());
+    let resources = GameResources::new(
+        config.reuse.then(|| Pool::new(size)),
+        options.sandboxed.then(|| Ahead::new(size)),
+        start_lanes(options.pin, options.jobs)?,
+    );
     let result = async {
         // One runner per tournament, from before the first read of its games to the end.
         let lock = lock_runner(store, options.wait_for_runner, &mut on_event).await?;
@@ -232,29 +234,16 @@ pub async fn run_tournament(
             baselines: &baselines,
             specs: Arc::new(specs.clone()),
             options,
-            parts,
+            resources: &resources,
             lock: &|| lock.check(),
             referee: None,
         };
         runner.run(on_event).await
     }
     .await;
-    if let Some(pool) = pool {
-        pool.close().await;
-    }
-    if let Some(ahead) = ahead {
-        ahead.close().await;
-    }
-    // Last: the kept processes above were started on the lanes and are watched there.
-    if let Some(lanes) = lanes {
-        lanes.close().await;
-    }
+    resources.close().await;
     result
 }
-
-/// What a run makes once for all its games: the processes kept between games, the
-/// sandboxes started ahead, the lanes the games run on.
-type RunParts = (Option<Arc<Pool>>, Option<Arc<Ahead>>, Option<Arc<Lanes>>);
 
 /// Stands in for the referee in tests of the runner: plays a game (its spec, its start,
 /// the attempt) and gives its record or the referee's failure.
@@ -273,7 +262,8 @@ pub(crate) struct Runner<'a, R: Record> {
     baselines: &'a [Option<EntrantId>],
     specs: Arc<Vec<BotSpec>>,
     options: &'a RunOptions,
-    parts: RunParts,
+    /// The processes kept between games, the sandboxes started ahead, the lanes.
+    resources: &'a GameResources,
     /// Checks that the run still holds its runner lock, before a game is stored.
     lock: &'a (dyn Fn() -> Result<(), store::StoreError> + Sync),
     /// Tests only: plays the games instead of the referee.
@@ -487,7 +477,6 @@ impl<'a, R: Record> Runner<'a, R> {
     async fn job(&self, run: &StageRun) -> Result<GameJob, ArenaError> {
         let all = self.stages.all;
         let names: Vec<String> = all.iter().map(|e| e.name.clone()).collect();
-        let (pool, ahead, lanes) = self.parts.clone();
         let stage = &self.stages.config.stages[run.idx];
         Ok(GameJob {
             specs: Arc::clone(&self.specs),
@@ -495,9 +484,9 @@ impl<'a, R: Record> Runner<'a, R> {
             options: run.starts.options.clone(),
             limits: run.limits,
             sandboxed: self.options.sandboxed,
-            pool,
-            ahead,
-            lanes,
+            pool: self.resources.pool(),
+            ahead: self.resources.ahead(),
+            lanes: self.resources.lanes().cloned(),
             watch: self.options.watch.clone().map(|w| (w, names.clone())),
             names: Arc::new(names),
             prints: Arc::new(StagePrints::load(self.stages.record, run.idx, &stage.name, all).await?),

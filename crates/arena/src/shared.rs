@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 
 use referee::BotSpec;
 use referee::lanes::Lanes;
+use referee::resources::GameResources;
 use tokio::sync::{Mutex, Semaphore, mpsc};
 use tokio::task::JoinSet;
 use tournament::config::Format;
@@ -364,7 +365,7 @@ pub async fn work(
     let (events, mut received) = mpsc::unbounded_channel();
     let ahead =
         options.sandboxed.then(|| referee::ahead::Ahead::new(referee::pool::Pool::size_for(tournament.specs.len(), options.jobs.max(1))));
-    let game_lanes = crate::start_lanes(options.pin, options.jobs.max(1))?;
+    let resources = GameResources::new(None, ahead, crate::start_lanes(options.pin, options.jobs.max(1))?);
     let worker = Arc::new(Worker {
         store: store.clone(),
         id,
@@ -375,8 +376,8 @@ pub async fn work(
         events,
         stalled: std::sync::atomic::AtomicBool::new(false),
         paused: std::sync::atomic::AtomicBool::new(false),
-        ahead: ahead.clone(),
-        game_lanes: game_lanes.clone(),
+        ahead: resources.ahead(),
+        game_lanes: resources.lanes().cloned(),
     });
     let mut lanes = JoinSet::new();
     for _ in 0..options.jobs.max(1) {
@@ -407,13 +408,8 @@ pub async fn work(
     while let Ok(event) = received.try_recv() {
         on_event(event);
     }
-    if let Some(ahead) = ahead {
-        ahead.close().await;
-    }
-    // Last, once every task that held the worker has ended.
-    if let Some(game_lanes) = game_lanes {
-        game_lanes.close().await;
-    }
+    // Once every task that held the worker has ended.
+    resources.close().await;
     failure.map_or(Ok(()), Err)
 }
 

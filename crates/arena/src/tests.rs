@@ -7,6 +7,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
 
 use referee::GameRecord;
+use referee::resources::GameResources;
 use store::{Saved, StoreError};
 use tournament::progress::{self, Known, StageKnown, Step};
 use tournament::schedule::StageResult;
@@ -160,7 +161,7 @@ async fn run(memory: &Memory, referee: StandIn) -> (Result<Vec<StoredStageResult
         baselines: &baselines,
         specs: Arc::new(specs.clone()),
         options: &options,
-        parts: (None, None, None),
+        resources: &GameResources::default(),
         lock: &|| Ok(()),
         referee: Some(referee),
     };
