@@ -33,7 +33,7 @@ pub struct Args {
     #[command(flatten)]
     sandbox: super::sandboxing::SandboxArgs,
     #[command(flatten)]
-    reuse: super::play::ReuseArgs,
+    reuse: crate::game_args::ReuseArgs,
     #[command(flatten)]
     pin: super::PinArgs,
 }
@@ -85,18 +85,18 @@ async fn play_timed(setup: GameSetup, bots: Arc<[BotSpec; 2]>, order: [usize; 2]
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let kind = GameKind::from_name(&args.game)?;
     let options = super::parse_options(kind, &args.options)?;
-    let bots = [super::play::bot(&args.a, kind)?, super::play::bot(&args.b, kind)?];
+    let bots = [crate::game_args::bot(&args.a, kind)?, crate::game_args::bot(&args.b, kind)?];
     if bots.iter().any(|b| matches!(b, BotSpec::Human)) {
         bail!("bench-play times bots; use `arbiter play` to play against one");
     }
     let bots = Arc::new(bots);
-    let overrides = super::play::parse_limits(&args.limits)?;
+    let overrides = crate::game_args::parse_limits(&args.limits)?;
     let has_programs = bots.iter().any(|b| matches!(b, BotSpec::Program(_)));
     let sandbox = super::sandboxing::decide(args.sandbox.to_policy(), has_programs)?;
     super::sandboxing::warn(&sandbox);
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the async runtime")?;
     // The games are played as a tournament plays them: on a lane, pinned to a core.
-    let resources = GameResources::new(args.reuse.pool(1), super::play::ahead(sandbox.sandboxed, 1), args.pin.lanes(1)?);
+    let resources = GameResources::new(args.reuse.pool(1), crate::game_args::ahead(sandbox.sandboxed, 1), args.pin.lanes(1)?);
     let mut rng = <rand::rngs::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(1);
     let start_text = kind.random_start(&options, &mut rng)?;
     let start = kind.new_position(&options, start_text.as_deref())?;
@@ -109,7 +109,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         let mut setup = GameSetup::new(start.clone(), options.clone(), u64::from(idx));
         setup.pool = resources.pool();
         setup.ahead = resources.ahead();
-        setup.limits = order.map(|player| super::play::side_limits(setup.limits[0], &bots[player], &overrides));
+        setup.limits = order.map(|player| crate::game_args::side_limits(setup.limits[0], &bots[player], &overrides));
         for limits in &mut setup.limits {
             limits.sandboxed = sandbox.sandboxed;
         }

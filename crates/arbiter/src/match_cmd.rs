@@ -17,7 +17,7 @@ use rules::{GameKind, Options};
 use serde::Serialize;
 use tournament::ratings::{Decision, Estimate, GameScore, Sprt, Tally};
 
-use crate::play::{bot, derive, parse_limits, side_limits};
+use crate::game_args::{bot, derive, parse_limits, side_limits};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -65,7 +65,7 @@ pub struct Args {
     #[command(flatten)]
     sandbox: super::sandboxing::SandboxArgs,
     #[command(flatten)]
-    reuse: super::play::ReuseArgs,
+    reuse: crate::game_args::ReuseArgs,
     #[command(flatten)]
     engine: super::engine_args::EngineArgs,
 }
@@ -189,7 +189,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     }
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the async runtime")?;
     let jobs = args.jobs as usize;
-    let resources = GameResources::new(args.reuse.pool(jobs), super::play::ahead(sandbox.sandboxed, jobs), args.pin.lanes(jobs)?);
+    let resources = GameResources::new(args.reuse.pool(jobs), crate::game_args::ahead(sandbox.sandboxed, jobs), args.pin.lanes(jobs)?);
     let shared = Arc::new(Match {
         kind,
         options: options.clone(),
@@ -340,7 +340,7 @@ async fn play_pair(shared: &Arc<Match>, lanes: Option<&Arc<Lanes>>, pair: u32) -
         }
         if let Some(dir) = shared.record.clone() {
             let saved = record.clone();
-            tokio::task::spawn_blocking(move || super::play::write_record(&dir, &saved)).await.context("cannot write a record")??;
+            tokio::task::spawn_blocking(move || crate::game_args::write_record(&dir, &saved)).await.context("cannot write a record")??;
         }
         let a_side = order[0];
         result.scores.push(score_of(&record, a_side));
