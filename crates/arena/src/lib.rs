@@ -43,8 +43,47 @@ pub enum ArenaError {
     Store(#[from] store::StoreError),
     #[error("{0}")]
     Busy(store::StoreError),
+    /// An entrant's bot (or a stage's baseline) named something that cannot be played.
     #[error("{0}")]
-    Entrants(String),
+    Bot(String),
+    /// The threads that play the games could not be started.
+    #[error("cannot start the threads that play the games: {0}")]
+    Lanes(std::io::Error),
+    /// The referee could not ask a program for its self-description (not the bot's fault).
+    #[error("cannot ask {bot} for its self-description: {error}")]
+    Describe { bot: String, error: referee::RefereeError },
+    /// A task of ours (packing, unpacking, a worker's lane) failed.
+    #[error("{what} task failed: {error}")]
+    Task { what: &'static str, error: tokio::task::JoinError },
+    /// A program bot's folder cannot be packed for the database.
+    #[error("bot {bot}: {message}")]
+    Pack { bot: String, message: String },
+    /// The files the config reads cannot be packed for the database.
+    #[error("{0}")]
+    ConfigFiles(String),
+    /// Files stored in a shared database are refused (damaged or hostile).
+    #[error("the stored files of {what} in {db} are refused: {message}")]
+    StoredFiles { what: String, db: String, message: String },
+    /// A stored file the config reads is not text.
+    #[error("the stored file {0} is not text (UTF-8)")]
+    NotText(String),
+    /// A bot fetched from the database cannot be unpacked into the cache.
+    #[error("cannot unpack bot {bot} into {}: {error}", cache.display())]
+    Unpack { bot: String, cache: PathBuf, error: std::io::Error },
+    /// A bot fetched from the database cannot be played.
+    #[error("bot {bot} as stored: {message}")]
+    StoredBot { bot: String, message: String },
+    /// The tournament's config stored in a shared database does not read.
+    #[error(transparent)]
+    StoredConfig(tournament::ConfigError),
+    /// A shared database holds no tournament.
+    #[error("{db} holds no tournament yet: create one with `arbiter tournament CONFIG --db URL`")]
+    NoTournament { db: String },
+    /// A shared database's tournament has been in creation too long.
+    #[error(
+        "the tournament in {db} has been in creation for {minutes} minutes: its `arbiter tournament CONFIG --db URL` may have stopped mid-way; run it again"
+    )]
+    CreationStalled { db: String, minutes: u64 },
     #[error("stage {stage}: {message}")]
     Stage { stage: String, message: String },
     #[error(
@@ -198,7 +237,7 @@ pub fn start_lanes(pin: bool, jobs: usize) -> Result<Option<Arc<Lanes>>, ArenaEr
     if !pin {
         return Ok(None);
     }
-    Lanes::start(jobs, true).map(Some).map_err(|err| ArenaError::Entrants(format!("cannot start the threads that play the games: {err}")))
+    Lanes::start(jobs, true).map(Some).map_err(ArenaError::Lanes)
 }
 
 /// Runs (or resumes) the tournament to its end. When the config allows it (`reuse`),
@@ -514,7 +553,7 @@ fn with_baselines(
                 Some(id) => id,
                 None => {
                     let bot = stage.format.baseline().unwrap_or("random").to_string();
-                    let spec = entrants::resolve_bot(&bot, config_dir, config.game).map_err(ArenaError::Entrants)?;
+                    let spec = entrants::resolve_bot(&bot, config_dir, config.game).map_err(ArenaError::Bot)?;
                     all.push(Entrant { id: all.len(), name: name.clone(), bot, submitted: None });
                     specs.push(spec);
                     all.len() - 1
@@ -557,8 +596,7 @@ async fn describe(spec: &BotSpec, config_dir: &Path, sandboxed: bool) -> Result<
     let BotSpec::Program(bot) = spec else {
         return Ok(Ok(()));
     };
-    let referee_error =
-        |err: referee::RefereeError| ArenaError::Entrants(format!("cannot ask {} for its self-description: {err}", bot.manifest.name));
+    let referee_error = |error: referee::RefereeError| ArenaError::Describe { bot: bot.manifest.name.clone(), error };
     let dir = tempfile_dir(config_dir).map_err(|err| referee_error(referee::RefereeError::new("cannot make a working directory", err)))?;
     match referee::drivers::describe_in(bot, dir.path(), sandboxed).await {
         Ok(_) => Ok(Ok(())),

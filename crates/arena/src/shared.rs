@@ -176,8 +176,8 @@ async fn store_files(
         let bot = bot.clone();
         let packed = tokio::task::spawn_blocking(move || bundles::pack_bot(&bot))
             .await
-            .map_err(|err| ArenaError::Entrants(format!("a packing task failed: {err}")))?
-            .map_err(|err| ArenaError::Entrants(format!("bot {}: {err}", entrant.name)))?;
+            .map_err(|error| ArenaError::Task { what: "a packing", error })?
+            .map_err(|message| ArenaError::Pack { bot: entrant.name.clone(), message })?;
         store.save_bundle(&bot_owner(entrant.id), &packed.listing.hash(), &packed.listing.json(), &packed.contents).await?;
     }
     let mut paths: Vec<String> =
@@ -188,8 +188,8 @@ async fn store_files(
         let dir = config_dir.to_path_buf();
         let packed = tokio::task::spawn_blocking(move || bundles::pack_config_files(&dir, &paths))
             .await
-            .map_err(|err| ArenaError::Entrants(format!("a packing task failed: {err}")))?
-            .map_err(ArenaError::Entrants)?;
+            .map_err(|error| ArenaError::Task { what: "a packing", error })?
+            .map_err(ArenaError::ConfigFiles)?;
         store.save_bundle(CONFIG_FILES, &packed.listing.hash(), &packed.listing.json(), &packed.contents).await?;
     }
     Ok(())
@@ -206,8 +206,7 @@ async fn fetch_bundle(
     cached: impl Fn(&str) -> bool,
 ) -> Result<Option<(bundles::Listing, HashMap<String, Vec<u8>>)>, ArenaError> {
     let Some((hash, json)) = store.bundle(owner).await? else { return Ok(None) };
-    let refused =
-        |message: String| ArenaError::Entrants(format!("the stored files of {what} in {} are refused: {message}", store.location().name()));
+    let refused = |message: String| ArenaError::StoredFiles { what: what.to_string(), db: store.location().name(), message };
     let listing = bundles::Listing::parse(&json).map_err(refused)?;
     if listing.hash() != hash {
         return Err(refused("their list does not match its hash".to_string()));
@@ -240,17 +239,17 @@ async fn worker_bot(
     let bots = cache.join("bots");
     let cached = |hash: &str| bots.join(hash).is_dir();
     let Some((listing, contents)) = fetch_bundle(store, &bot_owner(entrant.id), &format!("bot {}", entrant.name), cached).await? else {
-        return crate::entrants::resolve_bot(&entrant.bot, config_dir, config.game).map_err(ArenaError::Entrants);
+        return crate::entrants::resolve_bot(&entrant.bot, config_dir, config.game).map_err(ArenaError::Bot);
     };
     let unpacking = listing.clone();
     let into = bots.clone();
     let folder = tokio::task::spawn_blocking(move || bundles::unpack(&into, &unpacking, &contents))
         .await
-        .map_err(|err| ArenaError::Entrants(format!("an unpacking task failed: {err}")))?
-        .map_err(|err| ArenaError::Entrants(format!("cannot unpack bot {} into {}: {err}", entrant.name, bots.display())))?;
+        .map_err(|error| ArenaError::Task { what: "an unpacking", error })?
+        .map_err(|error| ArenaError::Unpack { bot: entrant.name.clone(), cache: bots.clone(), error })?;
     let manifest = folder.join(listing.manifest.as_deref().unwrap_or("bot.toml"));
     let mut spec = crate::entrants::resolve_bot(&manifest.to_string_lossy(), config_dir, config.game)
-        .map_err(|err| ArenaError::Entrants(format!("bot {} as stored: {err}", entrant.name)))?;
+        .map_err(|message| ArenaError::StoredBot { bot: entrant.name.clone(), message })?;
     if let BotSpec::Program(bot) = &mut spec {
         bot.stored = Some(listing.hash());
     }
@@ -264,8 +263,7 @@ async fn config_files(store: &store::Store) -> Result<HashMap<PathBuf, String>, 
         .files
         .iter()
         .map(|file| {
-            let text = String::from_utf8(contents[&file.sha256].clone())
-                .map_err(|_| ArenaError::Entrants(format!("the stored file {} is not text (UTF-8)", file.path)))?;
+            let text = String::from_utf8(contents[&file.sha256].clone()).map_err(|_| ArenaError::NotText(file.path.clone()))?;
             Ok((PathBuf::from(&file.path), text))
         })
         .collect()
@@ -345,20 +343,13 @@ pub async fn work(
                 }
                 let since = *creating_since.get_or_insert_with(Instant::now);
                 if since.elapsed() > CREATION_PATIENCE {
-                    return Err(ArenaError::Entrants(format!(
-                        "the tournament in {} has been in creation for {} minutes: its `arbiter tournament CONFIG --db URL` may have stopped mid-way; run it again",
-                        store.location().name(),
-                        CREATION_PATIENCE.as_secs() / 60
-                    )));
+                    return Err(ArenaError::CreationStalled { db: store.location().name(), minutes: CREATION_PATIENCE.as_secs() / 60 });
                 }
                 tokio::time::sleep(POLL).await;
             }
             Loaded::Absent if options.wait => tokio::time::sleep(POLL).await,
             Loaded::Absent => {
-                return Err(ArenaError::Entrants(format!(
-                    "{} holds no tournament yet: create one with `arbiter tournament CONFIG --db URL`",
-                    store.location().name()
-                )));
+                return Err(ArenaError::NoTournament { db: store.location().name() });
             }
         }
     };
@@ -400,7 +391,7 @@ pub async fn work(
                 Some(Err(error)) if error.is_cancelled() => {}
                 Some(Err(error)) => {
                     lanes.abort_all();
-                    failure.get_or_insert(ArenaError::Entrants(format!("a worker's task failed: {error}")));
+                    failure.get_or_insert(ArenaError::Task { what: "a worker's", error });
                 }
             },
         }
@@ -430,7 +421,7 @@ async fn load(store: &store::Store, cache: &Path) -> Result<Loaded, ArenaError> 
         return Ok(Loaded::Creating);
     }
     let name = store.location().name();
-    let config = TournamentConfig::parse_without_entrants(&row.config_text, &name).map_err(|err| ArenaError::Entrants(err.to_string()))?;
+    let config = TournamentConfig::parse_without_entrants(&row.config_text, &name).map_err(ArenaError::StoredConfig)?;
     let config_dir = PathBuf::from(store.setting(CONFIG_DIR).await?.unwrap_or_else(|| ".".to_string()));
     let all = store.entrants().await?;
     let mut specs = Vec::with_capacity(all.len());

@@ -267,3 +267,18 @@ async fn a_run_stopped_by_the_referee_resumes_to_the_same_result() {
         other => panic!("the first event is the first stage's start, not {other:?}"),
     }
 }
+
+/// A baseline that names no bot is an error a caller can tell from the others, in the
+/// words the command line prints.
+#[test]
+fn a_baseline_that_is_no_bot_is_a_bot_error() {
+    let text = CONFIG.replace("format = \"final\"\ntop = 2", "format = \"entry-check\"\nbaseline = \"no-such-bot\"");
+    let config = TournamentConfig::parse(&text, "memory.toml").expect("the config");
+    let dir = tempfile::tempdir().expect("a folder");
+    let entrants = crate::resolve_entrants(&config, dir.path(), None).expect("built-in entrants");
+    match with_baselines(&config, &entrants, dir.path()) {
+        Err(error @ ArenaError::Bot(_)) => assert!(error.to_string().contains("no-such-bot"), "{error}"),
+        Err(other) => panic!("expected ArenaError::Bot, got {other:?}"),
+        Ok(_) => panic!("a baseline that is no bot was taken"),
+    }
+}
