@@ -5,6 +5,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
+use referee::resources::GameResources;
 use referee::{BotSpec, GameRecord, GameSetup, RefereeError, Termination};
 use rules::GameKind;
 use serde::Serialize;
@@ -32,7 +33,7 @@ pub struct Args {
     #[command(flatten)]
     sandbox: super::sandboxing::SandboxArgs,
     #[command(flatten)]
-    reuse: super::play::ReuseArgs,
+    reuse: crate::game_args::ReuseArgs,
     #[command(flatten)]
     pin: super::PinArgs,
 }
@@ -84,20 +85,18 @@ async fn play_timed(setup: GameSetup, bots: Arc<[BotSpec; 2]>, order: [usize; 2]
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let kind = GameKind::from_name(&args.game)?;
     let options = super::parse_options(kind, &args.options)?;
-    let bots = [super::play::bot(&args.a, kind)?, super::play::bot(&args.b, kind)?];
+    let bots = [crate::game_args::bot(&args.a, kind)?, crate::game_args::bot(&args.b, kind)?];
     if bots.iter().any(|b| matches!(b, BotSpec::Human)) {
         bail!("bench-play times bots; use `arbiter play` to play against one");
     }
     let bots = Arc::new(bots);
-    let overrides = super::play::parse_limits(&args.limits)?;
+    let overrides = crate::game_args::parse_limits(&args.limits)?;
     let has_programs = bots.iter().any(|b| matches!(b, BotSpec::Program(_)));
     let sandbox = super::sandboxing::decide(args.sandbox.to_policy(), has_programs)?;
     super::sandboxing::warn(&sandbox);
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the async runtime")?;
-    let pool = args.reuse.pool(1);
-    let ahead = super::play::ahead(sandbox.sandboxed, 1);
     // The games are played as a tournament plays them: on a lane, pinned to a core.
-    let lanes = args.pin.lanes(1)?;
+    let resources = GameResources::new(args.reuse.pool(1), crate::game_args::ahead(sandbox.sandboxed, 1), args.pin.lanes(1)?);
     let mut rng = <rand::rngs::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(1);
     let start_text = kind.random_start(&options, &mut rng)?;
     let start = kind.new_position(&options, start_text.as_deref())?;
@@ -108,14 +107,14 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     for idx in 0..args.games {
         let order = if idx % 2 == 0 { [0, 1] } else { [1, 0] };
         let mut setup = GameSetup::new(start.clone(), options.clone(), u64::from(idx));
-        setup.pool = pool.clone();
-        setup.ahead = ahead.clone();
-        setup.limits = order.map(|player| super::play::side_limits(setup.limits[0], &bots[player], &overrides));
+        setup.pool = resources.pool();
+        setup.ahead = resources.ahead();
+        setup.limits = order.map(|player| crate::game_args::side_limits(setup.limits[0], &bots[player], &overrides));
         for limits in &mut setup.limits {
             limits.sandboxed = sandbox.sandboxed;
         }
         let game = play_timed(setup, Arc::clone(&bots), order);
-        let (record, steady) = match &lanes {
+        let (record, steady) = match resources.lanes() {
             Some(lanes) => runtime.block_on(lanes.run(game)),
             None => runtime.block_on(game),
         };
@@ -134,16 +133,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         }
     }
     let seconds = began.elapsed().as_secs_f64();
-    if let Some(pool) = pool {
-        runtime.block_on(pool.close());
-    }
-    if let Some(ahead) = ahead {
-        runtime.block_on(ahead.close());
-    }
-    // Last: the kept processes above were started on the lane and are watched there.
-    if let Some(lanes) = lanes {
-        runtime.block_on(lanes.close());
-    }
+    runtime.block_on(resources.close());
     let figures = Figures {
         game: kind.name().to_string(),
         bots: [bots[0].name(), bots[1].name()],

@@ -49,10 +49,10 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         }
     };
     let options = super::parse_options(kind, &args.options)?;
-    let overrides = super::play::parse_limits(&args.limits)?;
+    let overrides = crate::game_args::parse_limits(&args.limits)?;
     let sandbox = super::sandboxing::decide(args.sandbox.to_policy(), true)?;
     super::sandboxing::warn(&sandbox);
-    let mut limits = super::play::side_limits(referee::Limits::for_game(kind, &options), &spec, &overrides);
+    let mut limits = crate::game_args::side_limits(referee::Limits::for_game(kind, &options), &spec, &overrides);
     limits.sandboxed = sandbox.sandboxed;
     let protocol = bot.manifest.protocol;
     println!("doctor: {} ({} protocol) in {kind}, {}", printable(&bot.manifest.name), protocol.name(), limits_text(&limits));

@@ -119,7 +119,7 @@ impl EngineArgs {
             bail!("--openings-start {}: the book has {} position(s), counted from 1", self.openings_start, positions.len());
         }
         if self.openings_order == Order::Random {
-            positions.shuffle(&mut ChaCha8Rng::seed_from_u64(crate::play::derive(seed, 0x6f70_656e)));
+            positions.shuffle(&mut ChaCha8Rng::seed_from_u64(crate::game_args::derive(seed, 0x6f70_656e)));
         }
         positions.rotate_left(self.openings_start - 1);
         Ok(Some(positions))

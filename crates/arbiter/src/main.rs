@@ -7,10 +7,12 @@ mod bench_play;
 mod bot;
 mod doctor;
 mod engine_args;
+mod game_args;
 mod games;
 mod host;
 mod info;
 mod languages_cmd;
+mod logs;
 mod match_cmd;
 mod new_kit;
 mod openings_cmd;
@@ -20,6 +22,7 @@ mod replay;
 mod replay_turn;
 mod sandboxing;
 mod serve;
+mod shared_work;
 mod standings_cmd;
 mod system_cmd;
 mod terminal;
@@ -102,7 +105,9 @@ fn sandbox_system() -> anyhow::Result<()> {
 
 fn main() -> ExitCode {
     quiet_on_closed_output();
-    let cli = Cli::parse();
+    let matches = <Cli as clap::CommandFactory>::command().get_matches();
+    let cli = <Cli as clap::FromArgMatches>::from_arg_matches(&matches).unwrap_or_else(|err| err.exit());
+    logs::init(matches.subcommand_name().unwrap_or("arbiter"));
     // The system the bots see, as the organiser set it in the environment: checked once,
     // before any bot starts (`docs/security.md`).
     if let Err(err) = sandbox_system() {

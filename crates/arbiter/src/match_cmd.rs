@@ -11,12 +11,13 @@ use anyhow::{Context, bail};
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 use referee::lanes::Lanes;
+use referee::resources::GameResources;
 use referee::{BotSpec, GameRecord, GameSetup, LimitOverrides};
 use rules::{GameKind, Options};
 use serde::Serialize;
 use tournament::ratings::{Decision, Estimate, GameScore, Sprt, Tally};
 
-use crate::play::{bot, derive, parse_limits, side_limits};
+use crate::game_args::{bot, derive, parse_limits, side_limits};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -64,7 +65,7 @@ pub struct Args {
     #[command(flatten)]
     sandbox: super::sandboxing::SandboxArgs,
     #[command(flatten)]
-    reuse: super::play::ReuseArgs,
+    reuse: crate::game_args::ReuseArgs,
     #[command(flatten)]
     engine: super::engine_args::EngineArgs,
 }
@@ -186,8 +187,9 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     if let Some(dir) = &args.record {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create record folder {}", dir.display()))?;
     }
-    let pool = args.reuse.pool(args.jobs as usize);
-    let ahead = super::play::ahead(sandbox.sandboxed, args.jobs as usize);
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the async runtime")?;
+    let jobs = args.jobs as usize;
+    let resources = GameResources::new(args.reuse.pool(jobs), crate::game_args::ahead(sandbox.sandboxed, jobs), args.pin.lanes(jobs)?);
     let shared = Arc::new(Match {
         kind,
         options: options.clone(),
@@ -196,16 +198,14 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         sandboxed: sandbox.sandboxed,
         seed,
         games: args.games,
-        pool: pool.clone(),
-        ahead: ahead.clone(),
+        pool: resources.pool(),
+        ahead: resources.ahead(),
         book,
         adjudication,
         pgn,
         names: names.clone(),
         record: args.record.clone(),
     });
-    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the async runtime")?;
-    let lanes = args.pin.lanes(args.jobs as usize)?;
 
     let mut tally = Tally::new();
     let mut faults = [0u32; 2];
@@ -219,7 +219,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         // and with them their games and the bots' processes (killed on drop).
         let mut workers = tokio::task::JoinSet::new();
         for _ in 0..args.jobs.min(n_pairs) {
-            let (shared, next, tx, lanes) = (shared.clone(), next.clone(), tx.clone(), lanes.clone());
+            let (shared, next, tx, lanes) = (shared.clone(), next.clone(), tx.clone(), resources.lanes().cloned());
             workers.spawn(async move {
                 loop {
                     let pair = next.fetch_add(1, Ordering::SeqCst);
@@ -265,16 +265,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         }
         Ok(())
     });
-    if let Some(pool) = pool {
-        runtime.block_on(pool.close());
-    }
-    if let Some(ahead) = ahead {
-        runtime.block_on(ahead.close());
-    }
-    // Last: the kept processes above were started on the lanes and are watched there.
-    if let Some(lanes) = lanes {
-        runtime.block_on(lanes.close());
-    }
+    runtime.block_on(resources.close());
     drop(runtime);
     result?;
 
@@ -349,7 +340,7 @@ async fn play_pair(shared: &Arc<Match>, lanes: Option<&Arc<Lanes>>, pair: u32) -
         }
         if let Some(dir) = shared.record.clone() {
             let saved = record.clone();
-            tokio::task::spawn_blocking(move || super::play::write_record(&dir, &saved)).await.context("cannot write a record")??;
+            tokio::task::spawn_blocking(move || crate::game_args::write_record(&dir, &saved)).await.context("cannot write a record")??;
         }
         let a_side = order[0];
         result.scores.push(score_of(&record, a_side));

@@ -231,11 +231,11 @@ fn show(record: &GameRecord, positions: &[AnyPosition], ply: usize) {
     if let Some(note) = &turn.note {
         println!("   {}", printable(note));
     }
-    super::play::print_stderr(&turn.stderr, turn.stderr_dropped);
+    crate::game_args::print_stderr(&turn.stderr, turn.stderr_dropped);
     println!("{}", positions[ply].picture());
     if ply == positions.len() - 1 {
         if let Some(fault) = record.turns.last().filter(|turn| turn.text.is_none()) {
-            super::play::print_stderr(&fault.stderr, 0);
+            crate::game_args::print_stderr(&fault.stderr, 0);
         }
         println!("{}", verdict(record, sides));
     }

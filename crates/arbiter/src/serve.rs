@@ -106,7 +106,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         }
         use std::io::Write;
         let _ = std::io::stdout().flush();
-        let stop = crate::tournament_cmd::stop_signal().context("cannot watch for Ctrl-C and SIGTERM")?;
+        let stop = crate::shared_work::stop_signal().context("cannot watch for Ctrl-C and SIGTERM")?;
         let tasks = app.tasks.clone();
         tokio::select! {
             result = web::serve(app, listener) => result.context("the server stopped"),

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use store::Location;
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 pub use arena::report::{Report, Row, StageReport};
 
 #[derive(clap::Args, Debug)]
@@ -13,27 +13,34 @@ pub struct Args {
     /// The tournament's database: a SQLite file or a PostgreSQL URL.
     #[arg(long, value_name = "FILE|URL")]
     db: Location,
-    /// text, json, csv, html or md.
-    #[arg(long, default_value = "text")]
-    format: String,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+}
+
+/// How the standings are written.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Text,
+    Json,
+    Csv,
+    Html,
+    /// Markdown.
+    Md,
 }
 
 pub fn run(args: &Args) -> anyhow::Result<()> {
-    print_all(&args.db, &args.format)
+    print_all(&args.db, args.format)
 }
 
 /// Prints the standings of the tournament in `db` in the given format.
-pub fn print_all(db: &Location, format: &str) -> anyhow::Result<()> {
-    if !matches!(format, "text" | "json" | "csv" | "html" | "md") {
-        bail!("unknown format {format:?} (text, json, csv, html, md)");
-    }
+pub fn print_all(db: &Location, format: Format) -> anyhow::Result<()> {
     let report = load(db)?;
     let out = match format {
-        "json" => serde_json::to_string_pretty(&report)? + "\n",
-        "csv" => csv(&report),
-        "html" => html(&report),
-        "md" => markdown(&report),
-        _ => text(&report),
+        Format::Json => serde_json::to_string_pretty(&report)? + "\n",
+        Format::Csv => csv(&report),
+        Format::Html => html(&report),
+        Format::Md => markdown(&report),
+        Format::Text => text(&report),
     };
     print!("{out}");
     Ok(())

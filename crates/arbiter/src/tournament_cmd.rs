@@ -40,7 +40,7 @@ pub struct Args {
     #[command(flatten)]
     pin: super::PinArgs,
     #[command(flatten)]
-    shared: super::worker_cmd::SharedArgs,
+    shared: crate::shared_work::SharedArgs,
     #[command(flatten)]
     sandbox: super::sandboxing::TournamentSandboxArgs,
     /// Write every stored game of the tournament to FILE as PGN (chess) when the run
@@ -59,7 +59,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let config_dir = args.config.parent().map(PathBuf::from).unwrap_or_default();
     let config_dir = if config_dir.as_os_str().is_empty() { PathBuf::from(".") } else { config_dir };
     let entrants = arena::resolve_entrants(&config, &config_dir, args.bots.as_deref()).map_err(|err| anyhow::anyhow!("{file}: {err}"))?;
-    let jobs = super::worker_cmd::jobs(args.jobs)?;
+    let jobs = crate::shared_work::jobs(args.jobs)?;
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the async runtime")?;
     let db = match &args.db {
         Location::File(path) => path.clone(),
@@ -96,7 +96,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     }
     let outcome = runtime.block_on(async {
         // Before anything else, so that a signal from now on stops the run in order.
-        let stop = stop_signal().context("cannot catch the stop signals")?;
+        let stop = crate::shared_work::stop_signal().context("cannot catch the stop signals")?;
         let store = store::Store::open(&db).await?;
         for line in &sandbox.degraded {
             eprintln!("warning: sandbox degraded: {line}");
@@ -129,7 +129,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     }
     outcome?;
     println!();
-    super::standings_cmd::print_all(&args.db, "text")
+    super::standings_cmd::print_all(&args.db, super::standings_cmd::Format::Text)
 }
 
 /// Writes every stored game of the tournament in `db` to `path` as PGN, in the order
@@ -178,33 +178,17 @@ fn run_shared(
         args.db
     );
     runtime.block_on(async {
-        let store = store::Store::open_at(&args.db, super::worker_cmd::connections(jobs)).await?;
+        let store = store::Store::open_at(&args.db, crate::shared_work::connections(jobs)).await?;
         arena::shared::create(config, text, entrants, &store, config_dir, args.shared.pause_while_creating.as_deref()).await?;
         for line in &sandbox.degraded {
             eprintln!("warning: sandbox degraded: {line}");
         }
-        super::worker_cmd::work(&store, jobs, args.pin.pinned(), &sandbox, false, &args.shared).await?;
+        crate::shared_work::work(&store, jobs, args.pin.pinned(), &sandbox, false, &args.shared).await?;
         store.close().await;
         anyhow::Ok(())
     })?;
     println!();
-    super::standings_cmd::print_all(&args.db, "text")
-}
-
-/// Waits for SIGINT (Ctrl-C), SIGTERM or SIGHUP, whichever comes first, and says which.
-/// The handlers are in place when this returns.
-pub(crate) fn stop_signal() -> std::io::Result<impl Future<Output = &'static str>> {
-    use tokio::signal::unix::{SignalKind, signal};
-    let mut interrupt = signal(SignalKind::interrupt())?;
-    let mut terminate = signal(SignalKind::terminate())?;
-    let mut hangup = signal(SignalKind::hangup())?;
-    Ok(async move {
-        tokio::select! {
-            _ = interrupt.recv() => "Ctrl-C",
-            _ = terminate.recv() => "SIGTERM",
-            _ = hangup.recv() => "SIGHUP",
-        }
-    })
+    super::standings_cmd::print_all(&args.db, super::standings_cmd::Format::Text)
 }
 
 /// The progress bar of the running stage (plain lines when stderr is not a terminal).

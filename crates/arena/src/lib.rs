@@ -10,6 +10,9 @@ mod outcome;
 pub mod pgn;
 pub mod report;
 pub mod shared;
+mod stages;
+#[cfg(test)]
+mod tests;
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -19,17 +22,19 @@ use std::time::Duration;
 use referee::ahead::Ahead;
 use referee::lanes::Lanes;
 use referee::pool::Pool;
+use referee::resources::GameResources;
 use referee::{BotSpec, GameRecord, GameSetup, LimitOverrides, Limits};
 use rules::{AnyPosition, GameKind, Options};
 use serde::{Deserialize, Serialize};
 use tokio::sync::Semaphore;
 use tokio::task::JoinSet;
 use tournament::config::{Format, StageConfig};
-use tournament::schedule::{self, Next, StageContext};
+use tournament::progress::{self, Known, StageKnown, Step};
 use tournament::{Entrant, EntrantId, GameOutcome, GameSpec, TournamentConfig};
 
 pub use entrants::{ResolvedEntrant, resolve_entrants};
 pub use outcome::outcome_of;
+use stages::{Record, Stages};
 
 /// Why a tournament could not run (the bots' faults are results, not errors).
 #[derive(Debug, thiserror::Error)]
@@ -38,8 +43,47 @@ pub enum ArenaError {
     Store(#[from] store::StoreError),
     #[error("{0}")]
     Busy(store::StoreError),
+    /// An entrant's bot (or a stage's baseline) named something that cannot be played.
     #[error("{0}")]
-    Entrants(String),
+    Bot(String),
+    /// The threads that play the games could not be started.
+    #[error("cannot start the threads that play the games: {0}")]
+    Lanes(std::io::Error),
+    /// The referee could not ask a program for its self-description (not the bot's fault).
+    #[error("cannot ask {bot} for its self-description: {error}")]
+    Describe { bot: String, error: referee::RefereeError },
+    /// A task of ours (packing, unpacking, a worker's lane) failed.
+    #[error("{what} task failed: {error}")]
+    Task { what: &'static str, error: tokio::task::JoinError },
+    /// A program bot's folder cannot be packed for the database.
+    #[error("bot {bot}: {message}")]
+    Pack { bot: String, message: String },
+    /// The files the config reads cannot be packed for the database.
+    #[error("{0}")]
+    ConfigFiles(String),
+    /// Files stored in a shared database are refused (damaged or hostile).
+    #[error("the stored files of {what} in {db} are refused: {message}")]
+    StoredFiles { what: String, db: String, message: String },
+    /// A stored file the config reads is not text.
+    #[error("the stored file {0} is not text (UTF-8)")]
+    NotText(String),
+    /// A bot fetched from the database cannot be unpacked into the cache.
+    #[error("cannot unpack bot {bot} into {}: {error}", cache.display())]
+    Unpack { bot: String, cache: PathBuf, error: std::io::Error },
+    /// A bot fetched from the database cannot be played.
+    #[error("bot {bot} as stored: {message}")]
+    StoredBot { bot: String, message: String },
+    /// The tournament's config stored in a shared database does not read.
+    #[error(transparent)]
+    StoredConfig(tournament::ConfigError),
+    /// A shared database holds no tournament.
+    #[error("{db} holds no tournament yet: create one with `arbiter tournament CONFIG --db URL`")]
+    NoTournament { db: String },
+    /// A shared database's tournament has been in creation too long.
+    #[error(
+        "the tournament in {db} has been in creation for {minutes} minutes: its `arbiter tournament CONFIG --db URL` may have stopped mid-way; run it again"
+    )]
+    CreationStalled { db: String, minutes: u64 },
     #[error("stage {stage}: {message}")]
     Stage { stage: String, message: String },
     #[error(
@@ -193,7 +237,7 @@ pub fn start_lanes(pin: bool, jobs: usize) -> Result<Option<Arc<Lanes>>, ArenaEr
     if !pin {
         return Ok(None);
     }
-    Lanes::start(jobs, true).map(Some).map_err(|err| ArenaError::Entrants(format!("cannot start the threads that play the games: {err}")))
+    Lanes::start(jobs, true).map(Some).map_err(ArenaError::Lanes)
 }
 
 /// Runs (or resumes) the tournament to its end. When the config allows it (`reuse`),
@@ -207,154 +251,190 @@ pub async fn run_tournament(
     entrants: &[ResolvedEntrant],
     store: &store::Store,
     options: &RunOptions,
-    on_event: impl FnMut(Event),
+    mut on_event: impl FnMut(Event),
 ) -> Result<Vec<StoredStageResult>, ArenaError> {
     // Every entrant and every stage's baseline may have a process waiting.
     let size = Pool::size_for(entrants.len() + config.stages.len(), options.jobs.max(1));
-    let pool = config.reuse.then(|| Pool::new(size));
-    let ahead = options.sandboxed.then(|| Ahead::new(size));
-    let lanes = start_lanes(options.pin, options.jobs)?;
-    let result = run_stages(config, config_text, entrants, store, options, (pool.clone(), ahead.clone(), lanes.clone()), on_event).await;
-    if let Some(pool) = pool {
-        pool.close().await;
+    let resources = GameResources::new(
+        config.reuse.then(|| Pool::new(size)),
+        options.sandboxed.then(|| Ahead::new(size)),
+        start_lanes(options.pin, options.jobs)?,
+    );
+    let result = async {
+        // One runner per tournament, from before the first read of its games to the end.
+        let lock = lock_runner(store, options.wait_for_runner, &mut on_event).await?;
+        store.begin_tournament(&config.name, config_text, &tournament_hash(config_text, entrants)).await?;
+        let (all, specs, baselines) = with_baselines(config, entrants, &options.config_dir)?;
+        store.save_entrants(&all).await?;
+        let stages = Stages::new(store, config, (&all, &specs), &options.config_dir, options.sandboxed).await?;
+        let runner = Runner {
+            stages,
+            n_entrants: entrants.len(),
+            baselines: &baselines,
+            specs: Arc::new(specs.clone()),
+            options,
+            resources: &resources,
+            lock: &|| lock.check(),
+            referee: None,
+        };
+        runner.run(on_event).await
     }
-    if let Some(ahead) = ahead {
-        ahead.close().await;
-    }
-    // Last: the kept processes above were started on the lanes and are watched there.
-    if let Some(lanes) = lanes {
-        lanes.close().await;
-    }
+    .await;
+    resources.close().await;
     result
 }
 
-/// What a run makes once for all its games: the processes kept between games, the
-/// sandboxes started ahead, the lanes the games run on.
-type RunParts = (Option<Arc<Pool>>, Option<Arc<Ahead>>, Option<Arc<Lanes>>);
+/// Stands in for the referee in tests of the runner: plays a game (its spec, its start,
+/// the attempt) and gives its record or the referee's failure.
+pub(crate) type StandIn = Arc<
+    dyn Fn(GameSpec, AnyPosition) -> std::pin::Pin<Box<dyn Future<Output = Result<GameRecord, referee::RefereeError>> + Send>>
+        + Send
+        + Sync,
+>;
 
-async fn run_stages(
-    config: &TournamentConfig,
-    config_text: &str,
-    entrants: &[ResolvedEntrant],
-    store: &store::Store,
-    options: &RunOptions,
-    (pool, ahead, lanes): RunParts,
-    mut on_event: impl FnMut(Event),
-) -> Result<Vec<StoredStageResult>, ArenaError> {
-    // One runner per tournament, from before the first read of its games to the end.
-    let lock = lock_runner(store, options.wait_for_runner, &mut on_event).await?;
-    store.begin_tournament(&config.name, config_text, &tournament_hash(config_text, entrants)).await?;
-    let (all, specs, baselines) = with_baselines(config, entrants, &options.config_dir)?;
-    store.save_entrants(&all).await?;
-    let specs = Arc::new(specs);
-    let mut finished: Vec<GameOutcome> = store.games().await?;
-    let mut stored_notes: HashSet<String> = store.notes().await?.into_iter().map(|(_, _, text)| text).collect();
-    let mut results = Vec::new();
-    let mut participants: Vec<EntrantId> = (0..entrants.len()).collect();
-    for (idx, stage) in config.stages.iter().enumerate() {
-        let stage_options = stage.options.clone().unwrap_or_else(|| config.options.clone());
-        let (stage_participants, resumed) =
-            stage_participants(store, idx, stage, &participants, &all, &specs, options, &mut stored_notes, &mut on_event).await?;
+/// The local runner: carries out the stage progression's steps (`tournament::progress`)
+/// against its record, playing the games on up to `jobs` workers.
+pub(crate) struct Runner<'a, R: Record> {
+    stages: Stages<'a, R>,
+    /// How many of the entrants are the config's own (the baselines follow).
+    n_entrants: usize,
+    baselines: &'a [Option<EntrantId>],
+    specs: Arc<Vec<BotSpec>>,
+    options: &'a RunOptions,
+    /// The processes kept between games, the sandboxes started ahead, the lanes.
+    resources: &'a GameResources,
+    /// Checks that the run still holds its runner lock, before a game is stored.
+    lock: &'a (dyn Fn() -> Result<(), store::StoreError> + Sync),
+    /// Tests only: plays the games instead of the referee.
+    referee: Option<StandIn>,
+}
 
-        let openings = stage_openings(config, stage, idx, &stage_options, &options.config_dir, &HashMap::new())?;
-        let starts = Arc::new(Starts::new(config.game, &stage_options, &openings, config.seed, &stage.name)?);
-        let limits = config.limits.overridden_by(stage.limits);
+/// The stage the local runner is in, as far as this run knows it.
+struct StageRun {
+    idx: usize,
+    starts: Arc<Starts>,
+    limits: LimitOverrides,
+    participants: Vec<EntrantId>,
+    /// Whether its `StageStarted` was told.
+    announced: bool,
+    /// Whether its programs were built and checked against its prints in this run.
+    checked: bool,
+    /// What its game tasks share, made on its first game.
+    job: Option<GameJob>,
+    /// When its leader was last worked out for the progress.
+    leader_at: Option<std::time::Instant>,
+}
 
-        let stage_done: usize = finished.iter().filter(|o| o.spec.stage == idx).count();
-        on_event(Event::StageStarted { stage: idx, name: stage.name.clone(), finished: stage_done });
-        let ctx = StageContext {
-            index: idx,
-            config: stage,
-            entrants: &all,
-            participants: &stage_participants,
-            baseline: baselines[idx],
-            n_openings: openings.len(),
-            seed: config.seed,
-        };
-        // The stage's games run on up to `jobs` workers, and the schedule is asked again
+impl<'a, R: Record> Runner<'a, R> {
+    async fn run(mut self, mut on_event: impl FnMut(Event)) -> Result<Vec<StoredStageResult>, ArenaError> {
+        let config = self.stages.config;
+        let all = self.stages.all;
+        let mut known: Vec<StageKnown> =
+            self.stages.started().await?.into_iter().map(|participants| StageKnown { participants, ..StageKnown::default() }).collect();
+        let mut finished: Vec<GameOutcome> = self.stages.record.games().await?;
+        let mut results = Vec::new();
+        let mut current: Option<StageRun> = None;
+        // A stage's games run on up to `jobs` workers, and the progression is asked again
         // whenever fewer games are under way than there are workers (a game ended): a
         // bracket's next match or a Swiss round starts as soon as its players are known,
         // not when a whole batch has ended. One game more than the workers waits for the
         // first worker free (`GameJob::permits`), so that a worker starts its next game as
         // soon as it ends one, while the runner stores the one that ended.
-        let mut checked = false;
-        let mut job: Option<GameJob> = None;
         let mut running: JoinSet<Attempt> = JoinSet::new();
         let mut in_flight: HashSet<String> = HashSet::new();
         // Why the run stops, once it must: no new game starts, and those that finish
         // meanwhile are still stored.
         let mut stop: Option<ArenaError> = None;
-        // When the stage's leader was last worked out for the progress.
-        let mut leader_at: Option<std::time::Instant> = None;
-        let result = loop {
-            if stop.is_none() && running.len() < options.jobs.max(1) + 1 {
-                let stage_results: Vec<GameOutcome> = finished.iter().filter(|o| o.spec.stage == idx).cloned().collect();
-                let next = schedule::next(&ctx, &stage_results);
-                // Programs matter only while the stage has games to play: a decided stage is
-                // not held against a bot changed since.
-                if !checked && (!resumed || matches!(next, Next::Play(_))) {
-                    start_programs(
-                        store,
-                        config,
-                        idx,
-                        &stage_participants,
-                        &all,
-                        &specs,
-                        options.sandboxed,
-                        &mut stored_notes,
-                        &mut on_event,
-                    )
-                    .await?;
-                    checked = true;
-                }
-                match next {
-                    Next::Done(result) if running.is_empty() => break result,
-                    // Games still under way that the schedule no longer needs finish and
-                    // are stored first.
-                    Next::Done(_) => {}
-                    Next::Play(games) => {
-                        let done: HashSet<&str> = stage_results.iter().map(|o| o.spec.key.as_str()).collect();
-                        let new: Vec<GameSpec> =
-                            games.iter().filter(|g| !done.contains(g.key.as_str()) && !in_flight.contains(&g.key)).cloned().collect();
-                        let planned: HashSet<&str> = done
+        loop {
+            if stop.is_none() && running.len() < self.options.jobs.max(1) + 1 {
+                let step = progress::next(
+                    config,
+                    &Known { entrants: all, n_entrants: self.n_entrants, baselines: self.baselines, games: &finished, stages: &known },
+                );
+                match step {
+                    Step::Openings { stage: idx } => {
+                        let stage = &config.stages[idx];
+                        let stage_options = stage.options.clone().unwrap_or_else(|| config.options.clone());
+                        let openings = stage_openings(config, stage, idx, &stage_options, &self.options.config_dir, &HashMap::new())?;
+                        let starts = Arc::new(Starts::new(config.game, &stage_options, &openings, config.seed, &stage.name)?);
+                        known[idx].openings = Some(openings.len());
+                        let limits = config.limits.overridden_by(stage.limits);
+                        current = Some(StageRun {
+                            idx,
+                            starts,
+                            limits,
+                            participants: Vec::new(),
+                            announced: false,
+                            checked: false,
+                            job: None,
+                            leader_at: None,
+                        });
+                        in_flight.clear();
+                        continue;
+                    }
+                    Step::Enter { stage: idx, candidates, entry_check } => {
+                        let participants = self.stages.entry_check(idx, candidates, entry_check, &mut on_event).await?;
+                        let run = current.as_mut().expect("a stage's openings come before its start");
+                        run.participants.clone_from(&participants);
+                        self.announce(run, &finished, &mut on_event);
+                        self.stages.start_programs(idx, &participants, &mut on_event).await?;
+                        run.checked = true;
+                        known[idx].participants = Some(participants);
+                        continue;
+                    }
+                    Step::Play { stage: idx, participants, games } => {
+                        let run = current.as_mut().expect("a stage's openings come before its games");
+                        run.participants = participants;
+                        self.announce(run, &finished, &mut on_event);
+                        // Programs matter only while the stage has games to play: a decided
+                        // stage is not held against a bot changed since.
+                        if !run.checked {
+                            self.stages.start_programs(idx, &run.participants, &mut on_event).await?;
+                            run.checked = true;
+                        }
+                        let stored: HashSet<&str> = finished.iter().filter(|o| o.spec.stage == idx).map(|o| o.spec.key.as_str()).collect();
+                        let new: Vec<GameSpec> = games.into_iter().filter(|g| !in_flight.contains(&g.key)).collect();
+                        let planned: HashSet<&str> = stored
                             .iter()
                             .copied()
-                            .chain(games.iter().map(|g| g.key.as_str()))
+                            .chain(new.iter().map(|g| g.key.as_str()))
                             .chain(in_flight.iter().map(String::as_str))
                             .collect();
                         on_event(Event::Planned { stage: idx, total: planned.len() });
                         if new.is_empty() && running.is_empty() {
                             return Err(ArenaError::Stage {
-                                stage: stage.name.clone(),
+                                stage: config.stages[idx].name.clone(),
                                 message: "the schedule asks for no new game but is not done".to_string(),
                             });
                         }
-                        if !new.is_empty() && job.is_none() {
-                            let names: Vec<String> = all.iter().map(|e| e.name.clone()).collect();
-                            job = Some(GameJob {
-                                specs: Arc::clone(&specs),
-                                permits: Arc::new(Semaphore::new(options.jobs.max(1))),
-                                options: stage_options.clone(),
-                                limits,
-                                sandboxed: options.sandboxed,
-                                pool: pool.clone(),
-                                ahead: ahead.clone(),
-                                lanes: lanes.clone(),
-                                watch: options.watch.clone().map(|w| (w, names.clone())),
-                                names: Arc::new(names),
-                                prints: Arc::new(StagePrints::load(store, idx, &stage.name, &all).await?),
-                                shared: options.shared.clone(),
-                            });
+                        if !new.is_empty() && run.job.is_none() {
+                            run.job = Some(self.job(run).await?);
                         }
-                        if let Some(job) = &job {
+                        if let Some(job) = &run.job {
                             for spec in new {
-                                let start =
-                                    starts.for_game(&spec).map_err(|message| ArenaError::Stage { stage: stage.name.clone(), message })?;
+                                let start = run
+                                    .starts
+                                    .for_game(&spec)
+                                    .map_err(|message| ArenaError::Stage { stage: config.stages[idx].name.clone(), message })?;
                                 in_flight.insert(spec.key.clone());
                                 job.spawn(&mut running, spec, start, 1, Duration::ZERO);
                             }
                         }
                     }
+                    // Games still under way that the schedule no longer needs finish and
+                    // are stored first.
+                    Step::Decide { .. } if !running.is_empty() => {}
+                    Step::Decide { stage: idx, participants, result } => {
+                        let mut run = current.take().expect("a stage's openings come before its result");
+                        run.participants = participants;
+                        self.announce(&mut run, &finished, &mut on_event);
+                        let stored = self.stages.decide(idx, result, &mut on_event).await?;
+                        on_event(Event::StageFinished { stage: idx, result: stored.clone() });
+                        known[idx].result = Some(stored.to_stage_result());
+                        results.push(stored);
+                        continue;
+                    }
+                    Step::Done => return Ok(results),
                 }
             }
             let Some(joined) = running.join_next().await else {
@@ -363,7 +443,9 @@ async fn run_stages(
                     None => continue,
                 }
             };
-            let Some(job) = &job else { continue };
+            let Some(run) = current.as_mut() else { continue };
+            let Some(job) = &run.job else { continue };
+            let stage = &config.stages[run.idx];
             let (spec, start, attempt, result) = match joined {
                 Ok(Ok(Some(game))) => game,
                 Ok(Ok(None)) => continue,
@@ -389,7 +471,7 @@ async fn run_stages(
                         wait.as_secs(),
                         attempt + 1
                     );
-                    on_event(Event::Note { stage: idx, text });
+                    on_event(Event::Note { stage: run.idx, text });
                     job.spawn(&mut running, spec, start, attempt + 1, wait);
                     continue;
                 }
@@ -402,35 +484,55 @@ async fn run_stages(
                 }
             };
             in_flight.remove(&spec.key);
-            let outcome = store_game(store, &lock, spec, &record).await?;
+            let outcome = store_game(self.stages.record, self.lock, spec, &record).await?;
             if let Some((watch, _)) = &job.watch {
                 (watch.0)(Live::Ended { key: outcome.spec.key.clone(), record: Box::new(record) });
             }
             finished.push(outcome.clone());
-            let due = running.is_empty() || leader_at.is_none_or(|at| at.elapsed() >= LEADER_EVERY);
+            let due = running.is_empty() || run.leader_at.is_none_or(|at| at.elapsed() >= LEADER_EVERY);
             let leader = due
                 .then(|| {
-                    leader_at = Some(std::time::Instant::now());
-                    let so_far: Vec<GameOutcome> = finished.iter().filter(|o| o.spec.stage == idx).cloned().collect();
-                    leader(stage, &stage_participants, &all, &so_far)
+                    run.leader_at = Some(std::time::Instant::now());
+                    let so_far: Vec<GameOutcome> = finished.iter().filter(|o| o.spec.stage == run.idx).cloned().collect();
+                    leader(stage, &run.participants, all, &so_far)
                 })
                 .flatten();
-            on_event(Event::GameFinished { stage: idx, outcome: Box::new(outcome), leader });
-        };
-        for (id, reason) in &result.failed {
-            let text = format!("{} is out after {}: {reason}", all[*id].name, stage.name);
-            note(store, &mut stored_notes, idx, Some(*id), &text, &mut on_event).await?;
+            on_event(Event::GameFinished { stage: run.idx, outcome: Box::new(outcome), leader });
         }
-        let stored = StoredStageResult { ranking: result.ranking, qualified: result.qualified, failed: result.failed };
-        let already: HashSet<usize> = store.stage_results().await?.into_iter().map(|(stage, _)| stage).collect();
-        if !already.contains(&idx) {
-            store.save_stage_result(idx, &serde_json::to_string(&stored).expect("a stage result serialises")).await?;
-        }
-        on_event(Event::StageFinished { stage: idx, result: stored.clone() });
-        participants = stored.qualified.clone();
-        results.push(stored);
     }
-    Ok(results)
+
+    /// Tells that the stage starts (or resumes), once: with how many of its games are
+    /// stored.
+    fn announce(&self, run: &mut StageRun, finished: &[GameOutcome], on_event: &mut impl FnMut(Event)) {
+        if run.announced {
+            return;
+        }
+        run.announced = true;
+        let stage_done = finished.iter().filter(|o| o.spec.stage == run.idx).count();
+        on_event(Event::StageStarted { stage: run.idx, name: self.stages.config.stages[run.idx].name.clone(), finished: stage_done });
+    }
+
+    /// What the stage's game tasks share.
+    async fn job(&self, run: &StageRun) -> Result<GameJob, ArenaError> {
+        let all = self.stages.all;
+        let names: Vec<String> = all.iter().map(|e| e.name.clone()).collect();
+        let stage = &self.stages.config.stages[run.idx];
+        Ok(GameJob {
+            specs: Arc::clone(&self.specs),
+            permits: Arc::new(Semaphore::new(self.options.jobs.max(1))),
+            options: run.starts.options.clone(),
+            limits: run.limits,
+            sandboxed: self.options.sandboxed,
+            pool: self.resources.pool(),
+            ahead: self.resources.ahead(),
+            lanes: self.resources.lanes().cloned(),
+            watch: self.options.watch.clone().map(|w| (w, names.clone())),
+            names: Arc::new(names),
+            prints: Arc::new(StagePrints::load(self.stages.record, run.idx, &stage.name, all).await?),
+            shared: self.options.shared.clone(),
+            referee: self.referee.clone(),
+        })
+    }
 }
 
 /// The entrants and their bots with every entry check's baseline added after them (so
@@ -451,7 +553,7 @@ fn with_baselines(
                 Some(id) => id,
                 None => {
                     let bot = stage.format.baseline().unwrap_or("random").to_string();
-                    let spec = entrants::resolve_bot(&bot, config_dir, config.game).map_err(ArenaError::Entrants)?;
+                    let spec = entrants::resolve_bot(&bot, config_dir, config.game).map_err(ArenaError::Bot)?;
                     all.push(Entrant { id: all.len(), name: name.clone(), bot, submitted: None });
                     specs.push(spec);
                     all.len() - 1
@@ -463,63 +565,6 @@ fn with_baselines(
         }
     }
     Ok((all, specs, baselines))
-}
-
-/// A stage's participants: those it started with when it started before (their
-/// programs were fingerprinted then; the `bool` says so), else those of the previous
-/// stage, less those that fail its entry check (asked for their self-description now).
-#[allow(clippy::too_many_arguments)]
-async fn stage_participants(
-    store: &store::Store,
-    idx: usize,
-    stage: &StageConfig,
-    participants: &[EntrantId],
-    all: &[Entrant],
-    specs: &[BotSpec],
-    options: &RunOptions,
-    stored_notes: &mut HashSet<String>,
-    on_event: &mut impl FnMut(Event),
-) -> Result<(Vec<EntrantId>, bool), ArenaError> {
-    let started: Vec<EntrantId> = store.fingerprints(idx).await?.into_iter().map(|(id, _)| id).collect();
-    let mut stage_participants: Vec<EntrantId> = participants.to_vec();
-    if !started.is_empty() {
-        stage_participants.retain(|id| started.contains(id));
-    } else if stage.format.kind() == Format::EntryCheck {
-        let mut described = Vec::new();
-        for &id in &stage_participants {
-            match describe(&specs[id], &options.config_dir, options.sandboxed).await? {
-                Ok(()) => described.push(id),
-                Err(reason) => {
-                    on_event(Event::EntrantFailed { stage: idx, entrant: id, reason: reason.clone() });
-                    let text = format!("{} failed the entry check: {reason}", all[id].name);
-                    note(store, stored_notes, idx, Some(id), &text, on_event).await?;
-                }
-            }
-        }
-        stage_participants = described;
-    }
-    Ok((stage_participants, !started.is_empty()))
-}
-
-/// Builds a stage's programs (a failure is noted: the program's games record it) and
-/// fingerprints them, or checks them against the prints the stage started with.
-#[allow(clippy::too_many_arguments)]
-async fn start_programs(
-    store: &store::Store,
-    config: &TournamentConfig,
-    idx: usize,
-    participants: &[EntrantId],
-    all: &[Entrant],
-    specs: &[BotSpec],
-    sandboxed: bool,
-    stored_notes: &mut HashSet<String>,
-    on_event: &mut impl FnMut(Event),
-) -> Result<(), ArenaError> {
-    for (id, reason) in build_programs(participants, specs, sandboxed).await {
-        let text = format!("{} could not be built for {}: {reason}", all[id].name, config.stages[idx].name);
-        note(store, stored_notes, idx, Some(id), &text, on_event).await?;
-    }
-    check_fingerprints(store, config, idx, participants, all, specs).await
 }
 
 /// Takes the tournament's runner lock, waiting for another runner to let go when asked
@@ -543,21 +588,6 @@ async fn lock_runner(store: &store::Store, wait: bool, on_event: &mut impl FnMut
     }
 }
 
-async fn note(
-    store: &store::Store,
-    stored: &mut HashSet<String>,
-    stage: usize,
-    entrant: Option<EntrantId>,
-    text: &str,
-    on_event: &mut impl FnMut(Event),
-) -> Result<(), ArenaError> {
-    if stored.insert(text.to_string()) {
-        store.save_note(stage, entrant, text).await?;
-    }
-    on_event(Event::Note { stage, text: text.to_string() });
-    Ok(())
-}
-
 /// A program's self-description through its interface (built-ins always pass; an
 /// interface without one, Pah-tum's, passes), inside the sandbox when the games are. The
 /// inner `Err` is the bot's failure (with the last line it wrote on stderr); the outer
@@ -566,8 +596,7 @@ async fn describe(spec: &BotSpec, config_dir: &Path, sandboxed: bool) -> Result<
     let BotSpec::Program(bot) = spec else {
         return Ok(Ok(()));
     };
-    let referee_error =
-        |err: referee::RefereeError| ArenaError::Entrants(format!("cannot ask {} for its self-description: {err}", bot.manifest.name));
+    let referee_error = |error: referee::RefereeError| ArenaError::Describe { bot: bot.manifest.name.clone(), error };
     let dir = tempfile_dir(config_dir).map_err(|err| referee_error(referee::RefereeError::new("cannot make a working directory", err)))?;
     match referee::drivers::describe_in(bot, dir.path(), sandboxed).await {
         Ok(_) => Ok(Ok(())),
@@ -618,7 +647,7 @@ struct StagePrints {
 }
 
 impl StagePrints {
-    async fn load(store: &store::Store, idx: usize, stage: &str, all: &[Entrant]) -> Result<StagePrints, ArenaError> {
+    async fn load(store: &impl Record, idx: usize, stage: &str, all: &[Entrant]) -> Result<StagePrints, ArenaError> {
         let names = all.iter().map(|e| e.name.clone()).collect();
         Ok(StagePrints { stage: stage.to_string(), names, prints: store.fingerprints(idx).await? })
     }
@@ -642,49 +671,6 @@ impl StagePrints {
         }
         Ok(())
     }
-}
-
-/// Fingerprints the participants' programs when a stage starts (after building them), and
-/// refuses a bot that changed during the stage (or was replaced where the stage allows no
-/// replacement).
-async fn check_fingerprints(
-    store: &store::Store,
-    config: &TournamentConfig,
-    idx: usize,
-    participants: &[EntrantId],
-    all: &[Entrant],
-    specs: &[BotSpec],
-) -> Result<(), ArenaError> {
-    let now: Vec<(EntrantId, Option<String>)> = participants.iter().map(|&id| (id, fingerprint(&specs[id]))).collect();
-    let stored = store.fingerprints(idx).await?;
-    let stage = &config.stages[idx];
-    if stored.is_empty() {
-        if !stage.allow_replacement && idx > 0 {
-            let before = store.fingerprints(idx - 1).await?;
-            for (id, print) in &now {
-                if let Some((_, old)) = before.iter().find(|(old_id, _)| old_id == id)
-                    && old != print
-                {
-                    return Err(ArenaError::ReplacedBot { name: all[*id].name.clone(), stage: stage.name.clone() });
-                }
-            }
-        }
-        store.save_fingerprints(idx, &now).await?;
-        return Ok(());
-    }
-    for (id, print) in &now {
-        if let Some((_, old)) = stored.iter().find(|(old_id, _)| old_id == id)
-            && old != print
-        {
-            return Err(ArenaError::ChangedBot {
-                name: all[*id].name.clone(),
-                stage: stage.name.clone(),
-                was: short_print(old.as_deref(), "none"),
-                now: short_print(print.as_deref(), "missing"),
-            });
-        }
-    }
-    Ok(())
 }
 
 /// A fingerprint as messages show it: the first 12 hex digits, or `absent`.
@@ -798,6 +784,8 @@ struct GameJob {
     names: Arc<Vec<String>>,
     prints: Arc<StagePrints>,
     shared: Option<SharedWorkers>,
+    /// Tests only: plays the games instead of the referee.
+    referee: Option<StandIn>,
 }
 
 impl GameJob {
@@ -852,12 +840,17 @@ impl GameJob {
             (watch.0)(Live::Started { key: spec.key.clone(), stage: spec.stage, round: spec.round, names, options, start: start.clone() });
         }
         let key = spec.key.clone();
-        let record = referee::play_game(&setup, bots, |pos, turn| {
-            if let Some((watch, _)) = &job.watch {
-                (watch.0)(Live::Turn { key: key.clone(), position: pos.clone(), turn: Box::new(turn.clone()) });
+        let record = match &job.referee {
+            Some(stand_in) => stand_in(spec.clone(), start.clone()).await,
+            None => {
+                referee::play_game(&setup, bots, |pos, turn| {
+                    if let Some((watch, _)) = &job.watch {
+                        (watch.0)(Live::Turn { key: key.clone(), position: pos.clone(), turn: Box::new(turn.clone()) });
+                    }
+                })
+                .await
             }
-        })
-        .await;
+        };
         if let (Err(err), Some((watch, _))) = (&record, &job.watch) {
             (watch.0)(Live::Abandoned { key: key.clone(), reason: err.to_string() });
         }
@@ -877,14 +870,14 @@ impl GameJob {
 /// Stores a finished game, holding the runner lock; a game already stored (by a runner
 /// before this one) with another record is noted and counts as first stored.
 async fn store_game(
-    store: &store::Store,
-    lock: &store::RunnerLock,
+    store: &impl Record,
+    lock: &(dyn Fn() -> Result<(), store::StoreError> + Sync),
     spec: GameSpec,
     record: &GameRecord,
 ) -> Result<GameOutcome, ArenaError> {
     let outcome = outcome_of(spec, record);
     let json = serde_json::to_string(record).expect("a record serialises");
-    lock.check()?;
+    lock()?;
     Ok(match store.save_game(&outcome, &json).await? {
         store::Saved::Stored | store::Saved::Again => outcome,
         store::Saved::Kept(kept) => {

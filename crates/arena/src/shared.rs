@@ -14,15 +14,17 @@ use std::time::{Duration, Instant};
 
 use referee::BotSpec;
 use referee::lanes::Lanes;
+use referee::resources::GameResources;
 use tokio::sync::{Mutex, Semaphore, mpsc};
 use tokio::task::JoinSet;
 use tournament::config::Format;
-use tournament::schedule::{self, Next, StageContext};
+use tournament::progress::{self, Known, StageKnown, Step};
 use tournament::{Entrant, EntrantId, GameOutcome, TournamentConfig};
 
+use crate::stages::Stages;
 use crate::{
-    ArenaError, Event, GameJob, ResolvedEntrant, RunOptions, StagePrints, Starts, StoredStageResult, baseline_name, build_programs,
-    bundles, note, outcome_of, stage_openings, stage_participants, start_programs, tournament_hash, with_baselines,
+    ArenaError, Event, GameJob, ResolvedEntrant, StagePrints, Starts, StoredStageResult, baseline_name, build_programs, bundles,
+    outcome_of, stage_openings, tournament_hash, with_baselines,
 };
 
 /// The setting that holds the folder the config's relative paths are resolved against.
@@ -174,8 +176,8 @@ async fn store_files(
         let bot = bot.clone();
         let packed = tokio::task::spawn_blocking(move || bundles::pack_bot(&bot))
             .await
-            .map_err(|err| ArenaError::Entrants(format!("a packing task failed: {err}")))?
-            .map_err(|err| ArenaError::Entrants(format!("bot {}: {err}", entrant.name)))?;
+            .map_err(|error| ArenaError::Task { what: "a packing", error })?
+            .map_err(|message| ArenaError::Pack { bot: entrant.name.clone(), message })?;
         store.save_bundle(&bot_owner(entrant.id), &packed.listing.hash(), &packed.listing.json(), &packed.contents).await?;
     }
     let mut paths: Vec<String> =
@@ -186,8 +188,8 @@ async fn store_files(
         let dir = config_dir.to_path_buf();
         let packed = tokio::task::spawn_blocking(move || bundles::pack_config_files(&dir, &paths))
             .await
-            .map_err(|err| ArenaError::Entrants(format!("a packing task failed: {err}")))?
-            .map_err(ArenaError::Entrants)?;
+            .map_err(|error| ArenaError::Task { what: "a packing", error })?
+            .map_err(ArenaError::ConfigFiles)?;
         store.save_bundle(CONFIG_FILES, &packed.listing.hash(), &packed.listing.json(), &packed.contents).await?;
     }
     Ok(())
@@ -204,8 +206,7 @@ async fn fetch_bundle(
     cached: impl Fn(&str) -> bool,
 ) -> Result<Option<(bundles::Listing, HashMap<String, Vec<u8>>)>, ArenaError> {
     let Some((hash, json)) = store.bundle(owner).await? else { return Ok(None) };
-    let refused =
-        |message: String| ArenaError::Entrants(format!("the stored files of {what} in {} are refused: {message}", store.location().name()));
+    let refused = |message: String| ArenaError::StoredFiles { what: what.to_string(), db: store.location().name(), message };
     let listing = bundles::Listing::parse(&json).map_err(refused)?;
     if listing.hash() != hash {
         return Err(refused("their list does not match its hash".to_string()));
@@ -238,17 +239,17 @@ async fn worker_bot(
     let bots = cache.join("bots");
     let cached = |hash: &str| bots.join(hash).is_dir();
     let Some((listing, contents)) = fetch_bundle(store, &bot_owner(entrant.id), &format!("bot {}", entrant.name), cached).await? else {
-        return crate::entrants::resolve_bot(&entrant.bot, config_dir, config.game).map_err(ArenaError::Entrants);
+        return crate::entrants::resolve_bot(&entrant.bot, config_dir, config.game).map_err(ArenaError::Bot);
     };
     let unpacking = listing.clone();
     let into = bots.clone();
     let folder = tokio::task::spawn_blocking(move || bundles::unpack(&into, &unpacking, &contents))
         .await
-        .map_err(|err| ArenaError::Entrants(format!("an unpacking task failed: {err}")))?
-        .map_err(|err| ArenaError::Entrants(format!("cannot unpack bot {} into {}: {err}", entrant.name, bots.display())))?;
+        .map_err(|error| ArenaError::Task { what: "an unpacking", error })?
+        .map_err(|error| ArenaError::Unpack { bot: entrant.name.clone(), cache: bots.clone(), error })?;
     let manifest = folder.join(listing.manifest.as_deref().unwrap_or("bot.toml"));
     let mut spec = crate::entrants::resolve_bot(&manifest.to_string_lossy(), config_dir, config.game)
-        .map_err(|err| ArenaError::Entrants(format!("bot {} as stored: {err}", entrant.name)))?;
+        .map_err(|message| ArenaError::StoredBot { bot: entrant.name.clone(), message })?;
     if let BotSpec::Program(bot) = &mut spec {
         bot.stored = Some(listing.hash());
     }
@@ -262,8 +263,7 @@ async fn config_files(store: &store::Store) -> Result<HashMap<PathBuf, String>, 
         .files
         .iter()
         .map(|file| {
-            let text = String::from_utf8(contents[&file.sha256].clone())
-                .map_err(|_| ArenaError::Entrants(format!("the stored file {} is not text (UTF-8)", file.path)))?;
+            let text = String::from_utf8(contents[&file.sha256].clone()).map_err(|_| ArenaError::NotText(file.path.clone()))?;
             Ok((PathBuf::from(&file.path), text))
         })
         .collect()
@@ -343,27 +343,20 @@ pub async fn work(
                 }
                 let since = *creating_since.get_or_insert_with(Instant::now);
                 if since.elapsed() > CREATION_PATIENCE {
-                    return Err(ArenaError::Entrants(format!(
-                        "the tournament in {} has been in creation for {} minutes: its `arbiter tournament CONFIG --db URL` may have stopped mid-way; run it again",
-                        store.location().name(),
-                        CREATION_PATIENCE.as_secs() / 60
-                    )));
+                    return Err(ArenaError::CreationStalled { db: store.location().name(), minutes: CREATION_PATIENCE.as_secs() / 60 });
                 }
                 tokio::time::sleep(POLL).await;
             }
             Loaded::Absent if options.wait => tokio::time::sleep(POLL).await,
             Loaded::Absent => {
-                return Err(ArenaError::Entrants(format!(
-                    "{} holds no tournament yet: create one with `arbiter tournament CONFIG --db URL`",
-                    store.location().name()
-                )));
+                return Err(ArenaError::NoTournament { db: store.location().name() });
             }
         }
     };
     let (events, mut received) = mpsc::unbounded_channel();
     let ahead =
         options.sandboxed.then(|| referee::ahead::Ahead::new(referee::pool::Pool::size_for(tournament.specs.len(), options.jobs.max(1))));
-    let game_lanes = crate::start_lanes(options.pin, options.jobs.max(1))?;
+    let resources = GameResources::new(None, ahead, crate::start_lanes(options.pin, options.jobs.max(1))?);
     let worker = Arc::new(Worker {
         store: store.clone(),
         id,
@@ -374,8 +367,8 @@ pub async fn work(
         events,
         stalled: std::sync::atomic::AtomicBool::new(false),
         paused: std::sync::atomic::AtomicBool::new(false),
-        ahead: ahead.clone(),
-        game_lanes: game_lanes.clone(),
+        ahead: resources.ahead(),
+        game_lanes: resources.lanes().cloned(),
     });
     let mut lanes = JoinSet::new();
     for _ in 0..options.jobs.max(1) {
@@ -398,7 +391,7 @@ pub async fn work(
                 Some(Err(error)) if error.is_cancelled() => {}
                 Some(Err(error)) => {
                     lanes.abort_all();
-                    failure.get_or_insert(ArenaError::Entrants(format!("a worker's task failed: {error}")));
+                    failure.get_or_insert(ArenaError::Task { what: "a worker's", error });
                 }
             },
         }
@@ -406,13 +399,8 @@ pub async fn work(
     while let Ok(event) = received.try_recv() {
         on_event(event);
     }
-    if let Some(ahead) = ahead {
-        ahead.close().await;
-    }
-    // Last, once every task that held the worker has ended.
-    if let Some(game_lanes) = game_lanes {
-        game_lanes.close().await;
-    }
+    // Once every task that held the worker has ended.
+    resources.close().await;
     failure.map_or(Ok(()), Err)
 }
 
@@ -433,7 +421,7 @@ async fn load(store: &store::Store, cache: &Path) -> Result<Loaded, ArenaError> 
         return Ok(Loaded::Creating);
     }
     let name = store.location().name();
-    let config = TournamentConfig::parse_without_entrants(&row.config_text, &name).map_err(|err| ArenaError::Entrants(err.to_string()))?;
+    let config = TournamentConfig::parse_without_entrants(&row.config_text, &name).map_err(ArenaError::StoredConfig)?;
     let config_dir = PathBuf::from(store.setting(CONFIG_DIR).await?.unwrap_or_else(|| ".".to_string()));
     let all = store.entrants().await?;
     let mut specs = Vec::with_capacity(all.len());
@@ -512,88 +500,63 @@ impl Worker {
         planned
     }
 
+    /// Carries out the stage progression's steps until it asks for games (queued) or
+    /// every stage is decided.
     async fn plan_locked(&self) -> Result<Planned, ArenaError> {
         let store = &self.store;
         let t = &self.tournament;
         let config = &t.config;
         let finished: Vec<GameOutcome> = store.games().await?;
         let decided: HashMap<usize, String> = store.stage_results().await?.into_iter().collect();
-        let mut stored_notes: HashSet<String> = store.notes().await?.into_iter().map(|(_, _, text)| text).collect();
+        let mut stages = Stages::new(store, config, (&t.all, &t.specs), &t.config_dir, self.options.sandboxed).await?;
+        let mut known = Vec::new();
+        for (idx, participants) in stages.started().await?.into_iter().enumerate() {
+            let result = match decided.get(&idx) {
+                Some(json) => Some(
+                    serde_json::from_str::<StoredStageResult>(json)
+                        .map_err(|err| ArenaError::Stage {
+                            stage: config.stages[idx].name.clone(),
+                            message: format!("its stored result is damaged: {err}"),
+                        })?
+                        .to_stage_result(),
+                ),
+                None => None,
+            };
+            known.push(StageKnown { openings: None, participants, result });
+        }
         let mut on_event = |event: Event| {
             if let Event::Note { text, .. } = event {
                 self.tell(WorkEvent::Note { text });
             }
         };
-        let options = RunOptions {
-            jobs: self.options.jobs,
-            config_dir: t.config_dir.clone(),
-            sandboxed: self.options.sandboxed,
-            pin: false,
-            watch: None,
-            wait_for_runner: false,
-            shared: None,
-        };
-        let mut participants: Vec<EntrantId> = (0..t.entrants).collect();
-        for (idx, stage) in config.stages.iter().enumerate() {
-            if let Some(json) = decided.get(&idx) {
-                let result: StoredStageResult = serde_json::from_str(json).map_err(|err| ArenaError::Stage {
-                    stage: stage.name.clone(),
-                    message: format!("its stored result is damaged: {err}"),
-                })?;
-                participants = result.qualified;
-                continue;
-            }
-            let (stage_participants, resumed) =
-                stage_participants(store, idx, stage, &participants, &t.all, &t.specs, &options, &mut stored_notes, &mut on_event).await?;
-            if !resumed {
-                start_programs(
-                    store,
-                    config,
-                    idx,
-                    &stage_participants,
-                    &t.all,
-                    &t.specs,
-                    self.options.sandboxed,
-                    &mut stored_notes,
-                    &mut on_event,
-                )
-                .await?;
-            }
-            let stage_options = stage.options.clone().unwrap_or_else(|| config.options.clone());
-            let openings = stage_openings(config, stage, idx, &stage_options, &t.config_dir, &t.files)?;
-            let ctx = StageContext {
-                index: idx,
-                config: stage,
-                entrants: &t.all,
-                participants: &stage_participants,
-                baseline: t.baselines[idx],
-                n_openings: openings.len(),
-                seed: config.seed,
-            };
-            let stage_results: Vec<GameOutcome> = finished.iter().filter(|o| o.spec.stage == idx).cloned().collect();
-            match schedule::next(&ctx, &stage_results) {
-                Next::Play(games) => {
-                    let done: HashSet<&str> = stage_results.iter().map(|o| o.spec.key.as_str()).collect();
-                    let new: Vec<_> = games.into_iter().filter(|g| !done.contains(g.key.as_str())).collect();
-                    store.enqueue(&new).await?;
-                    self.tell(WorkEvent::Queued { stage: idx, games: new.len() });
+        loop {
+            let known_now = Known { entrants: &t.all, n_entrants: t.entrants, baselines: &t.baselines, games: &finished, stages: &known };
+            match progress::next(config, &known_now) {
+                Step::Openings { stage: idx } => {
+                    let stage = &config.stages[idx];
+                    let stage_options = stage.options.clone().unwrap_or_else(|| config.options.clone());
+                    known[idx].openings = Some(stage_openings(config, stage, idx, &stage_options, &t.config_dir, &t.files)?.len());
+                }
+                Step::Enter { stage: idx, candidates, entry_check } => {
+                    let participants = stages.entry_check(idx, candidates, entry_check, &mut on_event).await?;
+                    stages.start_programs(idx, &participants, &mut on_event).await?;
+                    known[idx].participants = Some(participants);
+                }
+                Step::Play { stage: idx, games, .. } => {
+                    store.enqueue(&games).await?;
+                    self.tell(WorkEvent::Queued { stage: idx, games: games.len() });
                     return Ok(Planned::Open);
                 }
-                Next::Done(result) => {
-                    for (id, reason) in &result.failed {
-                        let text = format!("{} is out after {}: {reason}", t.all[*id].name, stage.name);
-                        note(store, &mut stored_notes, idx, Some(*id), &text, &mut on_event).await?;
-                    }
-                    let stored = StoredStageResult { ranking: result.ranking, qualified: result.qualified, failed: result.failed };
-                    store.save_stage_result(idx, &serde_json::to_string(&stored).expect("a stage result serialises")).await?;
+                Step::Decide { stage: idx, result, .. } => {
+                    let stored = stages.decide(idx, result, &mut on_event).await?;
                     // Games still leased that the schedule no longer needs are not stored.
                     store.drop_queued(idx).await?;
-                    participants = stored.qualified.clone();
+                    known[idx].result = Some(stored.to_stage_result());
                     self.tell(WorkEvent::Decided { stage: idx, result: stored });
                 }
+                Step::Done => return Ok(Planned::Decided),
             }
         }
-        Ok(Planned::Decided)
     }
 
     /// What this worker needs to play a stage's games, made on its first game there: the
@@ -627,6 +590,7 @@ impl Worker {
             names: Arc::new(t.all.iter().map(|e| e.name.clone()).collect()),
             prints: Arc::new(StagePrints::load(&self.store, idx, &stage.name, &t.all).await?),
             shared: None,
+            referee: None,
         };
         let kit = Arc::new(StageKit { starts, job });
         kits.insert(idx, Arc::clone(&kit));

@@ -14,6 +14,7 @@ pub mod cores;
 pub mod human;
 pub mod lanes;
 pub mod record;
+pub mod resources;
 mod spec;
 
 // The bots' side of a game (manifests, builds, drivers, faults) is the `bots` crate; it

@@ -5,6 +5,7 @@
 pub mod config;
 pub mod ladder;
 pub mod openings;
+pub mod progress;
 pub mod ratings;
 pub mod schedule;
 pub mod scoring;

@@ -224,7 +224,7 @@ pub(crate) async fn play_live(
         Ok(record) => record,
         Err(err) => {
             // Our own failure, no side's: there is no result to show or keep.
-            eprintln!("arbiter serve: game {} was not played: {err}", game.id);
+            tracing::error!("game {} was not played: {err}", game.id);
             app.registry.remove(&game.id);
             return None;
         }
@@ -243,7 +243,7 @@ pub(crate) async fn play_live(
                 registry.remove(&id);
             });
         }
-        Err(err) => eprintln!("arbiter serve: cannot keep game {} on disk (it stays in memory): {err}", game.id),
+        Err(err) => tracing::error!("cannot keep game {} on disk (it stays in memory): {err}", game.id),
     }
     Some(record)
 }

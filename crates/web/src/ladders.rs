@@ -117,7 +117,7 @@ impl Ladders {
     pub async fn resume(app: &Arc<App>) -> Result<(), store::StoreError> {
         for row in app.arena.ladders().await? {
             let Ok(kind) = GameKind::from_name(&row.game) else {
-                eprintln!("warning: ladder {} plays an unknown game {:?}; skipped", row.id, row.game);
+                tracing::warn!("ladder {} plays an unknown game {:?}; skipped", row.id, row.game);
                 continue;
             };
             let options: Options = serde_json::from_str(&row.options).unwrap_or_default();
@@ -270,7 +270,7 @@ async fn run(app: Arc<App>, ladder: Arc<Ladder>) {
         let pair = match next_game(&app, &ladder).await {
             Ok(pair) => pair,
             Err(err) => {
-                eprintln!("arbiter serve: ladder {}: {err}", ladder.id);
+                tracing::error!("ladder {}: {err}", ladder.id);
                 None
             }
         };
@@ -296,7 +296,7 @@ async fn run(app: Arc<App>, ladder: Arc<Ladder>) {
         let (app, ladder) = (Arc::clone(&app), Arc::clone(&ladder));
         app.tasks.clone().spawn(async move {
             if let Err(err) = play(&app, &ladder, &pair).await {
-                eprintln!("arbiter serve: ladder {}: a game was not played: {err}", ladder.id);
+                tracing::error!("ladder {}: a game was not played: {err}", ladder.id);
             }
             app.ladders.running.fetch_sub(1, Ordering::SeqCst);
             {

@@ -166,7 +166,7 @@ impl App {
     /// A tournament file that cannot be read: a warning on stderr (with its path), and
     /// an entry in the organiser's list (with its name only); the server goes on.
     pub(crate) fn skip_unreadable(&self, path: &Path, error: &str) {
-        eprintln!("warning: skipped {}: {error}", path.display());
+        tracing::warn!("skipped {}: {error}", path.display());
         let file = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         let error = hide_paths(&error.replace(&path.display().to_string(), &file));
         self.unreadable.lock().unwrap_or_else(|p| p.into_inner()).push(Unreadable { file, error });

@@ -373,7 +373,7 @@ fn spawn_check(app: &Arc<App>, version: submissions::Version, held: Option<Held>
                 app.ladders.wake_game(checked.game);
                 let _ = send.send(checked);
             }
-            Err(err) => eprintln!("arbiter serve: the check of {} v{} failed: {err}", version.name, version.version),
+            Err(err) => tracing::error!("the check of {} v{} failed: {err}", version.name, version.version),
         }
     });
     receive
