@@ -38,7 +38,9 @@ def main():
     def worker():
         engines = [chess.engine.SimpleEngine.popen_uci(shlex.split(command)) for _ in range(2)]
         for engine in engines:
-            engine.configure({"Hash": 16, "Threads": 1})
+            # Stockfish's settings, as the manifest gives them; an engine without these
+            # options (the instant engine) is refused them by python-chess.
+            engine.configure({name: value for name, value in {"Hash": 16, "Threads": 1}.items() if name in engine.options})
         try:
             while True:
                 with lock:
