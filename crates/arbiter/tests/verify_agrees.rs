@@ -3,8 +3,7 @@
 //! own), their move lists fed to the binary, and every verdict checked against the game's
 //! own end; plus cut-short and corrupted records.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
 
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
@@ -36,27 +35,11 @@ fn options_of(case: &Case) -> Options {
     case.options.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
 }
 
-/// Runs `arbiter verify` on the given lines and returns its output lines as JSON.
+/// Runs `arbiter verify` with the case's game and options on the given lines; its output
+/// lines as JSON.
 fn verify(case: &Case, lines: &[String]) -> Vec<Value> {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_arbiter"));
-    cmd.arg("verify").arg(case.kind.name());
-    for (k, v) in case.options {
-        cmd.arg("-o").arg(format!("{k}={v}"));
-    }
-    let mut child = cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("start arbiter");
-    let input = lines.join("\n") + "\n";
-    let mut stdin = child.stdin.take().expect("piped stdin");
-    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()).expect("write stdin"));
-    let output = child.wait_with_output().expect("arbiter runs");
-    writer.join().expect("writer thread");
-    assert!(output.status.success(), "verify failed: {}", String::from_utf8_lossy(&output.stderr));
-    let out: Vec<Value> = String::from_utf8(output.stdout)
-        .expect("utf-8")
-        .lines()
-        .map(|line| serde_json::from_str(line).expect("each output line is JSON"))
-        .collect();
-    assert_eq!(out.len(), lines.len(), "one output line per input line");
-    out
+    let options: Vec<String> = case.options.iter().flat_map(|(k, v)| ["-o".to_string(), format!("{k}={v}")]).collect();
+    common::verify(case.kind.name(), &options, lines)
 }
 
 /// A random game: its start text, its moves, and the final position.

@@ -4,9 +4,10 @@
 //! occurrence of a position), fed to the binary: every finished game's verdict is
 //! python-chess's, every game cut short is still going with python-chess's legal moves.
 
-use std::io::Write;
+mod common;
+
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use serde_json::{Value, json};
 
@@ -37,23 +38,9 @@ for _ in range(int(sys.argv[1])):
                       "legal": sorted(m.uci() for m in cut_board.legal_moves)}))
 "#;
 
+/// `arbiter verify chess` on `lines`.
 fn verify(lines: &[String]) -> Vec<Value> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
-        .args(["verify", "chess"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start arbiter");
-    let input = lines.join("\n") + "\n";
-    let mut stdin = child.stdin.take().expect("piped stdin");
-    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()).expect("write stdin"));
-    let output = child.wait_with_output().expect("arbiter runs");
-    writer.join().expect("writer thread");
-    assert!(output.status.success(), "verify failed: {}", String::from_utf8_lossy(&output.stderr));
-    let out: Vec<Value> = String::from_utf8(output.stdout).unwrap().lines().map(|line| serde_json::from_str(line).expect("JSON")).collect();
-    assert_eq!(out.len(), lines.len(), "one output line per input line");
-    out
+    common::verify("chess", &[], lines)
 }
 
 #[test]

@@ -2,8 +2,7 @@
 //! moves listed (`pass` when it is the only one), and the refusals of the rules (a pass
 //! while a placement is open, a taken square, a move after the end), each as one line.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
 
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
@@ -12,23 +11,8 @@ use serde_json::{Value, json};
 
 /// Runs `arbiter verify reversi` (with `args`) on `lines`; its output lines as JSON.
 fn verify(args: &[&str], lines: &[String]) -> Vec<Value> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
-        .args(["verify", "reversi"])
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start arbiter");
-    let input = lines.join("\n") + "\n";
-    let mut stdin = child.stdin.take().expect("piped stdin");
-    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()).expect("write stdin"));
-    let output = child.wait_with_output().expect("arbiter runs");
-    writer.join().expect("writer thread");
-    assert!(output.status.success(), "verify failed: {}", String::from_utf8_lossy(&output.stderr));
-    let out: Vec<Value> = String::from_utf8(output.stdout).unwrap().lines().map(|line| serde_json::from_str(line).expect("JSON")).collect();
-    assert_eq!(out.len(), lines.len(), "one output line per input line");
-    out
+    let args: Vec<String> = args.iter().map(|arg| arg.to_string()).collect();
+    common::verify("reversi", &args, lines)
 }
 
 fn record(moves: &[&str]) -> String {
