@@ -10,10 +10,8 @@ mod common;
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use common::{SAFETY, TOKEN, request};
+use common::{SAFETY, TOKEN, call};
 use serde_json::{Value, json};
-
-const BOUNDARY: &str = "----arbiter-arena-boundary";
 
 /// The sample random player (project protocol, every game), which logs each move on
 /// stderr: what the log-privacy checks look for.
@@ -21,31 +19,15 @@ fn random_bot() -> String {
     std::fs::read_to_string(common::repo_root().join("bots/arbiter/python/random_bot.py")).unwrap()
 }
 
+/// The upload form of a Python bot `name` of the project's protocol for Connect Four.
 fn upload_form(name: &str, code: &str) -> String {
-    let mut body = String::new();
-    for (field, value) in [("name", name), ("game", "connect4"), ("protocol", "arbiter")] {
-        body.push_str(&format!("--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"{field}\"\r\n\r\n{value}\r\n"));
-    }
-    body.push_str(&format!(
-        "--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"source\"; filename=\"main.py\"\r\n\
-         Content-Type: application/octet-stream\r\n\r\n{code}\r\n--{BOUNDARY}--\r\n"
-    ));
-    body
-}
-
-/// A request with a token (or none) and a JSON or multipart body; status and JSON.
-async fn call(addr: SocketAddr, method: &str, path: &str, token: Option<&str>, body: Option<&str>) -> (u16, Value) {
-    let auth = token.map(|t| format!("Bearer {t}"));
-    let content_type = match body {
-        Some(b) if b.starts_with("--") => format!("multipart/form-data; boundary={BOUNDARY}"),
-        _ => "application/json".to_string(),
-    };
-    let mut headers = vec![("Content-Type", content_type.as_str())];
-    if let Some(auth) = &auth {
-        headers.push(("Authorization", auth.as_str()));
-    }
-    let response = request(addr, method, path, &headers, body).await;
-    (response.status, response.json())
+    let parts: [(&str, Option<&str>, &[u8]); 4] = [
+        ("name", None, name.as_bytes()),
+        ("game", None, b"connect4"),
+        ("protocol", None, b"arbiter"),
+        ("source", Some("main.py"), code.as_bytes()),
+    ];
+    String::from_utf8(common::multipart(&parts)).expect("a text form")
 }
 
 async fn upload(addr: SocketAddr, token: Option<&str>, name: &str) -> (u16, Value) {

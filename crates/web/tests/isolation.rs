@@ -9,39 +9,17 @@ mod common;
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use common::{SAFETY, TOKEN, request};
-use serde_json::{Value, json};
-
-const BOUNDARY: &str = "----arbiter-isolation-boundary";
+use common::{SAFETY, TOKEN, call};
+use serde_json::json;
 
 /// A multipart form: plain fields, then files (field name, file name, content).
 fn form(fields: &[(&str, &str)], files: &[(&str, &str, &str)]) -> String {
-    let mut body = String::new();
-    for (field, value) in fields {
-        body.push_str(&format!("--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"{field}\"\r\n\r\n{value}\r\n"));
-    }
-    for (field, file, content) in files {
-        body.push_str(&format!(
-            "--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"{field}\"; filename=\"{file}\"\r\n\
-             Content-Type: application/octet-stream\r\n\r\n{content}\r\n"
-        ));
-    }
-    body.push_str(&format!("--{BOUNDARY}--\r\n"));
-    body
-}
-
-async fn call(addr: SocketAddr, method: &str, path: &str, token: Option<&str>, body: Option<&str>) -> (u16, Value) {
-    let auth = token.map(|t| format!("Bearer {t}"));
-    let content_type = match body {
-        Some(b) if b.starts_with("--") => format!("multipart/form-data; boundary={BOUNDARY}"),
-        _ => "application/json".to_string(),
-    };
-    let mut headers = vec![("Content-Type", content_type.as_str())];
-    if let Some(auth) = &auth {
-        headers.push(("Authorization", auth.as_str()));
-    }
-    let response = request(addr, method, path, &headers, body).await;
-    (response.status, response.json())
+    let parts: Vec<(&str, Option<&str>, &[u8])> = fields
+        .iter()
+        .map(|(field, value)| (*field, None, value.as_bytes()))
+        .chain(files.iter().map(|(field, file, content)| (*field, Some(*file), content.as_bytes())))
+        .collect();
+    String::from_utf8(common::multipart(&parts)).expect("a text form")
 }
 
 async fn new_entrant(addr: SocketAddr, name: &str) -> String {

@@ -171,6 +171,22 @@ pub fn multipart(parts: &[(&str, Option<&str>, &[u8])]) -> Vec<u8> {
     body
 }
 
+/// A request with a token (or none) and a JSON body or a [`multipart`] form; the status and
+/// JSON answer.
+pub async fn call(addr: SocketAddr, method: &str, path: &str, token: Option<&str>, body: Option<&str>) -> (u16, Value) {
+    let auth = token.map(|t| format!("Bearer {t}"));
+    let content_type = match body {
+        Some(b) if b.starts_with("--") => format!("multipart/form-data; boundary={BOUNDARY}"),
+        _ => "application/json".to_string(),
+    };
+    let mut headers = vec![("Content-Type", content_type.as_str())];
+    if let Some(auth) = &auth {
+        headers.push(("Authorization", auth.as_str()));
+    }
+    let response = request(addr, method, path, &headers, body).await;
+    (response.status, response.json())
+}
+
 /// Uploads a form with `token` from the local address `source` to `path` (the
 /// submissions endpoint, with its query); the status and JSON answer.
 pub async fn upload_from(source: std::net::Ipv4Addr, addr: SocketAddr, path: &str, token: &str, form: &[u8]) -> (u16, Value) {
