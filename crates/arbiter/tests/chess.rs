@@ -7,8 +7,11 @@
 //! an SPRT, whose PGN python-chess reads back and whose statistics
 //! `tests/chess/check_match.py` computes again.
 
+mod common;
+
+use common::arbiter;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
 use serde_json::Value;
 
@@ -23,10 +26,6 @@ fn setup() -> PathBuf {
     let status = Command::new(repo().join("scripts/setup-chess-tests")).status().expect("the setup script runs");
     assert!(status.success(), "scripts/setup-chess-tests failed");
     repo().join("tests/chess/.venv/bin/python")
-}
-
-fn arbiter(args: &[&str]) -> Output {
-    Command::new(ARBITER).args(args).output().expect("arbiter runs")
 }
 
 fn text(bytes: &[u8]) -> String {

@@ -1,12 +1,11 @@
 //! The `arbiter` command as a user meets it: games, play (seeded, JSON, errors).
 
-use std::process::{Command, Output};
+mod common;
+
+use common::arbiter;
+use std::process::Output;
 
 use serde_json::Value;
-
-fn arbiter(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_arbiter")).args(args).output().expect("arbiter runs")
-}
 
 fn stdout(output: &Output) -> String {
     assert!(output.status.success(), "failed: {}", String::from_utf8_lossy(&output.stderr));

@@ -2,18 +2,9 @@
 //! bots think at the same time on one core's place, and the command says so. Through
 //! the real `arbiter`, as an organiser runs it, with bots that log when they think.
 
-use std::process::{Command, Output};
+mod common;
 
-const ARBITER: &str = env!("CARGO_BIN_EXE_arbiter");
-
-fn arbiter(args: &[&str]) -> Output {
-    Command::new(ARBITER).args(args).output().expect("arbiter runs")
-}
-
-fn ok(output: &Output) -> String {
-    assert!(output.status.success(), "arbiter failed: {}", String::from_utf8_lossy(&output.stderr));
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
+use common::{arbiter, ok};
 
 /// A bot of the project protocol that takes 20 ms of wall-clock time over every move and
 /// appends when it began and ended thinking (microseconds) to the log named by its

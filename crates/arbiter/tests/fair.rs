@@ -4,8 +4,11 @@
 //! referee's), their records show the time they spent, and the command warns that -j is
 //! above the cores. Through the real `arbiter`, as an organiser runs it.
 
+mod common;
+
+use common::{arbiter, ok};
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Command;
 
 use serde_json::Value;
 
@@ -21,15 +24,6 @@ static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
     ONE_AT_A_TIME.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
-}
-
-fn arbiter(args: &[&str]) -> Output {
-    Command::new(ARBITER).args(args).output().expect("arbiter runs")
-}
-
-fn ok(output: &Output) -> String {
-    assert!(output.status.success(), "arbiter failed: {}", String::from_utf8_lossy(&output.stderr));
-    String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
 fn config(dir: &Path) -> String {

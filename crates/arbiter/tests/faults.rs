@@ -4,8 +4,11 @@
 //! in order on SIGTERM and SIGHUP, and the game folders of a killed run are removed at
 //! the next start, those of live runs never. Everything through the real `arbiter`.
 
+mod common;
+
+use common::arbiter;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -14,10 +17,6 @@ const ARBITER: &str = env!("CARGO_BIN_EXE_arbiter");
 
 /// A Python program with a syntax error.
 const BROKEN_PYTHON: &str = "import sys\n\ndef f(:\n    pass\n";
-
-fn arbiter(args: &[&str]) -> Output {
-    Command::new(ARBITER).args(args).output().expect("arbiter runs")
-}
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()

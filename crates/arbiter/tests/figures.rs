@@ -3,21 +3,12 @@
 //! time the bot itself measured for that move; the standings' time per move is the
 //! mean of the moves' times in the records, a turn that ended without a move left out.
 
+mod common;
+
+use common::{arbiter, ok};
 use std::path::Path;
-use std::process::{Command, Output};
 
 use serde_json::Value;
-
-const ARBITER: &str = env!("CARGO_BIN_EXE_arbiter");
-
-fn arbiter(args: &[&str]) -> Output {
-    Command::new(ARBITER).args(args).output().expect("arbiter runs")
-}
-
-fn ok(output: &Output) -> String {
-    assert!(output.status.success(), "arbiter failed: {}", String::from_utf8_lossy(&output.stderr));
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
 
 /// A bot of the project's protocol in Python that measures, per move, the CPU time of its
 /// thread from reading `go` to writing its move (a little work: a few hundred

@@ -4,16 +4,12 @@
 //! `ABOUT`; its `MESSAGE`/`DEBUG` lines are kept in the record; engines that answer `OK`
 //! late, write log lines around their moves, refuse `START 10` or answer off the board.
 
+mod common;
+
+use common::arbiter;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use serde_json::Value;
-
-const ARBITER: &str = env!("CARGO_BIN_EXE_arbiter");
-
-fn arbiter(args: &[&str]) -> Output {
-    Command::new(ARBITER).args(args).output().expect("arbiter runs")
-}
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()

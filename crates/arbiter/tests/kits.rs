@@ -6,16 +6,12 @@
 //! the doctor; `new` refuses a folder that is not empty and an unknown game in one line.
 //! The toolchains used are the machine's: python3, cc, c++, rustc and node.
 
+mod common;
+
+use common::arbiter;
 use std::path::Path;
-use std::process::{Command, Output};
 
 use serde_json::Value;
-
-const ARBITER: &str = env!("CARGO_BIN_EXE_arbiter");
-
-fn arbiter(args: &[&str]) -> Output {
-    Command::new(ARBITER).args(args).output().expect("arbiter runs")
-}
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()

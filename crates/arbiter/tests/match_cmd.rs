@@ -1,13 +1,12 @@
 //! `arbiter match`: Elo with error bars and LOS from colour-swapped pairs, the SPRT
 //! stopping early, the same results at any -j, and clear errors.
 
-use std::process::{Command, Output};
+mod common;
+
+use common::arbiter;
+use std::process::Output;
 
 use serde_json::Value;
-
-fn arbiter(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_arbiter")).args(args).output().expect("arbiter runs")
-}
 
 fn stdout(output: &Output) -> String {
     assert!(output.status.success(), "failed: {}", String::from_utf8_lossy(&output.stderr));

@@ -6,21 +6,12 @@
 //! pins itself and spinning children to its CPU is timed out like the same work in one
 //! process (the wait behind its own processes is not given back).
 
+mod common;
+
+use common::{arbiter, ok};
 use std::path::Path;
-use std::process::{Command, Output};
 
 use serde_json::Value;
-
-const ARBITER: &str = env!("CARGO_BIN_EXE_arbiter");
-
-fn arbiter(args: &[&str]) -> Output {
-    Command::new(ARBITER).args(args).output().expect("arbiter runs")
-}
-
-fn ok(output: &Output) -> String {
-    assert!(output.status.success(), "arbiter failed: {}", String::from_utf8_lossy(&output.stderr));
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
 
 /// A bot folder holding the test's C source `source` (from `tests/data`), built by its
 /// manifest.

@@ -1,13 +1,12 @@
 //! The built-in players' ladder as a user meets it: `arbiter players`, `arbiter analyse`,
 //! the rungs' names in `play`, and the refusals of names that do not fit.
 
-use std::process::{Command, Output};
+mod common;
+
+use common::arbiter;
+use std::process::Output;
 
 use serde_json::Value;
-
-fn arbiter(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_arbiter")).args(args).output().expect("arbiter runs")
-}
 
 fn stdout(output: &Output) -> String {
     assert!(output.status.success(), "failed: {}", String::from_utf8_lossy(&output.stderr));

@@ -8,13 +8,14 @@
 //! writes, when told a game, its token, how many games it has been told and the files it
 //! sees, which the game records keep.
 
+mod common;
+
+use common::arbiter;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::Value;
-
-const ARBITER: &str = env!("CARGO_BIN_EXE_arbiter");
 
 /// A Connect Four bot of the project protocol: says `reuse` unless given `--no-reuse`,
 /// leaves a file in its working folder for each game, and at its first move of the game
@@ -51,10 +52,6 @@ for line in sys.stdin:
     elif word == "quit":
         break
 "#;
-
-fn arbiter(args: &[&str]) -> Output {
-    Command::new(ARBITER).args(args).output().expect("arbiter runs")
-}
 
 fn ok(output: Output) -> String {
     let text = String::from_utf8_lossy(&output.stdout).into_owned();

@@ -1,4 +1,6 @@
-//! What the integration tests of `arbiter` share: `arbiter verify` run on records.
+//! What the integration tests of `arbiter` share: the binary run with arguments, and
+//! `arbiter verify` run on records. Each test program uses part of it.
+#![allow(dead_code)]
 
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -29,4 +31,15 @@ pub fn verify(game: &str, args: &[String], lines: &[String]) -> Vec<Value> {
         .collect();
     assert_eq!(out.len(), lines.len(), "one output line per input line");
     out
+}
+
+/// Runs the `arbiter` binary with `args`; its output.
+pub fn arbiter(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_arbiter")).args(args).output().expect("arbiter runs")
+}
+
+/// The standard output of a run that must succeed (else the test fails with its stderr).
+pub fn ok(output: &std::process::Output) -> String {
+    assert!(output.status.success(), "arbiter failed: {}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8_lossy(&output.stdout).into_owned()
 }
