@@ -1,5 +1,6 @@
 //! `arbiter bench-play GAME A B`: games per second and wall time per move of real bots
-//! through the referee, the figures behind "referee overhead" in `docs/benchmarks.md`.
+//! through the referee, the figures behind "The referee's cost per move" in
+//! `docs/benchmarks.md`.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
