@@ -93,10 +93,11 @@ async fn misbehaving_bots_lose_and_leave_nothing_behind() {
     let random = random();
     // (name, script, per-move limit in ms, CPU budget in ms, termination, part of the detail)
     let cases = [
-        ("silent", SILENT, Some(1000), None, "crash", "did not connect to ARBITER_ADDR=127.0.0.1:"),
-        ("exits", EXITS, None, None, "crash", "exited with status 3 before connecting"),
         // A limit leaves room for a Python start on a loaded machine wherever the phase
-        // before the fault must be reached (connect, then say nothing / sleep).
+        // before the fault must be reached (its pid written, connect, then say nothing /
+        // sleep): at 1 s a loaded machine killed the silent bot before it wrote its pid.
+        ("silent", SILENT, Some(5000), None, "crash", "did not connect to ARBITER_ADDR=127.0.0.1:"),
+        ("exits", EXITS, None, None, "crash", "exited with status 3 before connecting"),
         ("mute", MUTE, Some(5000), None, "timeout", "sent no name within 5 s"),
         ("bad-name", BAD_NAME, None, None, "protocol-error", "\\\"I am a bot\\\""),
         ("garbage", GARBAGE, None, None, "protocol-error", "\\\"the middle one\\\""),
