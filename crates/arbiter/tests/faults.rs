@@ -418,7 +418,7 @@ fn a_stopped_run_ends_only_once_its_games_folders_are_gone() {
     // Both games run at once (-j 2); the filler has filled its folder in one of them.
     let filled = || game_folders(&tmp).iter().any(|game| walk(game).iter().any(|f| f.ends_with("filled")));
     wait_for("a filled folder", filled);
-    nix::sys::signal::kill(nix::unistd::Pid::from_raw(child.id() as i32), nix::sys::signal::Signal::SIGTERM).unwrap();
+    rustix::process::kill_process(rustix::process::Pid::from_raw(child.id() as i32).unwrap(), rustix::process::Signal::TERM).unwrap();
     let (status, err) = finish(child);
     assert_eq!(status.code(), Some(1), "{err}");
     // The games stopped were dropped on their lanes' threads, which removed their folders
@@ -448,12 +448,12 @@ fn sigterm_and_sighup_stop_a_tournament_like_ctrl_c() {
     let db = dir.path().join("t.db");
     let tmp = dir.path().join("tmp");
     std::fs::create_dir(&tmp).unwrap();
-    for (signal, name) in [(nix::sys::signal::Signal::SIGTERM, "SIGTERM"), (nix::sys::signal::Signal::SIGHUP, "SIGHUP")] {
+    for (signal, name) in [(rustix::process::Signal::TERM, "SIGTERM"), (rustix::process::Signal::HUP, "SIGHUP")] {
         let before = stored(&db).len();
         let child = tournament(&config, &db, &tmp).spawn().unwrap();
         wait_for("a game to be stored", || stored(&db).len() > before);
-        let pid = nix::unistd::Pid::from_raw(child.id() as i32);
-        nix::sys::signal::kill(pid, signal).unwrap();
+        let pid = rustix::process::Pid::from_raw(child.id() as i32).unwrap();
+        rustix::process::kill_process(pid, signal).unwrap();
         let (status, err) = finish(child);
         assert_eq!(status.code(), Some(1), "{err}");
         let last = err.lines().last().unwrap();

@@ -127,7 +127,7 @@ fn a_resumed_stage_counts_only_this_runs_games_per_second() {
         }
         std::thread::sleep(Duration::from_millis(20));
     }
-    nix::sys::signal::kill(nix::unistd::Pid::from_raw(child.id() as i32), nix::sys::signal::Signal::SIGINT).unwrap();
+    rustix::process::kill_process(rustix::process::Pid::from_raw(child.id() as i32).unwrap(), rustix::process::Signal::INT).unwrap();
     child.wait().unwrap();
     let before = stored_round_robin_games(&db);
     assert!(before < 18, "the first run was stopped before the end ({before} of 18)");

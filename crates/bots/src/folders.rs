@@ -241,16 +241,16 @@ mod tests {
     #[test]
     fn lifeline_folders_of_dead_referees_go() {
         let temp = tempfile::tempdir().unwrap();
-        let mode = nix::sys::stat::Mode::S_IRUSR | nix::sys::stat::Mode::S_IWUSR;
+        let fifo = |path: &Path| rustix::fs::mkfifoat(rustix::fs::CWD, path, rustix::fs::Mode::RUSR | rustix::fs::Mode::WUSR);
         // A live referee's: it holds its FIFO open read-write.
         let live = temp.path().join(format!("{LIFELINE_PREFIX}live"));
         std::fs::create_dir(&live).unwrap();
-        nix::unistd::mkfifo(&live.join("lifeline"), mode).unwrap();
+        fifo(&live.join("lifeline")).unwrap();
         let held = std::fs::OpenOptions::new().read(true).write(true).open(live.join("lifeline")).unwrap();
         // A dead one's: nobody holds it.
         let dead = temp.path().join(format!("{LIFELINE_PREFIX}dead"));
         std::fs::create_dir(&dead).unwrap();
-        nix::unistd::mkfifo(&dead.join("lifeline"), mode).unwrap();
+        fifo(&dead.join("lifeline")).unwrap();
         // One just made, its FIFO not there yet.
         let young = temp.path().join(format!("{LIFELINE_PREFIX}young"));
         std::fs::create_dir(&young).unwrap();

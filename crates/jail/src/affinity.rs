@@ -7,8 +7,9 @@
 
 use std::cell::Cell;
 
-use nix::sched::{CpuSet, sched_getaffinity, sched_setaffinity};
-use nix::unistd::Pid;
+use rustix::io::Errno;
+use rustix::process::Pid;
+use rustix::thread::{CpuSet, sched_getaffinity, sched_setaffinity};
 
 thread_local! {
     /// The CPU this thread was pinned to by [`pin_this_thread`], if any.
@@ -18,20 +19,24 @@ thread_local! {
 /// The CPUs the calling thread may run on (a process's, called from a thread not pinned
 /// here), in increasing order; empty if they cannot be read.
 pub fn allowed_cpus() -> Vec<usize> {
-    let Ok(set) = sched_getaffinity(Pid::from_raw(0)) else { return Vec::new() };
-    (0..CpuSet::count()).filter(|&cpu| set.is_set(cpu).unwrap_or(false)).collect()
+    let Ok(set) = sched_getaffinity(None) else { return Vec::new() };
+    (0..CpuSet::MAX_CPU).filter(|&cpu| set.is_set(cpu)).collect()
 }
 
-fn only(cpu: usize) -> nix::Result<CpuSet> {
+/// The set of `cpu` alone; EINVAL for a CPU beyond what a set holds.
+fn only(cpu: usize) -> rustix::io::Result<CpuSet> {
+    if cpu >= CpuSet::MAX_CPU {
+        return Err(Errno::INVAL);
+    }
     let mut set = CpuSet::new();
-    set.set(cpu)?;
+    set.set(cpu);
     Ok(set)
 }
 
 /// Pins the calling thread to `cpu`; threads and processes it starts from then on
 /// inherit that CPU, and [`lane_cpu`] on this thread returns it.
-pub fn pin_this_thread(cpu: usize) -> nix::Result<()> {
-    sched_setaffinity(Pid::from_raw(0), &only(cpu)?)?;
+pub fn pin_this_thread(cpu: usize) -> rustix::io::Result<()> {
+    sched_setaffinity(None, &only(cpu)?)?;
     LANE_CPU.with(|c| c.set(Some(cpu)));
     Ok(())
 }

@@ -9,9 +9,6 @@
 
 use std::time::{Duration, Instant};
 
-use nix::time::{ClockId, clock_getcpuclockid, clock_gettime};
-use nix::unistd::Pid;
-
 /// Fields of `/proc/<pid>/stat` after the command name, 0-based from the state field.
 const PGRP: usize = 2;
 const CUTIME: usize = 13;
@@ -44,19 +41,48 @@ pub struct CpuMeter {
 /// at the last scan.
 #[derive(Debug)]
 struct Member {
-    clock: Option<ClockId>,
+    clock: Option<CpuClock>,
     reaped: Duration,
 }
 
 impl Member {
     fn new(pid: i32, reaped: Duration) -> Member {
-        Member { clock: clock_getcpuclockid(Pid::from_raw(pid)).ok(), reaped }
+        Member { clock: CpuClock::of(pid), reaped }
     }
 
     /// Its own CPU time now (all its threads), `None` once it is gone.
     fn live(&self) -> Option<Duration> {
-        let now = clock_gettime(self.clock?).ok()?;
-        Some(Duration::from(now))
+        self.clock?.read()
+    }
+}
+
+/// A process's CPU clock. rustix has no `clock_getcpuclockid`, and its `clock_gettime`
+/// takes only the fixed clocks: the two calls go to the C library here, each alone in a
+/// safe function.
+#[derive(Clone, Copy, Debug)]
+struct CpuClock(libc::clockid_t);
+
+impl CpuClock {
+    /// The CPU clock of process `pid` (the caller's for 0); `None` when there is no such
+    /// process.
+    fn of(pid: i32) -> Option<CpuClock> {
+        let mut clock: libc::clockid_t = 0;
+        // SAFETY: `clock` is a live, writable `clockid_t`, the only memory the call
+        // writes; it reads none.
+        let failed = unsafe { libc::clock_getcpuclockid(pid, &mut clock) };
+        (failed == 0).then_some(CpuClock(clock))
+    }
+
+    /// The process's CPU time now (user and system, all its threads); `None` once it is
+    /// gone.
+    fn read(self) -> Option<Duration> {
+        let mut now = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+        // SAFETY: `now` is a live, writable `timespec`, the only memory the call writes;
+        // any clock id is safe to pass (an invalid one fails with EINVAL).
+        if unsafe { libc::clock_gettime(self.0, &mut now) } != 0 {
+            return None;
+        }
+        Some(Duration::new(now.tv_sec as u64, now.tv_nsec as u32))
     }
 }
 
@@ -113,14 +139,14 @@ impl CpuMeter {
 
 /// Some processes' CPU clocks and their readings at one moment ([`CpuMeter::clocks`]).
 #[derive(Debug)]
-pub struct Clocks(Vec<(ClockId, Duration)>);
+pub struct Clocks(Vec<(CpuClock, Duration)>);
 
 impl Clocks {
     /// The CPU time these processes have used since, summed (those gone count for
     /// nothing): a child reaped meanwhile, or found by a scan of the group meanwhile,
     /// cannot look like a stopped process running.
     pub fn ran(&self) -> Duration {
-        self.0.iter().filter_map(|(clock, then)| Some(Duration::from(clock_gettime(*clock).ok()?).saturating_sub(*then))).sum()
+        self.0.iter().filter_map(|(clock, then)| Some(clock.read()?.saturating_sub(*then))).sum()
     }
 }
 

@@ -70,21 +70,13 @@ impl Command {
     /// is our own helper, so every failure to start it is ours; the helper reports a bot
     /// it cannot start by exiting with a message on stderr.
     pub fn blames_program(&self, err: &io::Error) -> bool {
-        use nix::errno::Errno;
         if self.sandbox.is_some() {
             return false;
         }
         let Some(code) = err.raw_os_error() else { return false };
         matches!(
-            Errno::from_raw(code),
-            Errno::ENOENT
-                | Errno::EACCES
-                | Errno::ENOEXEC
-                | Errno::ENOTDIR
-                | Errno::ELOOP
-                | Errno::ETXTBSY
-                | Errno::ENAMETOOLONG
-                | Errno::EISDIR
+            code,
+            libc::ENOENT | libc::EACCES | libc::ENOEXEC | libc::ENOTDIR | libc::ELOOP | libc::ETXTBSY | libc::ENAMETOOLONG | libc::EISDIR
         )
     }
 }
@@ -408,13 +400,12 @@ impl Process {
                 // holds open read-write for the bot's whole life.
                 let dir = tempfile::Builder::new().prefix("arbiter-lifeline-").tempdir()?;
                 let fifo = dir.path().join("lifeline");
-                nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRUSR | nix::sys::stat::Mode::S_IWUSR).map_err(io::Error::from)?;
+                mkfifo(&fifo)?;
                 lifeline = Some(std::fs::OpenOptions::new().read(true).write(true).open(&fifo)?);
                 let mut policy = sandbox::Policy::new(&command.cwd, &fifo);
                 policy.zygote = zygote;
                 let status_fifo = dir.path().join("status");
-                nix::unistd::mkfifo(&status_fifo, nix::sys::stat::Mode::S_IRUSR | nix::sys::stat::Mode::S_IWUSR)
-                    .map_err(io::Error::from)?;
+                mkfifo(&status_fifo)?;
                 status = Some(tokio::net::unix::pipe::OpenOptions::new().read_write(true).open_receiver(&status_fifo)?);
                 policy.status = Some(status_fifo);
                 // Real paths: the bot's root is built from them, and a link on the way would
@@ -1069,6 +1060,12 @@ pub(crate) fn off_the_runtime(work: impl FnOnce() + Send + 'static) {
         Ok(runtime) => drop(runtime.spawn_blocking(work)),
         Err(_) => work(),
     }
+}
+
+/// Makes a FIFO at `path` that only its owner may read and write (`mkfifo(path, 0600)`).
+fn mkfifo(path: &std::path::Path) -> io::Result<()> {
+    use rustix::fs::{CWD, Mode, mkfifoat};
+    mkfifoat(CWD, path, Mode::RUSR | Mode::WUSR).map_err(io::Error::from)
 }
 
 /// Reads what a pipe holds now, without waiting. Tokio's own `try_read` reads nothing

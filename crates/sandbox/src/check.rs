@@ -77,7 +77,7 @@ impl Scratch {
         std::fs::create_dir_all(&other)?;
         std::fs::write(other.join("secret"), "secret")?;
         let lifeline = root.join("lifeline");
-        nix::unistd::mkfifo(&lifeline, nix::sys::stat::Mode::from_bits_truncate(0o600)).map_err(std::io::Error::from)?;
+        rustix::fs::mkfifoat(rustix::fs::CWD, &lifeline, rustix::fs::Mode::RUSR | rustix::fs::Mode::WUSR).map_err(std::io::Error::from)?;
         Ok(Scratch { bot, other, lifeline })
     }
 }

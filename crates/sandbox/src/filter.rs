@@ -11,7 +11,6 @@
 
 use std::collections::BTreeMap;
 
-use nix::libc;
 use seccompiler::{BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter, SeccompRule, TargetArch};
 
 use crate::Net;

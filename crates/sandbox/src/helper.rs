@@ -17,13 +17,11 @@ use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
 
-use nix::errno::Errno;
-use nix::sys::signal::{SigSet, Signal, kill, killpg, raise};
-use nix::sys::wait::waitpid;
-use nix::unistd::{Pid, getpgid, getpgrp, getpid, getppid, setpgid};
+use rustix::io::Errno;
+use rustix::process::{Pid, Signal, WaitOptions, getpgid, getpgrp, getpid, getppid, kill_process, kill_process_group, setpgid, wait};
 
 use crate::options::{Options, ProcView};
-use crate::{confine, filter, limits, namespaces, root};
+use crate::{confine, filter, limits, namespaces, root, sys};
 
 /// The PATH a bot gets.
 pub const SAFE_PATH: &str = "/usr/local/bin:/usr/bin:/bin";
@@ -87,7 +85,7 @@ pub fn run(options: &Options) -> Result<ExitStatus, HelperError> {
     // another group while the helper lives): the referee stops, continues and kills it.
     // Killing it must never reach the referee's group.
     if getpgrp() != getpid() {
-        let _ = setpgid(Pid::from_raw(0), Pid::from_raw(0));
+        let _ = setpgid(None, None);
     }
     let group = getpgrp();
     // SIGHUP reaches a stopped, orphaned group when the referee dies: the helper must
@@ -95,11 +93,7 @@ pub fn run(options: &Options) -> Result<ExitStatus, HelperError> {
     // referee's (see `leave_the_bots_group`), the signals a terminal or a supervisor
     // sends to the referee's group must not end or stop it either: the referee's own
     // handling ends its games. Children start with an empty mask (std resets it).
-    let mut blocked = SigSet::empty();
-    for signal in [Signal::SIGHUP, Signal::SIGINT, Signal::SIGQUIT, Signal::SIGTSTP, Signal::SIGTERM] {
-        blocked.add(signal);
-    }
-    let _ = blocked.thread_block();
+    let _ = sys::block(&[Signal::HUP, Signal::INT, Signal::QUIT, Signal::TSTP, Signal::TERM]);
 
     // Opened now, before the namespaces: close-on-exec, so the bot never holds it. A
     // zygote reports each move's end itself.
@@ -171,8 +165,9 @@ fn scratch_of(root: &crate::Root) -> PathBuf {
 /// reach another group. Where the parent's group cannot be joined (another session: the
 /// referee is gone), the helper stays.
 fn leave_the_bots_group() {
-    if let Ok(referees) = getpgid(Some(getppid())) {
-        let _ = setpgid(Pid::from_raw(0), referees);
+    // No parent in sight (0) asks for the helper's own group, as getpgid(0) does.
+    if let Ok(referees) = getpgid(getppid()) {
+        let _ = setpgid(None, Some(referees));
     }
 }
 
@@ -316,7 +311,7 @@ fn serve_moves(mut command: Command, mut status: File, scratch: Option<PathBuf>)
     if let Err(err) = set_dumpable_behavior(DumpableBehavior::NotDumpable) {
         return HelperError::Spawn("the zygote".to_string(), err.into());
     }
-    let alone = getpid() == Pid::from_raw(1);
+    let alone = getpid().is_init();
     command.stdin(Stdio::piped());
     if !alone {
         command.process_group(0);
@@ -423,11 +418,13 @@ fn read_frame(control: &mut impl Read) -> io::Result<Option<Frame>> {
 /// else the process group the move's process was started in.
 fn end_leftovers(alone: bool, leader: u32) {
     if alone {
-        let _ = kill(Pid::from_raw(-1), Signal::SIGKILL);
+        // kill(-1, SIGKILL): every process this one may signal.
+        let _ = kill_process_group(Pid::INIT, Signal::KILL);
         // Until none is left to reap (ECHILD).
-        while let Ok(_) | Err(Errno::EINTR) = waitpid(None::<Pid>, None) {}
-    } else if let Ok(leader) = i32::try_from(leader) {
-        let _ = killpg(Pid::from_raw(leader), Signal::SIGKILL);
+        // `wait`, not `waitpid(None)`: that one waits for the caller's group alone (0).
+        while let Ok(_) | Err(Errno::INTR) = wait(WaitOptions::empty()) {}
+    } else if let Some(leader) = i32::try_from(leader).ok().and_then(Pid::from_raw) {
+        let _ = kill_process_group(leader, Signal::KILL);
     }
 }
 
@@ -435,17 +432,15 @@ fn end_leftovers(alone: bool, leader: u32) {
 /// (the referee then sees "killed by signal N"). SIGPIPE, which the Rust runtime
 /// ignores in the helper (and no safe call restores), comes out as exit code 128 + 13.
 pub fn exit_like(status: ExitStatus) -> ! {
-    if let Some(signal) = status.signal().and_then(|s| Signal::try_from(s).ok()) {
+    if let Some(signal) = status.signal().and_then(Signal::from_named_raw) {
         // Only that signal: others the helper blocked (a terminal's SIGINT to the
         // referee's group) may be pending, and would end it first.
-        let mut only = SigSet::empty();
-        only.add(signal);
-        let _ = only.thread_unblock();
+        let _ = sys::unblock(&[signal]);
         // The Rust runtime handles SIGSEGV and SIGBUS (stack overflow detection); its
         // handler restores the default action and returns, so a second raise kills.
-        let _ = raise(signal);
-        let _ = raise(signal);
-        std::process::exit(128 + signal as i32);
+        let _ = sys::raise(signal);
+        let _ = sys::raise(signal);
+        std::process::exit(128 + signal.as_raw());
     }
     std::process::exit(status.code().unwrap_or(125))
 }
@@ -487,8 +482,8 @@ fn watch(mut fifo: File, group: Pid) {
             Err(_) => break,
         }
     }
-    let _ = killpg(group, Signal::SIGKILL);
-    let _ = kill(getpid(), Signal::SIGKILL);
+    let _ = kill_process_group(group, Signal::KILL);
+    let _ = kill_process(getpid(), Signal::KILL);
     std::process::exit(137);
 }
 

@@ -10,8 +10,7 @@
 use std::collections::BTreeSet;
 use std::io::BufRead;
 
-use nix::sys::signal::{SigSet, Signal, killpg};
-use nix::unistd::Pid;
+use rustix::process::{Pid, Signal, kill_process_group};
 
 /// The line the keeper writes on its stdout once it is ready (so that a referee can tell
 /// a helper program that keeps from an older one).
@@ -22,11 +21,7 @@ pub const GREETING: &str = "keeping\n";
 pub fn run() -> ! {
     // Only the end of its input ends the keeper: not a terminal's hang-up or Ctrl-C
     // (it has a process group of its own too), which the referee may outlive.
-    let mut ignored = SigSet::empty();
-    for signal in [Signal::SIGHUP, Signal::SIGINT, Signal::SIGQUIT, Signal::SIGTERM] {
-        ignored.add(signal);
-    }
-    let _ = ignored.thread_block();
+    let _ = crate::sys::block(&[Signal::HUP, Signal::INT, Signal::QUIT, Signal::TERM]);
     {
         use std::io::Write;
         let mut stdout = std::io::stdout().lock();
@@ -37,8 +32,9 @@ pub fn run() -> ! {
         let Ok(line) = line else { break };
         apply(&mut groups, &line);
     }
-    for &group in &groups {
-        let _ = killpg(Pid::from_raw(group), Signal::SIGKILL);
+    // Every group named is above 1 ([`apply`]).
+    for pid in groups.iter().copied().filter_map(Pid::from_raw) {
+        let _ = kill_process_group(pid, Signal::KILL);
     }
     std::process::exit(0)
 }

@@ -20,6 +20,7 @@ pub mod options;
 pub mod probe;
 pub mod root;
 pub mod status;
+mod sys;
 
 pub use check::{Guarantee, Status, check};
 

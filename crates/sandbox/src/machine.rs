@@ -111,11 +111,10 @@ pub fn roots_supported() -> bool {
     static SUPPORTED: OnceLock<bool> = OnceLock::new();
     *SUPPORTED.get_or_init(|| {
         std::thread::spawn(|| {
-            use nix::mount::{MsFlags, mount};
-            use nix::sched::{CloneFlags, unshare};
-            unshare(CloneFlags::CLONE_NEWNS).is_ok()
-                && mount(None::<&str>, "/", None::<&str>, MsFlags::MS_REC | MsFlags::MS_PRIVATE, None::<&str>).is_ok()
-                && mount(Some("tmpfs"), "/tmp", Some("tmpfs"), MsFlags::MS_NOSUID | MsFlags::MS_NODEV, Some("size=4k")).is_ok()
+            use rustix::mount::{MountFlags, MountPropagationFlags, mount, mount_change};
+            crate::sys::unshare(rustix::thread::UnshareFlags::NEWNS).is_ok()
+                && mount_change("/", MountPropagationFlags::REC | MountPropagationFlags::PRIVATE).is_ok()
+                && mount("tmpfs", "/tmp", "tmpfs", MountFlags::NOSUID | MountFlags::NODEV, c"size=4k").is_ok()
         })
         .join()
         .unwrap_or(false)

@@ -16,7 +16,7 @@ use netlink_packet_core::{NLM_F_ACK, NLM_F_REQUEST, NetlinkHeader, NetlinkMessag
 use netlink_packet_route::RouteNetlinkMessage;
 use netlink_packet_route::link::{LinkFlags, LinkMessage};
 use netlink_sys::{Socket, SocketAddr, protocols::NETLINK_ROUTE};
-use nix::sched::{CloneFlags, setns, unshare};
+use rustix::thread::{LinkNameSpaceType, UnshareFlags, move_into_link_name_space};
 
 /// A network namespace of its own, kept while this lives (and while any process or socket
 /// is in it).
@@ -30,7 +30,7 @@ impl NetNamespace {
     /// (CAP_SYS_ADMIN).
     pub fn create() -> io::Result<NetNamespace> {
         on_a_thread(|| {
-            unshare(CloneFlags::CLONE_NEWNET).map_err(io::Error::from)?;
+            crate::sys::unshare(UnshareFlags::NEWNET).map_err(io::Error::from)?;
             loopback_up()?;
             let fd = std::fs::File::open("/proc/thread-self/ns/net")?;
             Ok(NetNamespace { fd: fd.into() })
@@ -42,7 +42,7 @@ impl NetNamespace {
     pub fn run<T: Send>(&self, work: impl FnOnce() -> io::Result<T> + Send) -> io::Result<T> {
         let fd = self.fd.as_fd();
         on_a_thread(move || {
-            setns(fd, CloneFlags::CLONE_NEWNET).map_err(io::Error::from)?;
+            move_into_link_name_space(fd, Some(LinkNameSpaceType::Network)).map_err(io::Error::from)?;
             work()
         })
     }

@@ -7,8 +7,10 @@ use std::io::{Read, Write};
 use std::net::{TcpStream, UdpSocket};
 use std::time::Duration;
 
-use nix::sched::{CloneFlags, unshare};
-use nix::sys::socket::{AddressFamily, SockFlag, SockType, socket};
+use rustix::net::{AddressFamily, SocketType, socket};
+use rustix::thread::UnshareFlags;
+
+use crate::sys::{self, describe};
 
 /// Runs the probe named by the first argument; returns the line to print.
 pub fn run(args: &[OsString]) -> String {
@@ -20,12 +22,10 @@ pub fn run(args: &[OsString]) -> String {
             .map(|_| String::new())
             .map_err(text),
         "udp" => UdpSocket::bind("0.0.0.0:0").and_then(|s| s.send_to(b"probe", arg(1))).map(|n| n.to_string()).map_err(text),
-        "socket" => socket(AddressFamily::Inet, SockType::Stream, SockFlag::empty(), None)
-            .map(|_| String::new())
-            .map_err(|e| e.desc().to_lowercase()),
-        "unshare" => unshare(CloneFlags::CLONE_NEWUSER).map(|()| String::new()).map_err(|e| e.desc().to_lowercase()),
-        "ptrace" => nix::sys::ptrace::traceme().map(|()| String::new()).map_err(|e| e.desc().to_lowercase()),
-        "setsid" => nix::unistd::setsid().map(|_| String::new()).map_err(|e| e.desc().to_lowercase()),
+        "socket" => socket(AddressFamily::INET, SocketType::STREAM, None).map(|_| String::new()).map_err(describe),
+        "unshare" => sys::unshare(UnshareFlags::NEWUSER).map(|()| String::new()).map_err(describe),
+        "ptrace" => sys::trace_me().map(|()| String::new()).map_err(describe),
+        "setsid" => rustix::process::setsid().map(|_| String::new()).map_err(describe),
         "env" => Ok(std::env::vars().map(|(k, _)| k).collect::<Vec<_>>().join(" ")),
         "status" => status_fields(&["Seccomp", "CapEff", "CapBnd", "NoNewPrivs"]),
         "limits" => std::fs::read_to_string("/proc/self/limits").map(|t| limits(&t)).map_err(text),

@@ -22,13 +22,14 @@
 //! becomes the root itself (`pivot_root(".", ".")` and a detached unmount of the old
 //! one), so that neither the host's root nor the staging `tmpfs` stays reachable.
 
-use std::ffi::OsStr;
+use std::ffi::{CStr, CString, OsStr};
 use std::io;
 use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Component, Path, PathBuf};
 
-use nix::mount::{MntFlags, MsFlags, mount, umount2};
+use rustix::mount::{MountFlags, UnmountFlags, mount, mount_bind, mount_remount, unmount};
 
+use crate::sys::describe;
 use crate::{Root, System, Work};
 
 /// Where the bot's working folder is in its root ([`Work::Copy`]).
@@ -65,14 +66,14 @@ pub struct Built {
 /// whose mounts are private, with its capabilities.
 pub fn build(system: &System, root: &Root, workdir: &Path, read_only: &[PathBuf]) -> Result<Built, String> {
     let workdir = absolute(workdir).map_err(|err| format!("the working folder {}: {err}", workdir.display()))?;
-    let flags = MsFlags::MS_NOSUID | MsFlags::MS_NODEV;
+    let flags = MountFlags::NOSUID | MountFlags::NODEV;
     tmpfs(Path::new(STAGE), flags, "mode=0700,size=64k,nr_inodes=64").map_err(|e| format!("cannot mount the staging tmpfs: {e}"))?;
     let stage = Path::new(STAGE);
     for dir in ["new", "old", "scratch"] {
         mkdir(&stage.join(dir), 0o700).map_err(|e| format!("cannot make the staging folders: {e}"))?;
     }
     std::env::set_current_dir(stage).map_err(|e| format!("cannot enter the staging tmpfs: {e}"))?;
-    nix::unistd::pivot_root(".", "old").map_err(|e| format!("cannot pivot to the staging tmpfs: {}", desc(e)))?;
+    rustix::process::pivot_root(".", "old").map_err(|e| format!("cannot pivot to the staging tmpfs: {}", describe(e)))?;
     std::env::set_current_dir("/").map_err(|e| format!("cannot enter the staging root: {e}"))?;
     let old = Path::new("/old");
     let new = Path::new("/new");
@@ -127,12 +128,12 @@ pub fn build(system: &System, root: &Root, workdir: &Path, read_only: &[PathBuf]
     // /dev: the harmless devices, the standard links, its shm from the bot's tmpfs.
     let dev = new.join("dev");
     skeleton_dir(&dev)?;
-    tmpfs(&dev, MsFlags::MS_NOSUID | MsFlags::MS_NOEXEC, "mode=0755,size=64k,nr_inodes=64")
+    tmpfs(&dev, MountFlags::NOSUID | MountFlags::NOEXEC, "mode=0755,size=64k,nr_inodes=64")
         .map_err(|e| format!("cannot mount /dev: {e}"))?;
     for device in DEVICES {
         let target = dev.join(device);
         std::fs::File::create(&target).map_err(|e| format!("cannot make /dev/{device}: {e}"))?;
-        bind(&old.join("dev").join(device), &target, MsFlags::MS_NOSUID | MsFlags::MS_NOEXEC, true)?;
+        bind(&old.join("dev").join(device), &target, MountFlags::NOSUID | MountFlags::NOEXEC, true)?;
     }
     for (name, target) in
         [("fd", "/proc/self/fd"), ("stdin", "/proc/self/fd/0"), ("stdout", "/proc/self/fd/1"), ("stderr", "/proc/self/fd/2")]
@@ -141,13 +142,13 @@ pub fn build(system: &System, root: &Root, workdir: &Path, read_only: &[PathBuf]
     }
     mkdir(&dev.join("shm"), 0o755).map_err(|e| format!("cannot make /dev/shm: {e}"))?;
     bind(&scratch.join("shm"), &dev.join("shm"), flags, false)?;
-    remount_read_only(&dev, MsFlags::MS_NOSUID | MsFlags::MS_NOEXEC).map_err(|e| format!("cannot make /dev read-only: {e}"))?;
+    remount_read_only(&dev, MountFlags::NOSUID | MountFlags::NOEXEC).map_err(|e| format!("cannot make /dev read-only: {e}"))?;
 
     // A fresh /proc of the bot's PID namespace (this process is its pid 1).
     let proc = new.join("proc");
     skeleton_dir(&proc)?;
-    mount(Some("proc"), &proc, Some("proc"), flags | MsFlags::MS_NOEXEC, None::<&str>)
-        .map_err(|e| format!("cannot mount a fresh /proc: {}", desc(e)))?;
+    mount("proc", &proc, "proc", flags | MountFlags::NOEXEC, None::<&CStr>)
+        .map_err(|e| format!("cannot mount a fresh /proc: {}", describe(e)))?;
 
     // A private /tmp, before the bot's own folders: one of them may lie below it.
     skeleton_dir(&new.join("tmp"))?;
@@ -188,8 +189,8 @@ pub fn build(system: &System, root: &Root, workdir: &Path, read_only: &[PathBuf]
     std::env::set_current_dir(new).map_err(|e| format!("cannot enter the new root: {e}"))?;
     // The new root over the old one, then the old one (the staging tmpfs, and under it
     // the host's root) unmounted from under it.
-    nix::unistd::pivot_root(".", ".").map_err(|e| format!("cannot pivot to the new root: {}", desc(e)))?;
-    umount2(".", MntFlags::MNT_DETACH).map_err(|e| format!("cannot let go of the old root: {}", desc(e)))?;
+    rustix::process::pivot_root(".", ".").map_err(|e| format!("cannot pivot to the new root: {}", describe(e)))?;
+    unmount(".", UnmountFlags::DETACH).map_err(|e| format!("cannot let go of the old root: {}", describe(e)))?;
     std::env::set_current_dir("/").map_err(|e| format!("cannot enter the root: {e}"))?;
     let quota = match (root.disk, root.files) {
         (Some(bytes), Some(files)) => format!("{} MiB and {files} files", bytes / (1024 * 1024)),
@@ -237,28 +238,31 @@ fn place(source: &Path, target: &Path, access: Access) -> Result<bool, String> {
         std::fs::File::create(target).map(drop)
     };
     made.map_err(|e| format!("cannot make {}: {e}", shown(target)))?;
-    bind(source, target, MsFlags::MS_NOSUID | MsFlags::MS_NODEV, access == Access::ReadOnly)?;
+    bind(source, target, MountFlags::NOSUID | MountFlags::NODEV, access == Access::ReadOnly)?;
     Ok(true)
 }
 
 /// Binds `source` at `target` (not recursively: nothing mounted below `source` comes
 /// along), with `flags`, read-only if asked.
-fn bind(source: &Path, target: &Path, flags: MsFlags, read_only: bool) -> Result<(), String> {
-    mount(Some(source), target, None::<&str>, MsFlags::MS_BIND, None::<&str>)
-        .map_err(|e| format!("cannot bind {} at {}: {}", shown(source), shown(target), desc(e)))?;
-    let mut again = MsFlags::MS_REMOUNT | MsFlags::MS_BIND | flags;
+fn bind(source: &Path, target: &Path, flags: MountFlags, read_only: bool) -> Result<(), String> {
+    mount_bind(source, target).map_err(|e| format!("cannot bind {} at {}: {}", shown(source), shown(target), describe(e)))?;
+    // `mount_remount` adds MS_REMOUNT.
+    let mut again = MountFlags::BIND | flags;
     if read_only {
-        again |= MsFlags::MS_RDONLY;
+        again |= MountFlags::RDONLY;
     }
-    mount(None::<&str>, target, None::<&str>, again, None::<&str>).map_err(|e| format!("cannot restrict {}: {}", shown(target), desc(e)))
+    mount_remount(target, again, c"").map_err(|e| format!("cannot restrict {}: {}", shown(target), describe(e)))
 }
 
-fn tmpfs(target: &Path, flags: MsFlags, options: &str) -> io::Result<()> {
-    mount(Some("tmpfs"), target, Some("tmpfs"), flags, Some(options)).map_err(io::Error::from)
+fn tmpfs(target: &Path, flags: MountFlags, options: &str) -> io::Result<()> {
+    // Options holding a NUL byte cannot be passed: EINVAL, as for a path holding one.
+    let options = CString::new(options).map_err(|_| io::Error::from(rustix::io::Errno::INVAL))?;
+    mount("tmpfs", target, "tmpfs", flags, options.as_c_str()).map_err(io::Error::from)
 }
 
-fn remount_read_only(target: &Path, flags: MsFlags) -> io::Result<()> {
-    mount(None::<&str>, target, None::<&str>, MsFlags::MS_REMOUNT | MsFlags::MS_RDONLY | flags, None::<&str>).map_err(io::Error::from)
+fn remount_read_only(target: &Path, flags: MountFlags) -> io::Result<()> {
+    // `mount_remount` adds MS_REMOUNT.
+    mount_remount(target, MountFlags::RDONLY | flags, c"").map_err(io::Error::from)
 }
 
 fn mkdir(path: &Path, mode: u32) -> io::Result<()> {
@@ -318,7 +322,7 @@ fn copy_tree(from: &Path, to: &Path, depth: usize) -> io::Result<()> {
             copy_tree(&source, &target, depth + 1)?;
             std::fs::set_permissions(&target, std::fs::Permissions::from_mode(mode | 0o700))?;
         } else if kind.is_file() {
-            let mut input = std::fs::OpenOptions::new().read(true).custom_flags(nix::libc::O_NOFOLLOW).open(&source)?;
+            let mut input = std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NOFOLLOW).open(&source)?;
             let meta = input.metadata()?;
             if !meta.is_file() {
                 return Err(io::Error::new(io::ErrorKind::InvalidInput, format!("{} is not a regular file", shown(&source))));
@@ -336,7 +340,7 @@ fn copy_tree(from: &Path, to: &Path, depth: usize) -> io::Result<()> {
 
 /// An error of the copy into the bot's tmpfs, with the quota named when it was full.
 fn quota_text(err: &io::Error, root: &Root) -> String {
-    if err.raw_os_error() == Some(nix::libc::ENOSPC) {
+    if err.raw_os_error() == Some(libc::ENOSPC) {
         let bytes = root.disk.map_or("no".to_string(), |b| format!("{} MiB", b / (1024 * 1024)));
         let files = root.files.map_or("no".to_string(), |f| f.to_string());
         return format!("its files do not fit its disk quota ({bytes}, {files} files)");
@@ -352,10 +356,6 @@ fn shown(path: &Path) -> String {
             path.strip_prefix("/new").map_or_else(|_| path.display().to_string(), |rest| Path::new("/").join(rest).display().to_string())
         }
     }
-}
-
-fn desc(err: nix::errno::Errno) -> String {
-    err.desc().to_lowercase()
 }
 
 #[cfg(test)]

@@ -11,9 +11,15 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+use rustix::process::{Pid, Signal, kill_process, kill_process_group};
 use sandbox::{Net, Policy, Status};
 
 const HELPER: &str = env!("CARGO_BIN_EXE_arbiter-sandbox");
+
+/// Makes a FIFO that only its owner may read and write.
+fn mkfifo(path: &Path) {
+    rustix::fs::mkfifoat(rustix::fs::CWD, path, rustix::fs::Mode::RUSR | rustix::fs::Mode::WUSR).expect("mkfifo");
+}
 
 /// Starts the helper around `program args` in its own process group (the go, if any, is
 /// the caller's to write).
@@ -44,7 +50,7 @@ impl Fixture {
         std::fs::create_dir(root.path().join("other")).expect("other folder");
         std::fs::write(root.path().join("other/secret"), "secret").expect("secret");
         let lifeline = root.path().join("lifeline");
-        nix::unistd::mkfifo(&lifeline, nix::sys::stat::Mode::from_bits_truncate(0o600)).expect("mkfifo");
+        mkfifo(&lifeline);
         let fifo = File::options().read(true).write(true).open(&lifeline).expect("open the lifeline");
         Fixture { root, fifo: Some(fifo) }
     }
@@ -334,7 +340,6 @@ for name, call in (("setsid", lambda: libc.setsid()), ("setpgid", lambda: libc.s
 
 #[test]
 fn every_call_of_the_filter_is_refused() {
-    use nix::libc;
     let mut fixture = Fixture::new();
     // Each call with zero arguments: refused it is EPERM; let through, the kernel would
     // answer something else (EFAULT, EINVAL, EBADF, or success).
@@ -530,7 +535,7 @@ fn the_referee_can_stop_continue_and_kill_the_group() {
         .spawn()
         .expect("start the helper");
     let helper = child.id();
-    let pgid = nix::unistd::Pid::from_raw(helper as i32);
+    let pgid = Pid::from_raw(helper as i32).expect("a pid");
     let mut stdin = child.stdin.take().expect("piped");
     let mut stdout = BufReader::new(child.stdout.take().expect("piped"));
     let mut exchange = |x: u32| {
@@ -540,21 +545,21 @@ fn the_referee_can_stop_continue_and_kill_the_group() {
         assert_eq!(line, format!("got {x}\n"));
     };
     exchange(0);
-    let ours = nix::unistd::getpgrp().as_raw().to_string();
+    let ours = rustix::process::getpgrp().as_raw_pid().to_string();
     assert!(eventually(|| stat_field(helper, 2).as_deref() == Some(ours.as_str())), "the helper stays in the bot's group");
     let children = std::fs::read_to_string(format!("/proc/{helper}/task/{helper}/children")).expect("the helper's children");
     let bot: u32 = children.split_whitespace().next().expect("the bot").parse().expect("a pid");
     assert_eq!(stat_field(bot, 2).as_deref(), Some(helper.to_string().as_str()), "the bot's group is the helper's pid");
-    nix::sys::signal::kill(pgid, nix::sys::signal::Signal::SIGTERM).expect("a supervisor's TERM");
-    nix::sys::signal::kill(pgid, nix::sys::signal::Signal::SIGINT).expect("a terminal's INT");
+    kill_process(pgid, Signal::TERM).expect("a supervisor's TERM");
+    kill_process(pgid, Signal::INT).expect("a terminal's INT");
     exchange(1);
 
-    nix::sys::signal::killpg(pgid, nix::sys::signal::Signal::SIGSTOP).expect("stop");
+    kill_process_group(pgid, Signal::STOP).expect("stop");
     assert!(eventually(|| stat_field(bot, 0).as_deref() == Some("T")), "the bot is stopped");
     assert_ne!(stat_field(helper, 0).as_deref(), Some("T"), "the stop reached the helper");
-    nix::sys::signal::killpg(pgid, nix::sys::signal::Signal::SIGCONT).expect("continue");
+    kill_process_group(pgid, Signal::CONT).expect("continue");
     exchange(2);
-    nix::sys::signal::killpg(pgid, nix::sys::signal::Signal::SIGKILL).expect("kill");
+    kill_process_group(pgid, Signal::KILL).expect("kill");
     assert_eq!(child.wait().expect("wait").signal(), Some(9), "the helper ends as the bot ended");
 }
 
@@ -590,7 +595,7 @@ while True:
     signal.pause()
 "#;
     let mut child = fixture.spawn(&policy, &["python3", "-c", script]);
-    let group = nix::unistd::Pid::from_raw(child.id() as i32);
+    let group = Pid::from_raw(child.id() as i32).expect("a pid");
     let mut line = String::new();
     BufReader::new(child.stdout.take().expect("piped")).read_line(&mut line).expect("the bot's report");
     let words: Vec<&str> = line.split_whitespace().collect();
@@ -598,10 +603,10 @@ while True:
     assert!(ns.starts_with("pid:["), "{line:?}");
     assert_eq!(&words[1..], ["setpgid-refused", "setsid-refused", "stay-ok"], "{line:?}");
     assert!(eventually(|| processes_in(&ns).len() == 4), "the bot and its three children: {:?}", processes_in(&ns));
-    nix::sys::signal::killpg(group, nix::sys::signal::Signal::SIGSTOP).expect("stop");
+    kill_process_group(group, Signal::STOP).expect("stop");
     let states = || processes_in(&ns).iter().map(|&pid| stat_field(pid, 0).unwrap_or_default()).collect::<Vec<_>>();
     assert!(eventually(|| states().iter().all(|state| state == "T")), "a process of the bot runs on while stopped: {:?}", states());
-    nix::sys::signal::killpg(group, nix::sys::signal::Signal::SIGKILL).expect("kill");
+    kill_process_group(group, Signal::KILL).expect("kill");
     child.wait().expect("reap the helper");
     assert!(eventually(|| processes_in(&ns).is_empty()), "processes outlived the bot: {:?}", processes_in(&ns));
 }
@@ -714,7 +719,7 @@ esac"#;
 fn a_zygote_runs_one_confined_process_per_move_and_kills_what_each_leaves() {
     let mut fixture = Fixture::new();
     let status_path = fixture.path("status");
-    nix::unistd::mkfifo(&status_path, nix::sys::stat::Mode::from_bits_truncate(0o600)).expect("mkfifo");
+    mkfifo(&status_path);
     let mut status = File::options().read(true).write(true).open(&status_path).expect("open the status FIFO");
     let mut policy = fixture.policy();
     policy.status = Some(status_path);
@@ -825,7 +830,7 @@ fn a_root_of_its_own_shows_only_what_it_is_given() {
 fn the_disk_quota_holds_and_is_reported() {
     let mut fixture = Fixture::new();
     let status_path = fixture.path("status");
-    nix::unistd::mkfifo(&status_path, nix::sys::stat::Mode::from_bits_truncate(0o600)).expect("mkfifo");
+    mkfifo(&status_path);
     let mut status = File::options().read(true).write(true).open(&status_path).expect("open the status FIFO");
     let mut policy = rooted(&fixture, Some(1 << 20), Some(64));
     policy.status = Some(status_path);
@@ -929,5 +934,5 @@ fn x32_calls_are_refused() {
     let script = "import ctypes, os\nlibc = ctypes.CDLL(None, use_errno=True)\n\
                   r = libc.syscall(0x40000000 | 39)\nprint(r, ctypes.get_errno())";
     let output = fixture.run(&policy, &["/usr/bin/python3", "-c", script]);
-    assert_eq!(stdout(&output).trim(), format!("-1 {}", nix::libc::EPERM), "{output:?}");
+    assert_eq!(stdout(&output).trim(), format!("-1 {}", libc::EPERM), "{output:?}");
 }
