@@ -1,5 +1,5 @@
 /* What a virtual machine's host takes from a busy program (docs/benchmarks.md, "Fair
-   time: the host's steal and the referee's late look"): spins for SECONDS on one CPU, and reports every gap of more
+   time"): spins for SECONDS on one CPU, and reports every gap of more
    than 1 ms in its wall clock in which it neither ran (its thread's CPU clock) nor
    waited for a CPU (its run-queue wait, /proc/thread-self/schedstat), with the steal
    the machine's /proc/stat counted meanwhile. Run one per CPU at once:

@@ -1,5 +1,6 @@
 //! `arbiter bench-play GAME A B`: games per second and wall time per move of real bots
-//! through the referee, the figures behind "referee overhead" in `docs/benchmarks.md`.
+//! through the referee, the figures behind "The referee's cost per move" in
+//! `docs/benchmarks.md`.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -7,13 +8,12 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, bail};
 use referee::resources::GameResources;
 use referee::{BotSpec, GameRecord, GameSetup, RefereeError, Termination};
-use rules::GameKind;
 use serde::Serialize;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The game.
-    game: String,
+    #[command(flatten)]
+    game: crate::game_args::GameChoice,
     /// The first bot (random, greedy, or a bot.toml or its folder).
     a: String,
     /// The second bot.
@@ -21,12 +21,6 @@ pub struct Args {
     /// How many games to play, one after the other, sides alternating.
     #[arg(long, short = 'n', default_value_t = 20)]
     games: u32,
-    /// A game option (repeatable).
-    #[arg(short = 'o', long = "option", value_name = "KEY=VALUE")]
-    options: Vec<String>,
-    /// A limit for both sides (move-ms, move-cpu-ms, game-ms, cpu-ms, memory-mb, stderr-kb, disk-mb, files).
-    #[arg(short = 'l', long = "limit", value_name = "KEY=VALUE")]
-    limits: Vec<String>,
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
@@ -83,14 +77,12 @@ async fn play_timed(setup: GameSetup, bots: Arc<[BotSpec; 2]>, order: [usize; 2]
 }
 
 pub fn run(args: &Args) -> anyhow::Result<()> {
-    let kind = GameKind::from_name(&args.game)?;
-    let options = super::parse_options(kind, &args.options)?;
+    let (kind, options, overrides) = args.game.read()?;
     let bots = [crate::game_args::bot(&args.a, kind)?, crate::game_args::bot(&args.b, kind)?];
     if bots.iter().any(|b| matches!(b, BotSpec::Human)) {
         bail!("bench-play times bots; use `arbiter play` to play against one");
     }
     let bots = Arc::new(bots);
-    let overrides = crate::game_args::parse_limits(&args.limits)?;
     let has_programs = bots.iter().any(|b| matches!(b, BotSpec::Program(_)));
     let sandbox = super::sandboxing::decide(args.sandbox.to_policy(), has_programs)?;
     super::sandboxing::warn(&sandbox);

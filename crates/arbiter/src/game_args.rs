@@ -11,6 +11,48 @@ use rules::GameKind;
 
 use crate::terminal::printable;
 
+/// The game and how it is played, as `play`, `match` and `bench-play` take it: the
+/// game's name (their first argument), its options and the limits for both sides.
+#[derive(clap::Args, Debug, Clone)]
+pub struct GameChoice {
+    /// The game (`arbiter games` lists them).
+    pub game: String,
+    /// A game option, e.g. `-o width=20 -o height=20` (repeatable).
+    #[arg(short = 'o', long = "option", value_name = "KEY=VALUE")]
+    pub options: Vec<String>,
+    /// A limit for both sides, overriding the game's and the manifests': move-ms,
+    /// move-cpu-ms, game-ms, cpu-ms, memory-mb, stderr-kb, disk-mb, files (0 removes a
+    /// time limit). Repeatable.
+    #[arg(short = 'l', long = "limit", value_name = "KEY=VALUE")]
+    pub limits: Vec<String>,
+}
+
+impl GameChoice {
+    /// The game, its options and the limits' overrides, each checked.
+    pub fn read(&self) -> anyhow::Result<(GameKind, rules::Options, LimitOverrides)> {
+        let kind = GameKind::from_name(&self.game)?;
+        let options = super::parse_options(kind, &self.options)?;
+        Ok((kind, options, parse_limits(&self.limits)?))
+    }
+}
+
+/// What `play` and `match` both say about a run of games: its seed, where the records
+/// go, and whether the summary is JSON.
+#[derive(clap::Args, Debug, Clone)]
+pub struct RunArgs {
+    /// Seed of all randomness: the same seed plays the same games (`play` and `match`
+    /// alike). Random if not given.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Write each game's record (one line of JSON) into this folder, as game-NNNN.json
+    /// numbered on after the records already there (none is replaced).
+    #[arg(long, value_name = "DIR")]
+    pub record: Option<PathBuf>,
+    /// Print a machine-readable summary (JSON) instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
 /// The `--no-reuse` flag of `play`, `match` and `bench-play`.
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct ReuseArgs {

@@ -17,12 +17,12 @@ use rules::{GameKind, Options};
 use serde::Serialize;
 use tournament::ratings::{Decision, Estimate, GameScore, Sprt, Tally};
 
-use crate::game_args::{bot, derive, parse_limits, side_limits};
+use crate::game_args::{GameChoice, RunArgs, bot, derive, side_limits};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The game (`arbiter games` lists them).
-    game: String,
+    #[command(flatten)]
+    game: GameChoice,
     /// The bot being tested: random, greedy, or a bot.toml (or its folder). It moves
     /// first in the first game of each pair.
     a: String,
@@ -32,18 +32,6 @@ pub struct Args {
     /// number leaves the last game without a partner).
     #[arg(long, short = 'n', default_value_t = 100)]
     games: u32,
-    /// Seed of all randomness: the same seed plays the same games (the same as
-    /// `arbiter play` with that seed). Random if not given.
-    #[arg(long)]
-    seed: Option<u64>,
-    /// A game option, e.g. `-o width=20 -o height=20` (repeatable).
-    #[arg(short = 'o', long = "option", value_name = "KEY=VALUE")]
-    options: Vec<String>,
-    /// A limit for both sides, overriding the game's and the manifests': move-ms,
-    /// move-cpu-ms, game-ms, cpu-ms, memory-mb, stderr-kb, disk-mb, files (0 removes a time limit).
-    /// Repeatable.
-    #[arg(short = 'l', long = "limit", value_name = "KEY=VALUE")]
-    limits: Vec<String>,
     /// Pairs played at the same time.
     #[arg(short = 'j', long, default_value_t = 1)]
     jobs: u32,
@@ -56,12 +44,8 @@ pub struct Args {
     /// beta default to 0.05; model=logistic for logistic Elo).
     #[arg(long, value_name = "elo0=E0,elo1=E1[,alpha=A,beta=B][,model=M]")]
     sprt: Option<String>,
-    /// Print a machine-readable summary (JSON) instead of text.
-    #[arg(long)]
-    json: bool,
-    /// Write each game's full record as JSON into this folder (`game-0001.json`, ...).
-    #[arg(long, value_name = "DIR")]
-    record: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    run: RunArgs,
     #[command(flatten)]
     sandbox: super::sandboxing::SandboxArgs,
     #[command(flatten)]
@@ -143,9 +127,7 @@ struct Summary {
 }
 
 pub fn run(args: &Args) -> anyhow::Result<()> {
-    let kind = GameKind::from_name(&args.game)?;
-    let options = super::parse_options(kind, &args.options)?;
-    let overrides = parse_limits(&args.limits)?;
+    let (kind, options, overrides) = args.game.read()?;
     let sprt = match &args.sprt {
         Some(text) => Some(text.parse::<Sprt>().with_context(|| format!("--sprt {text}"))?),
         None => None,
@@ -166,7 +148,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let has_programs = bots.iter().any(|b| matches!(b, BotSpec::Program(_)));
     let sandbox = super::sandboxing::decide(args.sandbox.to_policy(), has_programs)?;
     super::sandboxing::warn(&sandbox);
-    let seed = args.seed.unwrap_or_else(fresh_seed);
+    let seed = args.run.seed.unwrap_or_else(fresh_seed);
     let names = if bots[0].name() == bots[1].name() {
         [format!("{}-1", bots[0].name()), format!("{}-2", bots[1].name())]
     } else {
@@ -174,7 +156,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     };
     let n_pairs = args.games.div_ceil(2);
     let book = args.engine.book(kind, &options, seed)?;
-    if !args.json {
+    if !args.run.json {
         let test = sprt
             .map(|t| format!(", SPRT elo0={} elo1={} alpha={} beta={} model={:?}", t.elo0, t.elo1, t.alpha, t.beta, t.model).to_lowercase())
             .unwrap_or_default();
@@ -184,7 +166,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         );
     }
     args.cores.apply(args.jobs as usize, !has_programs)?;
-    if let Some(dir) = &args.record {
+    if let Some(dir) = &args.run.record {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create record folder {}", dir.display()))?;
     }
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the async runtime")?;
@@ -204,7 +186,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         adjudication,
         pgn,
         names: names.clone(),
-        record: args.record.clone(),
+        record: args.run.record.clone(),
     });
 
     let mut tally = Tally::new();
@@ -253,7 +235,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
                 if let Some(test) = &sprt {
                     decision = test.decide(&tally);
                 }
-                if !args.json {
+                if !args.run.json {
                     println!("{}", progress(counted, &result.scores, &tally, sprt.as_ref()));
                 }
                 if decision != Decision::Continue {
@@ -294,7 +276,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         estimate,
         sprt: sprt_report,
     };
-    if args.json {
+    if args.run.json {
         println!("{}", serde_json::to_string_pretty(&summary)?);
     } else {
         print!("{}", describe(&summary));

@@ -13,13 +13,13 @@ use referee::{BotSpec, GameRecord, GameSetup, Termination};
 use rules::{AnyPosition, GameKind, Options};
 use serde::Serialize;
 
-use crate::game_args::{ReuseArgs, ahead, bot, derive, parse_limits, print_stderr, side_limits, write_record};
+use crate::game_args::{GameChoice, ReuseArgs, RunArgs, ahead, bot, derive, print_stderr, side_limits, write_record};
 use crate::terminal::printable;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The game (`arbiter games` lists them).
-    game: String,
+    #[command(flatten)]
+    game: GameChoice,
     /// The first bot: random, greedy, human, or a bot.toml (or its folder). It moves
     /// first in games 1, 3, 5, ...
     a: String,
@@ -28,30 +28,15 @@ pub struct Args {
     /// How many games to play; sides alternate, and each pair of games shares its start.
     #[arg(long, short = 'n', default_value_t = 1)]
     games: u32,
-    /// Seed of all randomness: the same seed plays the same games. Random if not given.
-    #[arg(long)]
-    seed: Option<u64>,
-    /// A game option, e.g. `-o width=20 -o height=20` (repeatable).
-    #[arg(short = 'o', long = "option", value_name = "KEY=VALUE")]
-    options: Vec<String>,
-    /// A limit for both sides, overriding the game's and the manifests': move-ms,
-    /// game-ms, cpu-ms, memory-mb, stderr-kb, disk-mb, files (0 removes a time limit). Repeatable.
-    #[arg(short = 'l', long = "limit", value_name = "KEY=VALUE")]
-    limits: Vec<String>,
     /// A file with the start position in the game's start text (Gomoku field,
     /// Pah-tum board); by default the game's own or a random one from the seed.
     #[arg(long, value_name = "FILE")]
     start: Option<PathBuf>,
-    /// Write each game's record (one line of JSON) into this folder, as game-NNNN.json
-    /// numbered on after the records already there (none is replaced).
-    #[arg(long, value_name = "DIR")]
-    record: Option<PathBuf>,
     /// Print the position after every move, with the bots' debug output.
     #[arg(long)]
     show: bool,
-    /// Print a machine-readable summary (JSON) instead of text.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    run: RunArgs,
     #[command(flatten)]
     sandbox: super::sandboxing::SandboxArgs,
     #[command(flatten)]
@@ -105,9 +90,7 @@ struct Summary {
 }
 
 pub fn run(args: &Args) -> anyhow::Result<()> {
-    let kind = GameKind::from_name(&args.game)?;
-    let options = super::parse_options(kind, &args.options)?;
-    let overrides = parse_limits(&args.limits)?;
+    let (kind, options, overrides) = args.game.read()?;
     let mut bots = [bot(&args.a, kind)?, bot(&args.b, kind)?];
     args.engine.apply_options(&mut bots)?;
     let (adjudication, pgn) = (args.engine.adjudication()?, args.engine.pgn_out(kind)?);
@@ -115,7 +98,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let has_programs = bots.iter().any(|b| matches!(b, BotSpec::Program(_)));
     let sandbox = super::sandboxing::decide(args.sandbox.to_policy(), has_programs)?;
     super::sandboxing::warn(&sandbox);
-    let seed = args.seed.unwrap_or_else(fresh_seed);
+    let seed = args.run.seed.unwrap_or_else(fresh_seed);
     let start_file = match &args.start {
         Some(path) => Some(std::fs::read_to_string(path).with_context(|| format!("cannot read start position {}", path.display()))?),
         None => None,
@@ -127,7 +110,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     if book.is_some() && start_file.is_some() {
         bail!("--start and --openings both give the start: use one");
     }
-    if let Some(dir) = &args.record {
+    if let Some(dir) = &args.run.record {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create record folder {}", dir.display()))?;
     }
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the async runtime")?;
@@ -135,7 +118,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     // cannot host; and a game against a person has no clock to be fair to.
     let person = bots.iter().any(|b| matches!(b, BotSpec::Human));
     let resources = GameResources::new(args.reuse.pool(1), ahead(sandbox.sandboxed, 1), if person { None } else { args.pin.lanes(1)? });
-    if !args.json {
+    if !args.run.json {
         println!("{kind}: {} vs {}, {} game(s), seed {seed}", args.a, args.b, args.games);
     }
     // Two copies of one player get numbered names, so that the results tell them apart.
@@ -208,7 +191,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         }
         // A bot that failed to start: what it wrote is all there is to go by (a
         // traceback, a missing library), so it is shown even without --show.
-        if !args.json {
+        if !args.run.json {
             for startup in &record.startup {
                 let name = &names[order[startup.side]];
                 if startup.stderr.is_empty() {
@@ -219,7 +202,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
                 }
             }
         }
-        let path = match &args.record {
+        let path = match &args.run.record {
             Some(dir) => Some(write_record(dir, &record)?),
             None => None,
         };
@@ -247,7 +230,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
                 *tally.score_sum.get_or_insert(0) += scores[side_idx];
             }
         }
-        if !args.json {
+        if !args.run.json {
             println!("{}", printable(&describe(kind, &report)));
         }
         reports.push(report);
@@ -256,7 +239,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let written: Vec<PathBuf> = reports.iter().filter_map(|r| r.record.clone()).collect();
     let average_moves = reports.iter().map(|r| r.moves.len() as f64).sum::<f64>() / reports.len() as f64;
     let summary = Summary { game: kind.name(), options, seed, games: reports, players: tallies, average_moves };
-    if args.json {
+    if args.run.json {
         println!("{}", serde_json::to_string_pretty(&summary)?);
     } else {
         println!("\nsummary after {} game(s), {:.1} moves on average:", summary.games.len(), average_moves);
@@ -277,7 +260,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         }
         if let (Some(first), Some(last)) = (written.first(), written.last()) {
             let name = |path: &Path| path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-            let dir = args.record.as_deref().unwrap_or(Path::new("."));
+            let dir = args.run.record.as_deref().unwrap_or(Path::new("."));
             if written.len() == 1 {
                 println!("record written to {}", first.display());
             } else {

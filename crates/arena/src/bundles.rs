@@ -53,7 +53,7 @@ impl Listing {
     /// The bundle's hash: SHA-256 of its list as JSON (the same list on every machine, so
     /// the same hash).
     pub fn hash(&self) -> String {
-        hex(&Sha256::digest(self.json().as_bytes()))
+        hex::encode(Sha256::digest(self.json().as_bytes()))
     }
 
     pub fn json(&self) -> String {
@@ -110,10 +110,6 @@ fn check_path(path: &str) -> Result<(), String> {
     Ok(())
 }
 
-pub fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
 /// Packs a program bot's folder: every regular file under it but hidden ones (a name
 /// starting with `.`: `.git`, the build lock), Python's `__pycache__` (running the bot
 /// writes it, and it would make the same sources another bot) and, when the manifest
@@ -154,7 +150,7 @@ fn packed(manifest: Option<String>, mut files: Vec<(String, Vec<u8>, u32)>) -> P
     let entries = files
         .into_iter()
         .map(|(path, content, mode)| {
-            let sha256 = hex(&Sha256::digest(&content));
+            let sha256 = hex::encode(Sha256::digest(&content));
             contents.push((sha256.clone(), content));
             FileEntry { path, sha256, mode }
         })
@@ -216,7 +212,7 @@ pub fn check_contents(listing: &Listing, contents: &std::collections::HashMap<St
     let mut total = 0u64;
     for file in &listing.files {
         let content = contents.get(&file.sha256).ok_or_else(|| format!("{:?}: its content is not stored", file.path))?;
-        if hex(&Sha256::digest(content)) != file.sha256 {
+        if hex::encode(Sha256::digest(content)) != file.sha256 {
             return Err(format!("{:?}: its content does not match its SHA-256", file.path));
         }
         total += content.len() as u64;

@@ -908,5 +908,5 @@ fn tournament_hash(config_text: &str, entrants: &[ResolvedEntrant]) -> String {
         hasher.update(b"=");
         hasher.update(e.entrant.bot.as_bytes());
     }
-    hasher.finalize().iter().map(|b| format!("{b:02x}")).collect()
+    hex::encode(hasher.finalize())
 }

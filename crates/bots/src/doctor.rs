@@ -665,7 +665,10 @@ impl Session<'_> {
     async fn crashed(&mut self, failure: jail::Failure, when: &str) -> Stop {
         let failure_kind = if matches!(failure, jail::Failure::TooLong(_)) { FailureKind::TooLong } else { FailureKind::Ended };
         let detail = match failure {
-            jail::Failure::Eof | jail::Failure::Io(_) => {
+            jail::Failure::TooLong(cap) => format!("wrote a line longer than {cap} bytes"),
+            jail::Failure::Timeout(_) => "ran out of time".to_string(),
+            // Its output closed or a pipe broke: how it exited says what happened.
+            _ => {
                 let status = self.process.wait(jail::Deadline::wall_in(Duration::from_millis(500))).await;
                 match status.ok().map(exit_fault) {
                     Some(Some(fault)) => fault.detail,
@@ -673,8 +676,6 @@ impl Session<'_> {
                     None => "closed its output".to_string(),
                 }
             }
-            jail::Failure::TooLong(cap) => format!("wrote a line longer than {cap} bytes"),
-            jail::Failure::Timeout(_) => "ran out of time".to_string(),
         };
         let detail = crate::drivers::with_memory_cause(&self.process, crate::Fault::new(crate::FaultKind::Crash, detail)).detail;
         let log = give_up(&mut self.process).await;

@@ -395,7 +395,7 @@ impl ProgramBot {
             return Some(hash.clone());
         }
         let bytes = std::fs::read(path).ok()?;
-        let hash: String = Sha256::digest(&bytes).iter().map(|b| format!("{b:02x}")).collect();
+        let hash: String = hex::encode(Sha256::digest(&bytes));
         let mut known = KNOWN.lock().expect("fingerprint cache lock");
         known.retain(|(k, _)| k.0 != key.0);
         known.push((key, hash.clone()));

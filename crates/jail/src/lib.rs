@@ -208,8 +208,26 @@ pub enum Failure {
     Eof,
     /// A line or an answer longer than the cap.
     TooLong(usize),
-    /// The pipe broke or another I/O error happened.
-    Io(String),
+    /// Its stdin was closed already.
+    StdinClosed,
+    /// Writing to its stdin failed (the pipe broke: the bot is gone).
+    Write(String),
+    /// Reading its stdout failed.
+    Read(String),
+    /// Waiting for it to exit failed.
+    Wait(String),
+    /// The sandbox's helper did not start a move as it must (it ended or answered before
+    /// it was ready, or the move could not be framed for it).
+    Sandbox(String),
+}
+
+impl Failure {
+    /// Whether the bot's pipes are gone (its output closed, a write, read or wait
+    /// failed): how it exited then says what happened. A timeout or an over-long line
+    /// is not.
+    pub fn ended(&self) -> bool {
+        !matches!(self, Failure::Timeout(_) | Failure::TooLong(_))
+    }
 }
 
 impl std::fmt::Display for Failure {
@@ -219,7 +237,10 @@ impl std::fmt::Display for Failure {
             Failure::Timeout(TimeLimit::Cpu) => write!(f, "out of CPU time"),
             Failure::Eof => write!(f, "closed its output before answering"),
             Failure::TooLong(cap) => write!(f, "wrote more than {cap} bytes without a line end"),
-            Failure::Io(err) => write!(f, "{err}"),
+            Failure::StdinClosed => write!(f, "stdin is closed"),
+            Failure::Write(err) => write!(f, "cannot write to the bot: {err}"),
+            Failure::Read(err) => write!(f, "cannot read from the bot: {err}"),
+            Failure::Wait(err) | Failure::Sandbox(err) => write!(f, "{err}"),
         }
     }
 }
@@ -592,7 +613,7 @@ impl Process {
     /// Writes to the bot's stdin.
     pub async fn send(&mut self, bytes: &[u8], deadline: Deadline) -> Result<(), Failure> {
         let Some(stdin) = self.stdin.as_mut() else {
-            return Err(Failure::Io("stdin is closed".to_string()));
+            return Err(Failure::StdinClosed);
         };
         let write = async {
             stdin.write_all(bytes).await?;
@@ -600,7 +621,7 @@ impl Process {
         };
         match watch(&self.cpu, deadline, write).await {
             Ok(Ok(())) => Ok(()),
-            Ok(Err(err)) => Err(Failure::Io(format!("cannot write to the bot: {err}"))),
+            Ok(Err(err)) => Err(Failure::Write(err.to_string())),
             Err(limit) => Err(Failure::Timeout(limit)),
         }
     }
@@ -665,7 +686,7 @@ impl Process {
                 self.pending.extend_from_slice(&chunk[..n]);
                 Ok(())
             }
-            Err(err) => Err(Failure::Io(format!("cannot read from the bot: {err}"))),
+            Err(err) => Err(Failure::Read(err.to_string())),
         }
     }
 
@@ -700,10 +721,10 @@ impl Process {
                     self.ended(Exit::Reaped(status));
                     break status;
                 }
-                Ok(Step::Exited(Err(err)) | Step::Gone(Err(err))) => return Err(Failure::Io(err.to_string())),
+                Ok(Step::Exited(Err(err)) | Step::Gone(Err(err))) => return Err(Failure::Wait(err.to_string())),
                 Ok(Step::Read(Ok(0))) => self.stdout_closed = true,
                 Ok(Step::Read(Ok(n))) => self.pending.extend_from_slice(&chunk[..n]),
-                Ok(Step::Read(Err(err))) => return Err(Failure::Io(format!("cannot read from the bot: {err}"))),
+                Ok(Step::Read(Err(err))) => return Err(Failure::Read(err.to_string())),
             }
         };
         // What the process wrote before it exited is in the pipe: kill the stragglers
@@ -722,10 +743,10 @@ impl Process {
     /// zygote itself ends instead, its status comes back and [`Process::try_exit`] has it.
     pub async fn run_move(&mut self, input: &[u8], env: &[(String, String)], deadline: Deadline) -> Result<(ExitStatus, Vec<u8>), Failure> {
         if !self.zygote {
-            return Err(Failure::Io("not a zygote".to_string()));
+            return Err(Failure::Sandbox("not a zygote".to_string()));
         }
         self.ready(deadline).await?;
-        let frame = sandbox::helper::frame(input, env).map_err(|err| Failure::Io(err.to_string()))?;
+        let frame = sandbox::helper::frame(input, env).map_err(|err| Failure::Sandbox(err.to_string()))?;
         self.send(&frame, deadline).await?;
         let cap = self.limits.output_cap;
         let status = loop {
@@ -750,14 +771,14 @@ impl Process {
                     self.disk_full = exit.disk_full();
                     break exit.status();
                 }
-                Ok(Step::Exited(Err(err)) | Step::Gone(Err(err))) => return Err(Failure::Io(err.to_string())),
+                Ok(Step::Exited(Err(err)) | Step::Gone(Err(err))) => return Err(Failure::Wait(err.to_string())),
                 Ok(Step::Gone(Ok(status))) => {
                     self.ended(Exit::Reaped(status));
                     break status;
                 }
                 Ok(Step::Read(Ok(0))) => self.stdout_closed = true,
                 Ok(Step::Read(Ok(n))) => self.pending.extend_from_slice(&chunk[..n]),
-                Ok(Step::Read(Err(err))) => return Err(Failure::Io(format!("cannot read from the bot: {err}"))),
+                Ok(Step::Read(Err(err))) => return Err(Failure::Read(err.to_string())),
             }
         };
         // Everything the move's processes wrote is in the pipe by now: they have all ended.
@@ -769,7 +790,7 @@ impl Process {
         match drained {
             Ok(Drained::Closed) => self.stdout_closed = true,
             Ok(Drained::Open) => {}
-            Err(err) => return Err(Failure::Io(format!("cannot read from the bot: {err}"))),
+            Err(err) => return Err(Failure::Read(err.to_string())),
         }
         if self.pending.len() > cap {
             return Err(Failure::TooLong(cap));
@@ -798,12 +819,12 @@ impl Process {
                 self.announced = true;
                 Ok(())
             }
-            Ok(Step::Exited(Ok(exit))) => Err(Failure::Io(format!("the sandbox sent {:?} before it was ready", exit.status()))),
+            Ok(Step::Exited(Ok(exit))) => Err(Failure::Sandbox(format!("the sandbox sent {:?} before it was ready", exit.status()))),
             Ok(Step::Gone(Ok(status))) => {
                 self.ended(Exit::Reaped(status));
-                Err(Failure::Io(format!("the sandbox ended before it was ready: {status}")))
+                Err(Failure::Sandbox(format!("the sandbox ended before it was ready: {status}")))
             }
-            Ok(Step::Exited(Err(err)) | Step::Gone(Err(err))) => Err(Failure::Io(err.to_string())),
+            Ok(Step::Exited(Err(err)) | Step::Gone(Err(err))) => Err(Failure::Sandbox(err.to_string())),
             Ok(Step::Read(_)) => unreachable!("no read is raced here"),
         }
     }
@@ -833,7 +854,7 @@ impl Process {
                 self.ended(exit);
                 Ok(exit.status())
             }
-            Ok(Err(err)) => Err(Failure::Io(err.to_string())),
+            Ok(Err(err)) => Err(Failure::Wait(err.to_string())),
             Err(limit) => Err(Failure::Timeout(limit)),
         }
     }

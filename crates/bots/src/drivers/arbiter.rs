@@ -307,7 +307,7 @@ async fn handshake(process: &mut jail::Process) -> Result<Said, Fault> {
 /// The fault of a failed read or write; when the bot's output closed or a pipe broke,
 /// how it exited (waiting briefly for it) says whether it crashed.
 pub(super) async fn gone(process: &mut jail::Process, failure: jail::Failure, clock: &TurnClock) -> Fault {
-    if !matches!(failure, jail::Failure::Eof | jail::Failure::Io(_)) {
+    if !failure.ended() {
         return failure_fault(failure, clock);
     }
     let status = process.wait(jail::Deadline::wall_in(EXIT_WAIT)).await;

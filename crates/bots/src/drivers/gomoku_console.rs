@@ -151,7 +151,7 @@ fn protocol_error(detail: String) -> Fault {
 
 /// The fault for a failed read or write; a bot that is gone says how it ended.
 async fn fault_of(process: &mut jail::Process, failure: jail::Failure, clock: &TurnClock) -> Fault {
-    if matches!(failure, jail::Failure::Eof | jail::Failure::Io(_)) {
+    if failure.ended() {
         let ended = process.wait(jail::Deadline::wall_in(Duration::from_millis(100))).await;
         if let Ok(status) = ended {
             let how = exit_fault(status).map_or_else(|| "exited".to_string(), |fault| fault.detail);

@@ -617,6 +617,10 @@ pub fn failure_fault(failure: jail::Failure, clock: &TurnClock) -> Fault {
         jail::Failure::Timeout(limit) => Fault::new(FaultKind::Timeout, clock.describe(limit)),
         jail::Failure::Eof => Fault::new(FaultKind::Crash, "closed its output before answering"),
         jail::Failure::TooLong(cap) => Fault::new(FaultKind::ProtocolError, format!("wrote more than {cap} bytes without a line end")),
-        jail::Failure::Io(err) => Fault::new(FaultKind::Crash, err),
+        other @ (jail::Failure::StdinClosed
+        | jail::Failure::Write(_)
+        | jail::Failure::Read(_)
+        | jail::Failure::Wait(_)
+        | jail::Failure::Sandbox(_)) => Fault::new(FaultKind::Crash, other.to_string()),
     }
 }
