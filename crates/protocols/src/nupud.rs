@@ -133,41 +133,37 @@ mod tests {
         assert_eq!(Codec::request(&play).unwrap(), want);
     }
 
-    /// Each answer to a set-up call, and the move's text or the error's blame and message.
+    /// Each answer, to a set-up call or to a move call, and the move's text or the
+    /// error's blame and the start of its message.
     #[test]
-    fn setup_answers() {
-        let pos = nupud::Position::new_game();
-        for (output, want) in [
-            (&b"143211\n"[..], Ok("143211")),
-            (b" 432111 \r\n", Ok("432111")),
-            (b"443211\n", Err((Blame::IllegalMove, "a set-up must use the values 4, 3, 2, 1, 1, 1 once each, got 443211"))),
-            (b"c1c3\n", Err((Blame::ProtocolError, "the set-up answer \"c1c3\\n\" is not one line of six digits"))),
-            (b"143211\n143211\n", Err((Blame::ProtocolError, "the set-up answer \"143211\\n143211\\n\" is not one line of six digits"))),
-            (b"", Err((Blame::ProtocolError, "the set-up answer \"\" is not one line of six digits"))),
-            (b"14321\xff", Err((Blame::ProtocolError, "the set-up answer is not text: \"14321\u{fffd}\""))),
-        ] {
-            check(&pos, output, want);
-        }
-    }
-
-    /// Each answer to a move call, and the move's text or the error's blame and message.
-    #[test]
-    fn move_answers() {
-        let pos = setups([4, 3, 2, 1, 1, 1], [1, 1, 1, 2, 3, 4]);
-        for (output, want) in [
-            (&b"c1c3\n"[..], Ok("c1c3")),
-            (b" C1-C3 \r\n", Ok("c1c3")),
+    fn answers() {
+        let setup = nupud::Position::new_game();
+        let play = setups([4, 3, 2, 1, 1, 1], [1, 1, 1, 2, 3, 4]);
+        for (pos, output, want) in [
+            (&setup, &b"143211\n"[..], Ok("143211")),
+            (&setup, b" 432111 \r\n", Ok("432111")),
+            (&setup, b"443211\n", Err((Blame::IllegalMove, "a set-up must use the values 4, 3, 2, 1, 1, 1 once each, got 443211"))),
+            (&setup, b"c1c3\n", Err((Blame::ProtocolError, "the set-up answer \"c1c3\\n\" is not one line of six digits"))),
+            (
+                &setup,
+                b"143211\n143211\n",
+                Err((Blame::ProtocolError, "the set-up answer \"143211\\n143211\\n\" is not one line of six digits")),
+            ),
+            (&setup, b"", Err((Blame::ProtocolError, "the set-up answer \"\" is not one line of six digits"))),
+            (&setup, b"14321\xff", Err((Blame::ProtocolError, "the set-up answer is not text: \"14321\u{fffd}\""))),
+            (&play, b"c1c3\n", Ok("c1c3")),
+            (&play, b" C1-C3 \r\n", Ok("c1c3")),
             // Well-formed: the referee judges it (and refuses it as an illegal move).
-            (b"c1c6\n", Ok("c1c6")),
-            (b"hello\n", Err((Blame::ProtocolError, "the answer \"hello\\n\" is not a move: "))),
-            (b"", Err((Blame::ProtocolError, "no move in the answer"))),
-            (b" \n", Err((Blame::ProtocolError, "no move in the answer"))),
-            (b"c1c3\nc1c2\n", Err((Blame::ProtocolError, "the answer \"c1c3\\nc1c2\\n\" has more than one line"))),
-            (b"432111\n", Err((Blame::ProtocolError, "the answer \"432111\\n\" is a set-up, not a move like c1c3"))),
-            (b"444444\n", Err((Blame::ProtocolError, "the answer \"444444\\n\" is a set-up, not a move like c1c3"))),
-            (b"c1\xffc3", Err((Blame::ProtocolError, "the answer is not text: \"c1\u{fffd}c3\""))),
+            (&play, b"c1c6\n", Ok("c1c6")),
+            (&play, b"hello\n", Err((Blame::ProtocolError, "the answer \"hello\\n\" is not a move: "))),
+            (&play, b"", Err((Blame::ProtocolError, "no move in the answer"))),
+            (&play, b" \n", Err((Blame::ProtocolError, "no move in the answer"))),
+            (&play, b"c1c3\nc1c2\n", Err((Blame::ProtocolError, "the answer \"c1c3\\nc1c2\\n\" has more than one line"))),
+            (&play, b"432111\n", Err((Blame::ProtocolError, "the answer \"432111\\n\" is a set-up, not a move like c1c3"))),
+            (&play, b"444444\n", Err((Blame::ProtocolError, "the answer \"444444\\n\" is a set-up, not a move like c1c3"))),
+            (&play, b"c1\xffc3", Err((Blame::ProtocolError, "the answer is not text: \"c1\u{fffd}c3\""))),
         ] {
-            check(&pos, output, want);
+            check(pos, output, want);
         }
     }
 
