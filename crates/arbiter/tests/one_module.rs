@@ -1,6 +1,6 @@
 //! The one-module promise, checked on the source: a game is named only by its rules
 //! module and the registry. No code outside `crates/rules/src/{lib,any}.rs` names a
-//! variant of `GameKind` or `AnyPosition` (so no per-game `match`, and no
+//! variant of `GameKind`, `AnyPosition` or `AnyMove` (so no per-game `match`, and no
 //! `let AnyPosition::X(..) = .. else { unreachable!() }`), and the web's pages and
 //! scripts know no game by name (they draw from the board view's style). Test code
 //! (after `#[cfg(test)]`, and `tests/` folders) may name games as data.
@@ -47,7 +47,7 @@ fn no_code_outside_the_registry_names_a_game_variant() {
         let code = text.split("#[cfg(test)]").next().unwrap_or("");
         for (number, line) in code.lines().enumerate() {
             for variant in variants() {
-                for prefix in ["GameKind::", "AnyPosition::"] {
+                for prefix in ["GameKind::", "AnyPosition::", "AnyMove::"] {
                     let name = format!("{prefix}{variant}");
                     let at = line.find(&name);
                     let whole = at.is_some_and(|at| !line[at + name.len()..].starts_with(|c: char| c.is_alphanumeric() || c == '_'));

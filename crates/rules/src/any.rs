@@ -1,14 +1,15 @@
 //! The registry's machinery: from the one list of games in `lib.rs` (`registry!`), the
-//! run-time choice of a game ([`GameKind`]), a position of any game ([`AnyPosition`]),
-//! and the way from either back to the typed game ([`Registered`], [`VisitGame`],
-//! [`Visit`]). This is the one place that matches over the games; everything else reads
-//! their descriptors ([`GameInfo`]) or is generic over [`Game`].
+//! run-time choice of a game ([`GameKind`]), a position of any game ([`AnyPosition`])
+//! and a move of any game ([`AnyMove`]), and the way from each back to the typed game
+//! ([`Registered`], [`VisitGame`], [`Visit`]). This is the one place that matches over
+//! the games; everything else reads their descriptors ([`GameInfo`]) or is generic over
+//! [`Game`].
 
 use std::fmt::Debug;
 
 use rand::Rng;
 
-use crate::{AnyPosition, BoardView, Game, GameInfo, GameKind, LimitSet, MoveError, Options, Outcome, SetupError, Side, options};
+use crate::{AnyMove, AnyPosition, BoardView, Game, GameInfo, GameKind, LimitSet, MoveError, Options, Outcome, SetupError, Side, options};
 
 /// Code that is generic over the game, run for a game chosen at run time
 /// ([`GameKind::visit`]): the one step from a game's name to the typed game.
@@ -35,6 +36,10 @@ pub trait Registered: Game {
     const KIND: GameKind;
     fn into_any(self) -> AnyPosition;
     fn from_any(any: &AnyPosition) -> Option<&Self>;
+    /// A move of this game as a move of any game ([`AnyMove`]).
+    fn move_into_any(mv: Self::Move) -> AnyMove;
+    /// A move of any game as a move of this one, `None` when it is another game's.
+    fn move_from_any(mv: AnyMove) -> Option<Self::Move>;
 }
 
 /// Lists the games: `registry! { module => Variant, ... }` declares each game's module
@@ -53,6 +58,13 @@ macro_rules! registry {
         #[derive(Clone, Debug, PartialEq)]
         pub enum AnyPosition {
             $($variant($module::Position)),+
+        }
+
+        /// A move of any game of the registry: the typed way between code written for
+        /// one game (a driver of its own interface) and code generic over the game.
+        #[derive(Clone, Debug, PartialEq)]
+        pub enum AnyMove {
+            $($variant(<$module::Position as $crate::Game>::Move)),+
         }
 
         impl GameKind {
@@ -118,6 +130,16 @@ macro_rules! registry {
                 fn from_any(any: &AnyPosition) -> Option<&Self> {
                     match any {
                         AnyPosition::$variant(pos) => Some(pos),
+                        #[allow(unreachable_patterns)]
+                        _ => None,
+                    }
+                }
+                fn move_into_any(mv: Self::Move) -> AnyMove {
+                    AnyMove::$variant(mv)
+                }
+                fn move_from_any(mv: AnyMove) -> Option<Self::Move> {
+                    match mv {
+                        AnyMove::$variant(mv) => Some(mv),
                         #[allow(unreachable_patterns)]
                         _ => None,
                     }

@@ -121,17 +121,19 @@ async fn bots(State(app): AppState, Query(query): Query<GameQuery>) -> ApiResult
 }
 
 async fn presets(State(app): AppState) -> Json<Value> {
-    Json(Value::Array(preset_names(&app).into_iter().map(Value::String).collect()))
+    Json(Value::Array(preset_names(&app).await.into_iter().map(Value::String).collect()))
 }
 
-fn preset_names(app: &App) -> Vec<String> {
+async fn preset_names(app: &App) -> Vec<String> {
     let Some(dir) = app.presets_folder() else { return Vec::new() };
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter_map(|e| e.file_name().to_str().and_then(|n| n.strip_suffix(".toml")).map(str::to_string))
-        .collect();
+    let mut names: Vec<String> = Vec::new();
+    if let Ok(mut entries) = tokio::fs::read_dir(dir).await {
+        while let Ok(Some(entry)) = entries.next_entry().await {
+            if let Some(name) = entry.file_name().to_str().and_then(|n| n.strip_suffix(".toml")) {
+                names.push(name.to_string());
+            }
+        }
+    }
     names.sort();
     names
 }
@@ -252,27 +254,21 @@ async fn games_list(State(app): AppState) -> Json<Value> {
         .filter(|g| !matches!(g.origin, Origin::Ladder { .. }))
         .map(|g| json!({ "id": g.id, "game": g.kind.name(), "names": g.names, "origin": g.origin, "live": true }))
         .collect();
-    let finished: Vec<Value> = app
-        .registry
-        .stored_ids()
-        .into_iter()
-        .filter(|id| !id.starts_with(crate::live::LADDER_PREFIX))
-        .take(100)
-        .filter_map(|id| {
-            let (record, origin) = app.registry.load_record(&id)?;
-            let names = [record.players[0].name.clone(), record.players[1].name.clone()];
-            let result = crate::live::ResultJson::of(&record.result, &names);
-            Some(json!({ "id": id, "game": record.game, "names": names, "origin": origin, "live": false, "result": result }))
-        })
-        .collect();
+    let mut finished: Vec<Value> = Vec::new();
+    for id in app.registry.stored_ids().await.into_iter().filter(|id| !id.starts_with(crate::live::LADDER_PREFIX)).take(100) {
+        let Some((record, origin)) = app.registry.load_record(&id).await else { continue };
+        let names = [record.players[0].name.clone(), record.players[1].name.clone()];
+        let result = crate::live::ResultJson::of(&record.result, &names);
+        finished.push(json!({ "id": id, "game": record.game, "names": names, "origin": origin, "live": false, "result": result }));
+    }
     Json(json!({ "running": running, "finished": finished }))
 }
 
-fn find_game(app: &App, id: &str) -> ApiResult<GameJson> {
+async fn find_game(app: &App, id: &str) -> ApiResult<GameJson> {
     if let Some(game) = app.registry.get(id) {
         return Ok(game.snapshot());
     }
-    let (record, origin) = app.registry.load_record(id).ok_or_else(|| ApiError::not_found(format!("no game {id:?}")))?;
+    let (record, origin) = app.registry.load_record(id).await.ok_or_else(|| ApiError::not_found(format!("no game {id:?}")))?;
     GameJson::from_record(id.to_string(), &record, origin).map_err(ApiError::internal)
 }
 
@@ -287,7 +283,7 @@ async fn game_for(app: &App, caller: &Caller, doc: GameJson) -> ApiResult<Value>
 }
 
 async fn game(State(app): AppState, caller: Caller, UrlPath(id): UrlPath<String>) -> ApiResult<Json<Value>> {
-    let doc = find_game(&app, &id)?;
+    let doc = find_game(&app, &id).await?;
     Ok(Json(game_for(&app, &caller, doc).await?))
 }
 
@@ -297,7 +293,7 @@ async fn game(State(app): AppState, caller: Caller, UrlPath(id): UrlPath<String>
 async fn game_events(State(app): AppState, UrlPath(id): UrlPath<String>) -> ApiResult<Response> {
     let Some(game) = app.registry.get(&id) else {
         // A finished game: its snapshot is all there is.
-        let snapshot = game_for(&app, &Caller::Anyone, find_game(&app, &id)?).await?;
+        let snapshot = game_for(&app, &Caller::Anyone, find_game(&app, &id).await?).await?;
         let first = Event::default().event("snapshot").data(snapshot.to_string());
         return Ok(Sse::new(tokio_stream::once(Ok::<_, Infallible>(first))).into_response());
     };
@@ -403,14 +399,15 @@ async fn start_tournament(
 ) -> ApiResult<(StatusCode, Json<Value>)> {
     let (text, config_dir) = match (&req.preset, &req.config) {
         (Some(preset), None) => {
-            let names = preset_names(&app);
+            let names = preset_names(&app).await;
             if !names.contains(preset) {
                 return Err(ApiError::not_found(format!("no preset {preset:?} (presets: {})", names.join(", "))));
             }
             let dir = app.presets_folder().expect("presets exist").to_path_buf();
             let path = dir.join(format!("{preset}.toml"));
-            let text =
-                std::fs::read_to_string(&path).map_err(|err| ApiError::internal(format!("cannot read {}: {err}", path.display())))?;
+            let text = tokio::fs::read_to_string(&path)
+                .await
+                .map_err(|err| ApiError::internal(format!("cannot read {}: {err}", path.display())))?;
             (text, dir)
         }
         (None, Some(text)) => (text.clone(), app.tournament_folder()),
@@ -444,7 +441,13 @@ async fn start_tournament(
         Some(id) => ladder_entrants(&app, id, given.game).await?,
         None => app.registered_entrants(given.game),
     };
-    let text = expand_config(&text, &config_dir, mode, registered)?;
+    // Paths are made absolute on the disk: work for a blocking thread.
+    let text = {
+        let (text, config_dir, mode) = (text.clone(), config_dir.clone(), mode.to_string());
+        tokio::task::spawn_blocking(move || expand_config(&text, &config_dir, &mode, registered))
+            .await
+            .map_err(|err| ApiError::internal(format!("cannot read the config: {err}")))??
+    };
     let config = TournamentConfig::parse(&text, "the config").map_err(|err| ApiError::bad_request(err.to_string()))?;
     // The config's paths were made absolute above: the API shows none of them.
     let entrants = arena::resolve_entrants(&config, &config_dir, None).map_err(|err| ApiError::bad_request(crate::hide_paths(&err)))?;
@@ -453,7 +456,7 @@ async fn start_tournament(
     let base = crate::tournaments::slug(&config.name);
     let mut path = folder.join(format!("{base}.db"));
     let mut n = 2;
-    while path.exists() {
+    while tokio::fs::try_exists(&path).await.unwrap_or(false) {
         path = folder.join(format!("{base}-{n}.db"));
         n += 1;
     }
@@ -539,12 +542,14 @@ async fn ladder_entrants(app: &App, id: i64, kind: rules::GameKind) -> ApiResult
 /// ones resume where they stopped (every finished game is kept).
 pub async fn resume_managed(app: &Arc<App>) -> Result<(), String> {
     let folder = app.tournament_folder();
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&folder)
-        .map_err(|err| format!("cannot read {}: {err}", folder.display()))?
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "db"))
-        .collect();
+    let mut files: Vec<PathBuf> = Vec::new();
+    let mut entries = tokio::fs::read_dir(&folder).await.map_err(|err| format!("cannot read {}: {err}", folder.display()))?;
+    while let Ok(Some(entry)) = entries.next_entry().await {
+        let path = entry.path();
+        if path.extension().is_some_and(|e| e == "db") {
+            files.push(path);
+        }
+    }
     files.sort();
     for path in files {
         // A file that is not one of our tournaments (corrupt, foreign, unreadable) is

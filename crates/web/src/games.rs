@@ -231,7 +231,7 @@ pub(crate) async fn play_live(
     };
     record.players[0].name = game.names[0].clone();
     record.players[1].name = game.names[1].clone();
-    let kept = app.registry.save_record(&game.id, &record, &game.origin);
+    let kept = app.registry.save_record(&game.id, &record, &game.origin).await;
     game.finish(&record);
     match kept {
         // Kept on disk: the memory copy goes once the pages following it had the end.

@@ -14,6 +14,7 @@ pub mod pages;
 pub mod quota;
 pub mod tasks;
 pub mod tournaments;
+pub mod upload_policy;
 pub mod uploads;
 pub mod view;
 
@@ -115,7 +116,7 @@ impl App {
     pub async fn start(config: Config) -> Result<Arc<App>, StartError> {
         for sub in ["tournaments", "games", "bots"] {
             let path = config.data.join(sub);
-            std::fs::create_dir_all(&path).map_err(|source| StartError::Data { path: path.display().to_string(), source })?;
+            tokio::fs::create_dir_all(&path).await.map_err(|source| StartError::Data { path: path.display().to_string(), source })?;
         }
         let registry = Arc::new(Registry::new(config.data.join("games")));
         let submissions = submissions::Submissions::open(&config.data.join("bots"))?;

@@ -375,20 +375,20 @@ impl Registry {
 
     /// Keeps a finished game's record on disk (written to a temporary name, then renamed,
     /// so a crash leaves the old state or the new one).
-    pub fn save_record(&self, id: &str, record: &GameRecord, origin: &Origin) -> std::io::Result<()> {
-        std::fs::create_dir_all(&self.folder)?;
+    pub async fn save_record(&self, id: &str, record: &GameRecord, origin: &Origin) -> std::io::Result<()> {
+        tokio::fs::create_dir_all(&self.folder).await?;
         let body = json!({ "origin": origin, "record": record }).to_string();
         let temp = self.folder.join(format!(".{id}.json.tmp"));
-        std::fs::write(&temp, body)?;
-        std::fs::rename(&temp, self.folder.join(format!("{id}.json")))
+        tokio::fs::write(&temp, body).await?;
+        tokio::fs::rename(&temp, self.folder.join(format!("{id}.json"))).await
     }
 
     /// A finished game kept on disk.
-    pub fn load_record(&self, id: &str) -> Option<(GameRecord, Option<Origin>)> {
+    pub async fn load_record(&self, id: &str) -> Option<(GameRecord, Option<Origin>)> {
         if !valid_id(id) {
             return None;
         }
-        let text = std::fs::read_to_string(self.folder.join(format!("{id}.json"))).ok()?;
+        let text = tokio::fs::read_to_string(self.folder.join(format!("{id}.json"))).await.ok()?;
         let value: serde_json::Value = serde_json::from_str(&text).ok()?;
         let record: GameRecord = serde_json::from_value(value.get("record")?.clone()).ok()?;
         let origin = value.get("origin").and_then(|o| serde_json::from_value(o.clone()).ok());
@@ -396,14 +396,17 @@ impl Registry {
     }
 
     /// Ids of the finished games kept on disk, newest first.
-    pub fn stored_ids(&self) -> Vec<String> {
-        let mut ids: Vec<String> = std::fs::read_dir(&self.folder)
-            .into_iter()
-            .flatten()
-            .flatten()
-            .filter_map(|entry| entry.file_name().to_str().and_then(|n| n.strip_suffix(".json")).map(str::to_string))
-            .filter(|id| valid_id(id))
-            .collect();
+    pub async fn stored_ids(&self) -> Vec<String> {
+        let mut ids = Vec::new();
+        if let Ok(mut entries) = tokio::fs::read_dir(&self.folder).await {
+            while let Ok(Some(entry)) = entries.next_entry().await {
+                if let Some(id) = entry.file_name().to_str().and_then(|n| n.strip_suffix(".json"))
+                    && valid_id(id)
+                {
+                    ids.push(id.to_string());
+                }
+            }
+        }
         ids.sort_by(|a, b| b.cmp(a));
         ids
     }

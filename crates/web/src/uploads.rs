@@ -18,7 +18,7 @@ use axum::routing::get;
 use rules::GameKind;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use submissions::{CheckEvent, DoctorReport, EntryCheckResult, FilesUpload, Language, ManifestUpload, SourceUpload, SubmitOutcome, Upload};
+use submissions::{CheckEvent, DoctorReport, EntryCheckResult, SubmitOutcome, Upload};
 use tokio::sync::Semaphore;
 
 use crate::App;
@@ -26,6 +26,7 @@ use crate::auth::Caller;
 use crate::error::{ApiError, ApiResult};
 use crate::games;
 use crate::quota::{Client, Quota, Slot, too_many};
+use crate::upload_policy::{self, Claim, Refusal};
 
 type AppState = State<Arc<App>>;
 
@@ -252,9 +253,6 @@ async fn check_progress(
     Ok(Json(json!({ "name": name, "game": kind.name(), "version": number, "check": progress })))
 }
 
-/// The fields of an upload form.
-const UPLOAD_FIELDS: &str = "name, game, protocol, language, options, source, manifest, files";
-
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct UploadQuery {
@@ -297,10 +295,14 @@ async fn upload(
     };
     let upload = read_form(&mut form).await?;
     let (game, name) = upload.target();
-    // A bot frozen by a running stage takes no upload.
+    // A bot frozen by a running stage takes no upload (its folder is looked up on the
+    // disk: work for a blocking thread).
     if let (Some(game), Some(name)) = (game, name.clone())
         && submissions::check_name(&name).is_ok()
-        && let Some(tournament) = app.tournaments.playing(&app.submissions.root().join(game.name()).join(&name))
+        && let Some(tournament) = {
+            let (app, folder) = (Arc::clone(&app), app.submissions.root().join(game.name()).join(&name));
+            tokio::task::spawn_blocking(move || app.tournaments.playing(&folder)).await.ok().flatten()
+        }
     {
         return Err(ApiError::conflict(format!(
             "{game} bot {name} plays in tournament {tournament}, which is running: its program is frozen until the tournament ends"
@@ -390,9 +392,9 @@ pub fn resume(app: &Arc<App>) {
     }
 }
 
-/// An entrant uploads versions of their own bots only: a new name becomes theirs (up to
-/// their share of bots), a name of another entrant's or of the organiser's is refused.
-/// The claim made, to give back if nothing is stored.
+/// An entrant's claim on the bot of the upload ([`upload_policy::claim`]): a new name
+/// becomes theirs, within their share. The claim made, to give back if nothing is
+/// stored.
 async fn claim(app: &App, caller: &Caller, game: Option<GameKind>, name: Option<String>) -> ApiResult<Option<(GameKind, String, String)>> {
     let (Caller::Entrant(me), Some(game), Some(name)) = (caller, game, name) else { return Ok(None) };
     if submissions::check_name(&name).is_err() {
@@ -400,111 +402,46 @@ async fn claim(app: &App, caller: &Caller, game: Option<GameKind>, name: Option<
         return Ok(None);
     }
     let existed = app.submissions.current(game, &name).ok().flatten().is_some();
-    match app.arena.owner(game.name(), &name).await? {
-        Some(owner) if owner != *me => Err(ApiError::new(StatusCode::FORBIDDEN, format!("{game} bot {name} belongs to another entrant"))),
-        None if existed => Err(ApiError::new(StatusCode::FORBIDDEN, format!("{game} bot {name} was registered by the organiser"))),
-        Some(_) => Ok(None),
-        None => {
+    let owner = app.arena.owner(game.name(), &name).await?;
+    match upload_policy::claim(me, game, &name, owner.as_deref(), existed).map_err(refused)? {
+        Claim::Theirs => Ok(None),
+        Claim::New => {
             let mine = app.arena.owners().await?.iter().filter(|(_, _, owner)| owner == me).count();
-            let most = app.uploads.limits.bots_per_entrant;
-            if mine >= most {
-                return Err(too_many(format!(
-                    "you have {mine} bots, the most an entrant may keep: upload a new version of one of them instead"
-                )));
-            }
-            if app.arena.claim(game.name(), &name, me).await? != *me {
-                return Err(ApiError::new(StatusCode::FORBIDDEN, format!("{game} bot {name} belongs to another entrant")));
-            }
+            upload_policy::within_share(mine, app.uploads.limits.bots_per_entrant).map_err(refused)?;
+            // Another upload of the same name may have claimed it meanwhile.
+            let owner = app.arena.claim(game.name(), &name, me).await?;
+            upload_policy::claim(me, game, &name, Some(&owner), true).map_err(refused)?;
             Ok(Some((game, name, me.clone())))
         }
     }
 }
 
-/// Reads the upload form into an [`Upload`].
+/// The answer refusing an upload: 403 for a bot that is not the caller's, 429 (code
+/// `quota`) beyond their share of bots, 400 for a form that makes no upload, the
+/// submissions' own status for theirs.
+fn refused(refusal: Refusal) -> ApiError {
+    match refusal {
+        Refusal::Submission(err) => ApiError::from(err),
+        Refusal::AnotherEntrants { .. } | Refusal::Organisers { .. } => ApiError::new(StatusCode::FORBIDDEN, refusal.to_string()),
+        Refusal::TooManyBots { .. } => too_many(refusal.to_string()),
+        _ => ApiError::bad_request(refusal.to_string()),
+    }
+}
+
+/// Reads the upload form's parts into an upload ([`upload_policy::Form`]).
 async fn read_form(form: &mut axum::extract::Multipart) -> ApiResult<Upload> {
     let part_error =
         |err: axum::extract::multipart::MultipartError| ApiError::new(err.status(), format!("bad upload: {}", err.body_text()));
-    let mut text: std::collections::BTreeMap<String, String> = Default::default();
-    let mut source: Option<(String, Vec<u8>)> = None;
-    let mut manifest: Option<String> = None;
-    let mut files: Vec<(String, Vec<u8>)> = Vec::new();
+    let mut parts = upload_policy::Form::default();
     while let Some(field) = form.next_field().await.map_err(part_error)? {
         let name = field.name().unwrap_or("").to_string();
         let file_name = field.file_name().map(str::to_string);
         let bytes = field.bytes().await.map_err(part_error)?.to_vec();
-        match name.as_str() {
-            "source" | "manifest" | "files" if file_name.as_deref().unwrap_or("").is_empty() && bytes.is_empty() => {}
-            "source" => source = Some((file_name.unwrap_or_default(), bytes)),
-            "manifest" => {
-                manifest = Some(String::from_utf8(bytes).map_err(|_| ApiError::bad_request("the manifest is not UTF-8 text"))?);
-            }
-            // A browser sends a folder's files with their paths: the file's own name.
-            "files" => files.push((file_name.unwrap_or_default().rsplit('/').next().unwrap_or_default().to_string(), bytes)),
-            "name" | "game" | "protocol" | "language" | "options" => {
-                let value = String::from_utf8(bytes).map_err(|_| ApiError::bad_request(format!("field {name} is not UTF-8 text")))?;
-                text.insert(name, value.trim().to_string());
-            }
-            other => return Err(ApiError::bad_request(format!("unknown field {other:?} (fields: {UPLOAD_FIELDS})"))),
-        }
+        parts.add(&name, file_name.as_deref(), bytes).map_err(refused)?;
     }
-    let field = |key: &str| text.get(key).filter(|v| !v.is_empty()).cloned();
-    let options: rules::Options = match field("options") {
-        Some(json) => {
-            serde_json::from_str(&json).map_err(|err| ApiError::bad_request(format!("options: not a JSON object of strings: {err}")))?
-        }
-        None => Default::default(),
-    };
-    let game = match field("game") {
-        Some(game) => Some(submissions::parse_game(&game)?),
-        None => None,
-    };
-    // `auto` (the form's default): the manifest's interface, or the kit's.
-    let protocol = match field("protocol").filter(|p| p != "auto") {
-        Some(p) => Some(
-            referee::Protocol::ALL
-                .into_iter()
-                .find(|known| known.name() == p)
-                .ok_or_else(|| ApiError::bad_request(format!("unknown interface {p:?}")))?,
-        ),
-        None => None,
-    };
-    let language = match field("language").filter(|l| l != "auto") {
-        Some(l) => Some(Language::from_name(&l).ok_or(submissions::SubmitError::UnknownLanguage(l))?),
-        None => None,
-    };
-    let name = field("name");
-    // A zip given as the single file is files too.
-    let source = match source {
-        Some((filename, code)) if submissions::archive::is_zip(&code) || !files.is_empty() => {
-            files.insert(0, (filename, code));
-            None
-        }
-        source => source,
-    };
-    // Zips are expanded here, so that the bot an upload is for (its `bot.toml` may be in
-    // the zip) is known before its owner is checked.
-    let mut expanded = Vec::new();
-    for (filename, bytes) in files {
-        if submissions::archive::is_zip(&bytes) {
-            expanded.extend(submissions::archive::unzip(&bytes)?);
-        } else {
-            expanded.push((filename, bytes));
-        }
-    }
-    let files = expanded;
-    Ok(match (source, manifest) {
-        (Some(_), Some(_)) => return Err(ApiError::bad_request("give a source file or a manifest, not both")),
-        (Some((filename, code)), None) => {
-            let name = name.ok_or_else(|| ApiError::bad_request("missing the bot's name (field `name`)"))?;
-            let game = game.ok_or_else(|| ApiError::from(submissions::SubmitError::Missing("game".to_string())))?;
-            Upload::Source(SourceUpload { name, game, options, protocol, language, filename, code })
-        }
-        (None, Some(manifest)) => Upload::Manifest(ManifestUpload { name, game, options, manifest, files }),
-        (None, None) if !files.is_empty() => Upload::Files(FilesUpload { name, game, protocol, language, options, files }),
-        (None, None) => {
-            return Err(ApiError::bad_request(
-                "missing the program: a source file or a zip (field `source`), several files (field `files`), or a manifest (field `manifest`) with its files",
-            ));
-        }
-    })
+    // Expanding zips is work for a blocking thread.
+    tokio::task::spawn_blocking(move || parts.into_upload())
+        .await
+        .map_err(|err| ApiError::internal(format!("cannot read the upload: {err}")))?
+        .map_err(refused)
 }

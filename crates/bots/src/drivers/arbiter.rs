@@ -15,8 +15,8 @@ use std::time::{Duration, Instant};
 use protocols::arbiter::{self as proto, FromBot, Opponent, ToBot, Verdict};
 use rules::{Outcome, Registered, Side};
 
+use super::kept::Kept;
 use super::{Driver, Identity, command, exit_fault, failure_fault, give_up, quote};
-use crate::folders::GameFolder;
 use crate::pool::{Pool, Resident};
 use crate::{
     BoxFuture, Fault, FaultKind, LastMove, ProgramBot, RefereeError, Reply, SeatContext, StartError, TurnClock, TurnRequest, read_move,
@@ -33,22 +33,13 @@ const EXIT_WAIT: Duration = Duration::from_millis(200);
 
 /// A bot of the project's protocol playing game `G`.
 pub struct Bot<G> {
-    /// Its process: there until the game's end gives it back to the pool.
-    process: Option<Box<jail::Process>>,
+    /// Its process, and where it goes at the game's end (kept when processes may be
+    /// and the bot said `reuse`).
+    kept: Kept,
     side: Side,
     /// The group's CPU time already reported in replies (the start-up counts with the
     /// first move; a process from the pool starts from what it had used before).
     cpu_reported: Duration,
-    /// The folder of its own that a process runs in when processes may be kept (the
-    /// game's folder otherwise).
-    own: Option<GameFolder>,
-    /// Where it goes back at the end of a game it played without fault: when processes
-    /// may be kept and the bot said `reuse`.
-    keep: Option<(Arc<Pool>, String)>,
-    /// The games its process played before this one.
-    games: u32,
-    /// Whether it made a fault in this game (then it is not kept).
-    faulted: bool,
     game: PhantomData<fn() -> G>,
 }
 
@@ -66,7 +57,7 @@ impl<G: Registered> Bot<G> {
     pub async fn open(bot: &ProgramBot, ctx: &SeatContext) -> Result<Bot<G>, StartError> {
         let Some(pool) = &ctx.pool else {
             super::build(bot, ctx.limits.sandboxed).await?;
-            return Bot::start(bot, ctx, &ctx.workdir, None).await;
+            return Ok(Bot::start(bot, ctx, &ctx.workdir).await?.0);
         };
         let key = Pool::key(bot, &ctx.limits);
         while let Some(resident) = pool.take(&key) {
@@ -78,9 +69,9 @@ impl<G: Registered> Bot<G> {
         }
         super::build(bot, ctx.limits.sandboxed).await?;
         let (own, workdir) = super::own_folder(bot).await?;
-        match Bot::start(bot, ctx, &workdir, Some((Arc::clone(pool), key))).await {
-            Ok(mut started) => {
-                started.own = Some(own);
+        match Bot::start(bot, ctx, &workdir).await {
+            Ok((mut started, reuse)) => {
+                started.kept.set_home(own, reuse.then(|| (Arc::clone(pool), key)));
                 Ok(started)
             }
             Err(err) => {
@@ -90,9 +81,9 @@ impl<G: Registered> Bot<G> {
         }
     }
 
-    /// Starts a fresh process in `workdir`: the handshake, then the game's lines.
-    /// `keep` is where it may go after the game, if the bot can play another.
-    async fn start(bot: &ProgramBot, ctx: &SeatContext, workdir: &Path, keep: Option<(Arc<Pool>, String)>) -> Result<Bot<G>, StartError> {
+    /// Starts a fresh process in `workdir`: the handshake, then the game's lines; and
+    /// whether the bot said it can play another game in it (`reuse`).
+    async fn start(bot: &ProgramBot, ctx: &SeatContext, workdir: &Path) -> Result<(Bot<G>, bool), StartError> {
         let mut cmd = command(bot, workdir, &ctx.limits, &[]);
         cmd.env.push((crate::SEED_VAR.into(), ctx.bot_seed().to_string().into()));
         let mut process = super::spawn(&cmd).await?;
@@ -110,16 +101,7 @@ impl<G: Registered> Bot<G> {
             Err(fault) => return Err(StartError::Bot { fault, stderr: give_up(&mut process).await }),
         };
         process.pause().await;
-        Ok(Bot {
-            process: Some(Box::new(process)),
-            side: ctx.side,
-            cpu_reported: Duration::ZERO,
-            own: None,
-            keep: keep.filter(|_| said.reuse),
-            games: 0,
-            faulted: false,
-            game: PhantomData,
-        })
+        Ok((Bot { kept: Kept::fresh(process), side: ctx.side, cpu_reported: Duration::ZERO, game: PhantomData }, said.reuse))
     }
 
     /// Plays this game with a process from the pool: the game's lines, then paused
@@ -138,26 +120,13 @@ impl<G: Registered> Bot<G> {
             return Err(resident);
         }
         resident.process.pause().await;
-        let Resident { key, process, folder, games } = resident;
-        Ok(Bot {
-            cpu_reported: process.cpu_time(),
-            process: Some(process),
-            side: ctx.side,
-            own: Some(folder),
-            keep: Some((Arc::clone(pool), key)),
-            games,
-            faulted: false,
-            game: PhantomData,
-        })
-    }
-
-    fn process(&mut self) -> &mut jail::Process {
-        self.process.as_mut().expect("a bot has its process until its game ends")
+        let cpu_reported = resident.process.cpu_time();
+        Ok(Bot { kept: Kept::from_pool(resident, pool), cpu_reported, side: ctx.side, game: PhantomData })
     }
 
     async fn play_turn(&mut self, req: &TurnRequest<'_, G>) -> Reply<G::Move> {
         let cpu_before = self.cpu_reported;
-        let process = self.process.as_mut().expect("a bot has its process until its game ends");
+        let process = self.kept.process();
         let (answer, elapsed, waited, input) = match process.resume() {
             Ok(()) => {
                 let (answer, elapsed, waited, input) = ask(process, req, cpu_before).await;
@@ -170,39 +139,17 @@ impl<G: Registered> Bot<G> {
         let stderr = process.take_stderr().await;
         let cpu = cpu_now.saturating_sub(self.cpu_reported);
         self.cpu_reported = cpu_now;
-        self.faulted |= answer.is_err();
+        self.kept.faulted |= answer.is_err();
         Reply { answer, elapsed, cpu, waited, stderr, input }
     }
 
+    /// Tells the bot the result; kept, it is paused until its next game, else told
+    /// `quit` too.
     async fn end(&mut self, outcome: &Outcome) {
         let verdict = Verdict::for_side(outcome.winner, self.side);
         let result = ToBot::Result { verdict, scores: outcome.scores };
-        let deadline = jail::Deadline::wall_in(QUIT_GRACE);
-        if let Some((pool, key)) = self.keep.take()
-            && !self.faulted
-            && self.process().try_exit().is_none()
-        {
-            // Told the result, and paused until its next game.
-            if self.process().resume().is_ok() && self.process().send(&to_text(std::slice::from_ref(&result)), deadline).await.is_ok() {
-                self.process().pause().await;
-                let process = self.process.take().expect("a bot has its process until its game ends");
-                let folder = self.own.take().expect("a kept process has a folder of its own");
-                let resident = Resident { key, process, folder, games: self.games + 1 };
-                if let Some(longest) = pool.put(resident) {
-                    longest.retire().await;
-                }
-                return;
-            }
-        }
-        let process = self.process();
-        let _ = process.resume();
-        if process.send(&to_text(&[result, ToBot::Quit]), deadline).await.is_ok() {
-            let _ = process.wait(deadline).await;
-        }
-        process.kill().await;
-        if let Some(own) = self.own.take() {
-            own.remove_async().await;
-        }
+        let goodbye = to_text(std::slice::from_ref(&result));
+        self.kept.finish(&goodbye, &to_text(&[result, ToBot::Quit])).await;
     }
 }
 

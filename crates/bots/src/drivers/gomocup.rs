@@ -19,15 +19,14 @@
 //! with its first turn. They count against the same per-move cap as stderr.
 
 use std::path::Path;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use protocols::gomocup::{Answer, Awaiting, Command, Heard, Info, NO_LIMIT_MS, game_infos, turn_command};
 use rules::{Outcome, Registered, Side, gomoku};
 
 use super::arbiter::{QUIT_GRACE, STARTUP_TIME, gone};
+use super::kept::{self, Kept};
 use super::{Driver, Identity, command, give_up, quote};
-use crate::folders::GameFolder;
 use crate::pool::{Pool, Resident};
 use crate::{BoxFuture, Fault, FaultKind, ProgramBot, RefereeError, Reply, SeatContext, StartError, TurnClock, TurnRequest};
 
@@ -49,8 +48,8 @@ const LINE_CAP: usize = 4096;
 
 /// A Gomocup brain playing Gomoku.
 pub struct Bot {
-    /// Its process: there until the game's end gives it back to the pool.
-    process: Option<Box<jail::Process>>,
+    /// Its process, and where it goes at the game's end.
+    kept: Kept,
     side: Side,
     /// Whether the brain has had a turn in this game (then `TURN` tells it all it needs).
     told: bool,
@@ -59,14 +58,6 @@ pub struct Bot {
     cpu_reported: Duration,
     /// Protocol lines kept for the next turn's log, and their byte cap.
     log: ProtocolLog,
-    /// The folder of its own that a process runs in when processes may be kept.
-    own: Option<GameFolder>,
-    /// Where it goes back at the end of a game it played without fault.
-    keep: Option<(Arc<Pool>, String)>,
-    /// The games its process played before this one.
-    games: u32,
-    /// Whether it made a fault in this game (then it is not kept).
-    faulted: bool,
     /// What was written to it before its first turn of this game (`START 10` or
     /// `RESTART`, and the `INFO` lines): its first turn's input begins with it.
     opening: String,
@@ -80,30 +71,8 @@ impl Driver<gomoku::Position> for Bot {
     }
 
     fn finish<'a>(&'a mut self, _outcome: &'a Outcome) -> BoxFuture<'a, ()> {
-        Box::pin(async move {
-            if let Some((pool, key)) = self.keep.take()
-                && !self.faulted
-                && self.process().try_exit().is_none()
-            {
-                // Paused since its last move, until its next game's RESTART.
-                let process = self.process.take().expect("a brain has its process until its game ends");
-                let folder = self.own.take().expect("a kept process has a folder of its own");
-                if let Some(longest) = pool.put(Resident { key, process, folder, games: self.games + 1 }) {
-                    longest.retire().await;
-                }
-                return;
-            }
-            let process = self.process();
-            let _ = process.resume();
-            let deadline = jail::Deadline::wall_in(QUIT_GRACE);
-            if process.send(Command::End.format().as_bytes(), deadline).await.is_ok() {
-                let _ = process.wait(deadline).await;
-            }
-            process.kill().await;
-            if let Some(own) = self.own.take() {
-                own.remove_async().await;
-            }
-        })
+        // Kept: paused since its last move, until its next game's RESTART.
+        Box::pin(async move { self.kept.finish(b"", Command::End.format().as_bytes()).await })
     }
 }
 
@@ -111,31 +80,16 @@ impl Bot {
     /// A brain for this game: a kept process restarted, when the caller keeps them and
     /// one waits, else a fresh one (in a folder of its own when processes are kept).
     pub async fn open(bot: &ProgramBot, ctx: &SeatContext) -> Result<Bot, StartError> {
-        let Some(pool) = &ctx.pool else {
-            return Bot::start(bot, ctx, &ctx.workdir).await;
-        };
         let key = Pool::key(bot, &ctx.limits);
-        while pool.keeps(&key)
-            && let Some(resident) = pool.take(&key)
-        {
-            match Bot::restart(resident, ctx, pool).await {
-                Ok(brain) => return Ok(brain),
-                // It died while it waited, or cannot play another game: a fresh one plays.
-                Err(resident) => resident.retire().await,
-            }
-        }
-        let (own, workdir) = super::own_folder(bot).await?;
-        match Bot::start(bot, ctx, &workdir).await {
-            Ok(mut brain) => {
-                brain.own = Some(own);
-                brain.keep = pool.keeps(&key).then(|| (Arc::clone(pool), key));
-                Ok(brain)
-            }
-            Err(err) => {
-                own.remove_async().await;
-                Err(err)
-            }
-        }
+        kept::open(
+            bot,
+            ctx,
+            key,
+            |brain: &mut Bot| &mut brain.kept,
+            |resident, pool| Box::pin(async move { Bot::restart(resident, ctx, &pool).await }),
+            |workdir| Box::pin(async move { Bot::start(bot, ctx, &workdir).await }),
+        )
+        .await
     }
 
     /// Starts a fresh brain in `workdir`: `START`, then the game's `INFO` lines.
@@ -162,15 +116,11 @@ impl Bot {
         }
         process.pause().await;
         Ok(Bot {
-            process: Some(Box::new(process)),
+            kept: Kept::fresh(process),
             side: ctx.side,
             told: false,
             cpu_reported: Duration::ZERO,
             log,
-            own: None,
-            keep: None,
-            games: 0,
-            faulted: false,
             opening: Command::Start(BOARD_SIZE).format() + &text,
             written: String::new(),
         })
@@ -180,7 +130,7 @@ impl Bot {
     /// [`STARTUP_TIME`], then the game's `INFO` lines, then paused until its first turn.
     /// A process that cannot is handed back to be retired; one that answers `RESTART`
     /// with anything but `OK` also marks its bot as one whose processes are not kept.
-    async fn restart(mut resident: Resident, ctx: &SeatContext, pool: &Arc<Pool>) -> Result<Bot, Resident> {
+    async fn restart(mut resident: Resident, ctx: &SeatContext, pool: &std::sync::Arc<Pool>) -> Result<Bot, Resident> {
         if resident.process.try_exit().is_some() {
             return Err(resident);
         }
@@ -211,24 +161,20 @@ impl Bot {
             return Err(resident);
         }
         process.pause().await;
-        let Resident { key, process, folder, games } = resident;
+        let cpu_reported = process.cpu_time();
         Ok(Bot {
-            cpu_reported: process.cpu_time(),
-            process: Some(process),
+            kept: Kept::from_pool(resident, pool),
+            cpu_reported,
             side: ctx.side,
             told: false,
             log,
-            own: Some(folder),
-            keep: Some((Arc::clone(pool), key)),
-            games,
-            faulted: false,
             opening: Command::Restart.format() + &text,
             written: String::new(),
         })
     }
 
     fn process(&mut self) -> &mut jail::Process {
-        self.process.as_mut().expect("a brain has its process until its game ends")
+        self.kept.process()
     }
 
     async fn play_turn(&mut self, req: &TurnRequest<'_, gomoku::Position>) -> Reply<gomoku::Move> {
@@ -249,7 +195,7 @@ impl Bot {
             Err(ran) => Err(super::ran_while_paused(ran)),
         };
         self.told = true;
-        self.faulted |= answer.is_err();
+        self.kept.faulted |= answer.is_err();
         let process = self.process();
         let (elapsed, waited) = TurnClock::charged(process, began, &deadline);
         // Its settling before the pause is its own time.
@@ -264,7 +210,7 @@ impl Bot {
     }
 
     async fn ask(&mut self, req: &TurnRequest<'_, gomoku::Position>, deadline: jail::Deadline) -> Result<gomoku::Move, Fault> {
-        let process = self.process.as_mut().expect("a brain has its process until its game ends");
+        let process = self.kept.process();
         let mut text = String::new();
         if let Some(left) = req.clock.game_time_left {
             text.push_str(&Command::Info(Info::TimeLeft((left.as_millis() as u64).min(NO_LIMIT_MS))).format());

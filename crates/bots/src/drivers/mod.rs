@@ -6,9 +6,8 @@ pub mod connect4_tcp;
 pub mod gomocup;
 pub mod gomoku_console;
 pub mod gomoku_file;
-pub mod legions;
-pub mod nupud;
-pub mod pahtum;
+mod kept;
+pub mod per_move;
 pub mod uci;
 
 use std::path::Path;
@@ -16,6 +15,8 @@ use std::process::ExitStatus;
 use std::time::{Duration, Instant};
 
 use rules::{Game, Outcome, Registered};
+
+pub use protocols::quote;
 
 use crate::{BoxFuture, Fault, FaultKind, ProgramBot, Protocol, RefereeError, Reply, SeatContext, StartError, TurnClock, TurnRequest};
 
@@ -66,25 +67,56 @@ pub async fn open<G: Registered>(bot: &ProgramBot, ctx: &SeatContext) -> Result<
     build(bot, ctx.limits.sandboxed).await?;
     match bot.manifest.protocol {
         Protocol::Arbiter => unreachable!("opened above"),
-        Protocol::GomokuFile => typed::<G, rules::gomoku::Position, _>(bot, gomoku_file::Bot::open(bot, ctx).await?),
-        Protocol::GomokuConsole => typed::<G, rules::gomoku::Position, _>(bot, gomoku_console::Bot::open(bot, ctx).await?),
-        Protocol::Gomocup => typed::<G, rules::gomoku::Position, _>(bot, gomocup::Bot::open(bot, ctx).await?),
-        Protocol::Legions => typed::<G, rules::legions::Position, _>(bot, legions::Bot::open(bot, ctx).await?),
-        Protocol::Pahtum => typed::<G, rules::pahtum::Position, _>(bot, pahtum::Bot::open(bot, ctx).await?),
-        Protocol::Nupud => typed::<G, rules::nupud::Position, _>(bot, nupud::Bot::open(bot, ctx).await?),
-        Protocol::Connect4Tcp => typed::<G, rules::connect4::Position, _>(bot, connect4_tcp::Bot::open(bot, ctx).await?),
-        Protocol::Uci => typed::<G, rules::chess::Position, _>(bot, uci::Bot::open(bot, ctx).await?),
+        Protocol::GomokuFile => native(gomoku_file::Bot::open(bot, ctx).await?),
+        Protocol::GomokuConsole => native(gomoku_console::Bot::open(bot, ctx).await?),
+        Protocol::Gomocup => native(gomocup::Bot::open(bot, ctx).await?),
+        Protocol::Legions => native(per_move::Bot::<protocols::legions::Codec>::open(bot, ctx).await?),
+        Protocol::Pahtum => native(per_move::Bot::<protocols::pahtum::Codec>::open(bot, ctx).await?),
+        Protocol::Nupud => native(per_move::Bot::<protocols::nupud::Codec>::open(bot, ctx).await?),
+        Protocol::Connect4Tcp => native(connect4_tcp::Bot::open(bot, ctx).await?),
+        Protocol::Uci => native(uci::Bot::open(bot, ctx).await?),
     }
 }
 
-/// A native interface's driver, for its own game `N`, as a driver of `G`: the same when
-/// `G` is `N` (checked in [`open`]), else our caller's mistake.
-fn typed<G: Registered, N: Registered, D: Driver<N> + 'static>(bot: &ProgramBot, driver: D) -> Result<Box<dyn Driver<G>>, StartError> {
-    let boxed: Box<dyn Driver<N>> = Box::new(driver);
-    let any: Box<dyn std::any::Any + Send> = Box::new(boxed);
-    match any.downcast::<Box<dyn Driver<G>>>() {
-        Ok(driver) => Ok(*driver),
-        Err(_) => Err(StartError::Referee(RefereeError::wrong_game(&bot.manifest.name, N::KIND, G::KIND))),
+/// A native interface's driver, for its own game `N`, as a driver of `G`, which [`open`]
+/// checked is `N`.
+fn native<G: Registered, N: Registered, D: Driver<N> + 'static>(driver: D) -> Result<Box<dyn Driver<G>>, StartError> {
+    Ok(Box::new(Native { driver, game: std::marker::PhantomData::<fn() -> N> }))
+}
+
+/// A driver of game `N` seated in a game `G` that is `N`: each turn's position and move
+/// go through the registry's typed path (`AnyPosition`, `AnyMove`), not a downcast. A
+/// turn of another game is our caller's mistake, an `Err`.
+struct Native<N, D> {
+    driver: D,
+    game: std::marker::PhantomData<fn() -> N>,
+}
+
+impl<G: Registered, N: Registered, D: Driver<N>> Driver<G> for Native<N, D> {
+    fn turn<'a>(&'a mut self, req: &'a TurnRequest<'a, G>) -> BoxFuture<'a, Result<Reply<G::Move>, RefereeError>> {
+        Box::pin(async move {
+            let mismatch = || {
+                let error = std::io::Error::new(std::io::ErrorKind::InvalidInput, format!("its driver plays {}", N::KIND));
+                RefereeError::new(format!("a driver was asked for a turn of {}", G::KIND), error)
+            };
+            let any = req.pos.clone().into_any();
+            let pos = N::from_any(&any).ok_or_else(mismatch)?;
+            let own = TurnRequest { pos, last_move: req.last_move.clone(), clock: req.clock };
+            let Reply { answer, elapsed, cpu, waited, stderr, input } = self.driver.turn(&own).await?;
+            let answer = match answer {
+                Ok(mv) => Ok(G::move_from_any(N::move_into_any(mv)).ok_or_else(mismatch)?),
+                Err(fault) => Err(fault),
+            };
+            Ok(Reply { answer, elapsed, cpu, waited, stderr, input })
+        })
+    }
+
+    fn finish<'a>(&'a mut self, outcome: &'a Outcome) -> BoxFuture<'a, ()> {
+        self.driver.finish(outcome)
+    }
+
+    fn analysis(&mut self) -> Option<crate::Analysis> {
+        self.driver.analysis()
     }
 }
 
@@ -103,9 +135,10 @@ pub async fn describe_in(bot: &ProgramBot, workdir: &Path, sandboxed: bool) -> R
         Protocol::GomokuFile => gomoku_file::describe(bot, workdir, sandboxed).await,
         Protocol::GomokuConsole => gomoku_console::describe(bot, workdir, sandboxed).await,
         Protocol::Gomocup => gomocup::describe(bot, workdir, sandboxed).await,
-        Protocol::Legions => legions::describe(bot, workdir, sandboxed).await,
-        Protocol::Pahtum => pahtum::describe(bot, workdir, sandboxed).await,
-        Protocol::Nupud => nupud::describe(bot, workdir, sandboxed).await,
+        Protocol::Legions => per_move::describe::<protocols::legions::Codec>(bot, workdir, sandboxed).await,
+        // The Pah-tum interface has no self-description.
+        Protocol::Pahtum => Ok(None),
+        Protocol::Nupud => per_move::describe::<protocols::nupud::Codec>(bot, workdir, sandboxed).await,
         Protocol::Connect4Tcp => connect4_tcp::describe(bot, workdir, sandboxed).await,
         Protocol::Arbiter => arbiter::describe(bot, workdir, sandboxed).await,
         Protocol::Uci => uci::describe(bot, workdir, sandboxed).await,
@@ -590,14 +623,4 @@ pub fn failure_fault(failure: jail::Failure, clock: &TurnClock) -> Fault {
         | jail::Failure::Wait(_)
         | jail::Failure::Sandbox(_)) => Fault::new(FaultKind::Crash, other.to_string()),
     }
-}
-
-/// A short, printable quote of what a bot wrote, for fault details.
-pub fn quote(bytes: &[u8]) -> String {
-    let text = String::from_utf8_lossy(bytes);
-    let mut quoted: String = text.chars().take(60).collect();
-    if text.chars().count() > 60 {
-        quoted.push('…');
-    }
-    format!("{quoted:?}")
 }

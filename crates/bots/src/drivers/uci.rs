@@ -19,7 +19,6 @@
 //! turn's log after its stderr, each with `stdout: ` before it, within the per-move cap.
 
 use std::path::Path;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use protocols::uci::{Answer, Command, Go, Score};
@@ -27,8 +26,8 @@ use rules::{Outcome, Registered, Side, chess};
 
 use super::arbiter::{QUIT_GRACE, STARTUP_TIME, gone};
 use super::gomocup::ProtocolLog;
+use super::kept::{self, Kept};
 use super::{Driver, Identity, command, give_up, quote};
-use crate::folders::GameFolder;
 use crate::pool::{Pool, Resident};
 use crate::{Analysis, BoxFuture, Fault, FaultKind, ProgramBot, RefereeError, Reply, SeatContext, StartError, TurnClock, TurnRequest};
 
@@ -37,20 +36,14 @@ const LINE_CAP: usize = 64 * 1024;
 
 /// A UCI engine playing chess.
 pub struct Bot {
-    /// Its process: there until the game's end gives it back to the pool.
-    process: Option<Box<jail::Process>>,
+    /// Its process, and where it goes at the game's end.
+    kept: Kept,
     side: Side,
     settings: crate::manifest::UciSettings,
     /// The group's CPU time already reported in replies (the start counts with the
     /// first move).
     cpu_reported: Duration,
     log: ProtocolLog,
-    /// The folder of its own that a process runs in when processes may be kept.
-    own: Option<GameFolder>,
-    /// Where it goes back at the end of a game it played without fault.
-    keep: Option<(Arc<Pool>, String)>,
-    games: u32,
-    faulted: bool,
     /// What was written before its first turn of this game.
     opening: String,
     written: String,
@@ -64,30 +57,8 @@ impl Driver<chess::Position> for Bot {
     }
 
     fn finish<'a>(&'a mut self, _outcome: &'a Outcome) -> BoxFuture<'a, ()> {
-        Box::pin(async move {
-            if let Some((pool, key)) = self.keep.take()
-                && !self.faulted
-                && self.process().try_exit().is_none()
-            {
-                // Paused since its last move, until its next game's ucinewgame.
-                let process = self.process.take().expect("an engine has its process until its game ends");
-                let folder = self.own.take().expect("a kept process has a folder of its own");
-                if let Some(longest) = pool.put(Resident { key, process, folder, games: self.games + 1 }) {
-                    longest.retire().await;
-                }
-                return;
-            }
-            let process = self.process();
-            let _ = process.resume();
-            let deadline = jail::Deadline::wall_in(QUIT_GRACE);
-            if process.send(Command::Quit.format().as_bytes(), deadline).await.is_ok() {
-                let _ = process.wait(deadline).await;
-            }
-            process.kill().await;
-            if let Some(own) = self.own.take() {
-                own.remove_async().await;
-            }
-        })
+        // Kept: paused since its last move, until its next game's ucinewgame.
+        Box::pin(async move { self.kept.finish(b"", Command::Quit.format().as_bytes()).await })
     }
 
     fn analysis(&mut self) -> Option<Analysis> {
@@ -109,43 +80,24 @@ impl Bot {
     /// them and one waits, else a fresh one (in a folder of its own when processes are
     /// kept).
     pub async fn open(bot: &ProgramBot, ctx: &SeatContext) -> Result<Bot, StartError> {
-        let Some(pool) = &ctx.pool else {
-            return Bot::start(bot, ctx, &ctx.workdir).await;
-        };
-        let key = key(bot, ctx);
-        while pool.keeps(&key)
-            && let Some(resident) = pool.take(&key)
-        {
-            match Bot::restart(resident, bot, ctx, pool).await {
-                Ok(engine) => return Ok(engine),
-                Err(resident) => resident.retire().await,
-            }
-        }
-        let (own, workdir) = super::own_folder(bot).await?;
-        match Bot::start(bot, ctx, &workdir).await {
-            Ok(mut engine) => {
-                engine.own = Some(own);
-                engine.keep = pool.keeps(&key).then(|| (Arc::clone(pool), key));
-                Ok(engine)
-            }
-            Err(err) => {
-                own.remove_async().await;
-                Err(err)
-            }
-        }
+        kept::open(
+            bot,
+            ctx,
+            key(bot, ctx),
+            |engine: &mut Bot| &mut engine.kept,
+            |resident, pool| Box::pin(async move { Bot::restart(resident, bot, ctx, &pool).await }),
+            |workdir| Box::pin(async move { Bot::start(bot, ctx, &workdir).await }),
+        )
+        .await
     }
 
-    fn new(process: jail::Process, ctx: &SeatContext, bot: &ProgramBot, log: ProtocolLog, opening: String) -> Bot {
+    fn new(kept: Kept, ctx: &SeatContext, bot: &ProgramBot, log: ProtocolLog, opening: String) -> Bot {
         Bot {
             cpu_reported: Duration::ZERO,
-            process: Some(Box::new(process)),
+            kept,
             side: ctx.side,
             settings: bot.manifest.uci.clone(),
             log,
-            own: None,
-            keep: None,
-            games: 0,
-            faulted: false,
             opening,
             written: String::new(),
             analysis: None,
@@ -180,13 +132,13 @@ impl Bot {
         }
         opening.push_str(&setup);
         process.pause().await;
-        Ok(Bot::new(process, ctx, bot, log, opening))
+        Ok(Bot::new(Kept::fresh(process), ctx, bot, log, opening))
     }
 
     /// Plays this game with a kept process: `ucinewgame` and `isready`, answered
     /// `readyok` within [`STARTUP_TIME`], then paused until its first turn. One that
     /// cannot is handed back to be retired.
-    async fn restart(mut resident: Resident, bot: &ProgramBot, ctx: &SeatContext, pool: &Arc<Pool>) -> Result<Bot, Resident> {
+    async fn restart(mut resident: Resident, bot: &ProgramBot, ctx: &SeatContext, pool: &std::sync::Arc<Pool>) -> Result<Bot, Resident> {
         if resident.process.try_exit().is_some() {
             return Err(resident);
         }
@@ -201,17 +153,13 @@ impl Bot {
             return Err(resident);
         }
         resident.process.pause().await;
-        let Resident { key, process, folder, games } = resident;
-        let mut engine = Bot::new(*process, ctx, bot, log, text);
+        let mut engine = Bot::new(Kept::from_pool(resident, pool), ctx, bot, log, text);
         engine.cpu_reported = engine.process().cpu_time();
-        engine.own = Some(folder);
-        engine.keep = Some((Arc::clone(pool), key));
-        engine.games = games;
         Ok(engine)
     }
 
     fn process(&mut self) -> &mut jail::Process {
-        self.process.as_mut().expect("an engine has its process until its game ends")
+        self.kept.process()
     }
 
     async fn play_turn(&mut self, req: &TurnRequest<'_, chess::Position>) -> Reply<ChessMove> {
@@ -224,12 +172,12 @@ impl Bot {
             Ok(()) => self.ask(req, deadline).await,
             Err(ran) => Err(super::ran_while_paused(ran)),
         };
-        let process = self.process.as_mut().expect("an engine has its process until its game ends");
+        let process = self.kept.process();
         let (elapsed, waited) = TurnClock::charged(process, began, &deadline);
         // Late: told to stop, and kept for another game if it then answers.
         let late = matches!(&answer, Err(fault) if fault.kind == FaultKind::Timeout);
         let recovered = late && stop(process, &mut self.log).await;
-        self.faulted |= answer.is_err() && !recovered;
+        self.kept.faulted |= answer.is_err() && !recovered;
         let process = self.process();
         // Its settling before the pause is its own time.
         let elapsed = elapsed + process.pause().await;
@@ -264,7 +212,7 @@ impl Bot {
         let go = self.go(&req.clock);
         let text = Command::Position(req.pos.uci_position()).format() + &Command::Go(go).format();
         self.written = text.clone();
-        let process = self.process.as_mut().expect("an engine has its process until its game ends");
+        let process = self.kept.process();
         if let Err(failure) = process.send(text.as_bytes(), deadline).await {
             return Err(gone(process, failure, &req.clock).await);
         }
