@@ -9,12 +9,26 @@ pub mod solver;
 
 use std::cell::RefCell;
 
+use rand::Rng;
 use rules::connect4::{Move, Position};
-use rules::{Game, Options, Side};
+use rules::{Game, GameKind, Options, Registered, Side};
 
+pub use crate::Solved;
 use crate::search::{self, Heuristic};
-use crate::{Budget, Evaluation, Found, Rung};
+use crate::{Budget, Evaluation, Found, Rung, Tuning};
 use solver::{Bits, Solver};
+
+/// Connect Four's players: the solver on 7×6 (`perfect`, and `strong` there), the
+/// alpha-beta player elsewhere ([`search`]), and the solver's analysis.
+impl Tuning for Position {
+    fn search<R: Rng + ?Sized>(&self, rung: Rung, _rng: &mut R, budget: &Budget) -> Option<Found<Move>> {
+        search(self, rung, budget)
+    }
+
+    fn solve(&self) -> Option<Solved> {
+        solve(self).ok()
+    }
+}
 
 /// The board the solver plays.
 pub const SOLVED_SIZE: (usize, usize) = (solver::WIDTH, solver::HEIGHT);
@@ -24,14 +38,10 @@ pub fn is_solved_size(options: &Options) -> bool {
     Position::new(options, None).is_ok_and(|pos| (pos.width(), pos.height()) == SOLVED_SIZE)
 }
 
-/// The exact value of a 7×6 position and of each of its columns.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Solved {
-    /// The position's value for the side to move (Pons' convention).
-    pub score: i32,
-    /// Each column's value for the side to move when it plays there; `None` for a full
-    /// column.
-    pub move_scores: Vec<Option<i32>>,
+/// Whether the solver plays the game `kind` with `options`: Connect Four on the 7×6
+/// board only.
+pub fn solver_plays(kind: GameKind, options: &Options) -> bool {
+    kind == Position::KIND && is_solved_size(options)
 }
 
 /// Why a position cannot be solved.

@@ -264,7 +264,7 @@ fn strong_stops_at_its_cap_whatever_its_clock() {
     // In Legions `strong` stops at 3,000 turns weighed even when its clock would let it
     // go on (weighing more did not play better, docs/players.md): its turns are those
     // of `strong:3000`, so a game at the seed's limits is the node-limited game.
-    assert_eq!(Builtin::STRONG.node_limit_in(&Position::with_size(17)), Some(players::LEGIONS_STRONG_NODES));
+    assert_eq!(Builtin::STRONG.node_limit_in(&Position::with_size(17)), Some(players::legions::STRONG_NODES));
     let mut pos = Position::with_size(17);
     let mut rng = ChaCha8Rng::seed_from_u64(5);
     for _ in 0..24 {

@@ -53,7 +53,7 @@ enum Run {
 /// Runs `run` on `pos`.
 fn run<G: Game>(pos: &G, run: Run, board: impl FnOnce(u32, &Budget) -> Option<Found<G::Move>>) -> String
 where
-    G: search::Heuristic,
+    G: search::Heuristic + players::Tuning,
 {
     let unlimited = Budget { nodes: None, stop: &never };
     let found = match run {
