@@ -11,7 +11,7 @@ use std::cell::RefCell;
 
 use rand::Rng;
 use rules::connect4::{Move, Position};
-use rules::{Game, GameKind, Options, Registered, Side};
+use rules::{Game, Side};
 
 pub use crate::Solved;
 use crate::search::{self, Heuristic};
@@ -30,19 +30,9 @@ impl Tuning for Position {
     }
 }
 
-/// The board the solver plays.
-pub const SOLVED_SIZE: (usize, usize) = (solver::WIDTH, solver::HEIGHT);
-
-/// Whether the options make the board the solver plays (7×6, the default).
-pub fn is_solved_size(options: &Options) -> bool {
-    Position::new(options, None).is_ok_and(|pos| (pos.width(), pos.height()) == SOLVED_SIZE)
-}
-
-/// Whether the solver plays the game `kind` with `options`: Connect Four on the 7×6
-/// board only.
-pub fn solver_plays(kind: GameKind, options: &Options) -> bool {
-    kind == Position::KIND && is_solved_size(options)
-}
+/// The board the solver plays, said once in `builtins` (where `perfect` plays).
+pub use builtins::connect4::{SOLVED_SIZE, is_solved_size};
+const _: () = assert!(SOLVED_SIZE.0 == solver::WIDTH && SOLVED_SIZE.1 == solver::HEIGHT, "the solver plays the board of `perfect`");
 
 /// Why a position cannot be solved.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

@@ -17,187 +17,46 @@ pub mod reversi;
 pub mod search;
 mod tuning;
 
-use std::fmt;
 use std::time::Duration;
 
 use rand::Rng;
 use rand::seq::IndexedRandom;
-use rules::{AnyPosition, GameKind, Options, Registered, Side};
+use rules::{AnyPosition, Registered, Side};
 
+pub use builtins::{Builtin, MEDIUM_NODES, NameError, Only, Rung, STRONG_NODES, Unplayable};
 pub use tuning::{Tuning, VisitTuned, Yardstick, visit_tuned};
 
-/// A rung of the ladder: how hard a built-in player tries.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Rung {
-    /// A uniformly random legal move (for Legions, the seed's random orders).
-    Random,
-    /// Wins at once when it can, avoids moves that let the opponent win at once, and
-    /// otherwise maximises its score lead after its move (random among equals); in
-    /// Pah-tum its lead after the opponent's best reply, in Reversi the squares it holds
-    /// and the replies it leaves (see `Yardstick`).
-    Greedy,
-    /// A small search of a fixed size (reproducible, fast).
-    Medium,
-    /// The game's search for as long as the clock allows (or its node limit).
-    Strong,
-    /// An exact solver: Connect Four 7×6 only.
-    Perfect,
-}
-
-impl Rung {
-    /// The rungs, weakest first.
-    pub const ALL: [Rung; 5] = [Rung::Random, Rung::Greedy, Rung::Medium, Rung::Strong, Rung::Perfect];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Rung::Random => "random",
-            Rung::Greedy => "greedy",
-            Rung::Medium => "medium",
-            Rung::Strong => "strong",
-            Rung::Perfect => "perfect",
-        }
-    }
-
-    /// What the rung is, in a few words (for `arbiter players`).
-    pub fn summary(self) -> &'static str {
-        match self {
-            Rung::Random => "a random legal move",
-            Rung::Greedy => "one move of lookahead: wins, blocks, grabs points",
-            Rung::Medium => "a small search of fixed size",
-            Rung::Strong => "the game's search for as long as the clock allows",
-            Rung::Perfect => "an exact solver (Connect Four 7x6 only)",
-        }
-    }
-
-    /// Whether the rung plays this game with these options (`perfect` plays only
-    /// Connect Four 7×6).
-    pub fn plays(self, kind: GameKind, options: &Options) -> bool {
-        self != Rung::Perfect || connect4::solver_plays(kind, options)
-    }
-
-    /// The node (or playout) limit a search rung uses when it is given none: `medium`
-    /// always stops there; `strong` stops there or at its clock, whichever comes first.
-    pub fn default_nodes(self) -> Option<u64> {
-        match self {
-            Rung::Random | Rung::Greedy | Rung::Perfect => None,
-            Rung::Medium => Some(MEDIUM_NODES),
-            Rung::Strong => Some(STRONG_NODES),
-        }
-    }
-}
-
-/// `medium`'s search size: playouts of a tree search; for alpha-beta, which `medium`
-/// runs to two plies only, a cap that two plies stay under on the seeds' boards. A game
-/// may search more ([`Tuning::default_nodes`]).
-pub const MEDIUM_NODES: u64 = 500;
-/// `strong`'s limit when its clock does not stop it first.
-pub const STRONG_NODES: u64 = 5_000_000;
-
-/// A player built into Arbiter: a rung, and optionally a node limit of its own
-/// (`strong:20000`), which makes a game between built-ins with a seed reproducible.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Builtin {
-    pub rung: Rung,
-    pub nodes: Option<u64>,
-}
-
-/// A name that is not a built-in player's.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum NameError {
-    #[error("no built-in player {0:?} ({names})", names = Builtin::names())]
-    Unknown(String),
-    #[error("built-in player {0:?}: the node limit after ':' must be a whole number above 0")]
-    BadNodes(String),
-    #[error("built-in player {0:?}: {1} searches nothing, so it takes no node limit")]
-    NoSearch(String, &'static str),
-}
-
-impl Builtin {
-    pub const RANDOM: Builtin = Builtin { rung: Rung::Random, nodes: None };
-    pub const GREEDY: Builtin = Builtin { rung: Rung::Greedy, nodes: None };
-    pub const MEDIUM: Builtin = Builtin { rung: Rung::Medium, nodes: None };
-    pub const STRONG: Builtin = Builtin { rung: Rung::Strong, nodes: None };
-    pub const PERFECT: Builtin = Builtin { rung: Rung::Perfect, nodes: None };
-
-    /// The built-in players by their plain names, weakest first: the one list every
-    /// front end (command line, configs, the web) takes its names from.
-    pub const ALL: [Builtin; 5] = [Builtin::RANDOM, Builtin::GREEDY, Builtin::MEDIUM, Builtin::STRONG, Builtin::PERFECT];
-
-    /// "random, greedy, medium, strong or perfect", for messages.
-    pub fn names() -> String {
-        let names: Vec<&str> = Rung::ALL.iter().map(|rung| rung.name()).collect();
-        let (last, rest) = names.split_last().expect("rungs");
-        format!("{} or {last}", rest.join(", "))
-    }
-
-    /// The name as written: the rung, then `:NODES` when it has a node limit of its own.
-    pub fn name(self) -> String {
-        match self.nodes {
-            Some(nodes) => format!("{}:{nodes}", self.rung.name()),
-            None => self.rung.name().to_string(),
-        }
-    }
-
-    /// Whether `name` is meant as a built-in player (its part before any `:` is a rung).
-    pub fn is_builtin_name(name: &str) -> bool {
-        let rung = name.split_once(':').map_or(name, |(rung, _)| rung);
-        Rung::ALL.iter().any(|r| r.name() == rung)
-    }
-
-    /// Reads `random`, `strong`, `strong:20000`, ...
-    pub fn parse(name: &str) -> Result<Builtin, NameError> {
-        let (rung_name, nodes) = match name.split_once(':') {
-            Some((rung, nodes)) => (rung, Some(nodes)),
-            None => (name, None),
-        };
-        let rung = Rung::ALL.into_iter().find(|r| r.name() == rung_name).ok_or_else(|| NameError::Unknown(name.to_string()))?;
-        let nodes = match nodes {
-            None => None,
-            Some(text) => match text.parse::<u64>() {
-                Ok(n) if n > 0 => Some(n),
-                _ => return Err(NameError::BadNodes(name.to_string())),
-            },
-        };
-        if nodes.is_some() && matches!(rung, Rung::Random | Rung::Greedy) {
-            return Err(NameError::NoSearch(name.to_string(), rung.name()));
-        }
-        Ok(Builtin { rung, nodes })
-    }
-
-    /// [`Builtin::parse`] as an option, for callers that try other kinds of names next.
-    pub fn from_name(name: &str) -> Option<Builtin> {
-        Builtin::parse(name).ok()
-    }
-
-    /// The node limit this player searches with: its own, else its rung's.
-    pub fn node_limit(self) -> Option<u64> {
-        self.nodes.or(self.rung.default_nodes())
-    }
-
+/// What a built-in player does with a position: the players' side of [`Builtin`] (whose
+/// names, rungs and games are the `builtins` crate's).
+pub trait Play {
     /// [`Builtin::node_limit`] in `pos`'s game: its own limit, else the game's for the
-    /// rung ([`Tuning::default_nodes`]: `medium` searches more in Pah-tum, Reversi, chess
-    /// and Legions, `strong` stops early in Legions).
-    pub fn node_limit_in<G: Tuning>(self, _pos: &G) -> Option<u64> {
-        self.nodes.or_else(|| G::default_nodes(self.rung))
-    }
-
-    /// Whether the player's moves depend on its clock (`strong` without a node limit of
-    /// its own); the others play the same moves from the same seed whatever the time.
-    pub fn uses_clock(self) -> bool {
-        self.rung == Rung::Strong && self.nodes.is_none()
-    }
+    /// rung ([`Tuning::default_nodes`]).
+    fn node_limit_in<G: Tuning>(self, pos: &G) -> Option<u64>;
 
     /// The move this player makes, `None` when the game is over. `stop` is asked now and
     /// then during a search; once it says true the player answers with the best move
     /// found so far. For a game named only by the registry ([`Registered`]): it is
     /// played as the game it is ([`visit_tuned`]), and its move read back.
-    pub fn choose<G: Registered, R: Rng + ?Sized>(self, pos: &G, rng: &mut R, stop: &dyn Fn() -> bool) -> Option<G::Move> {
+    fn choose<G: Registered, R: Rng + ?Sized>(self, pos: &G, rng: &mut R, stop: &dyn Fn() -> bool) -> Option<G::Move>;
+
+    /// [`Play::choose`] for a game whose tuning is known ([`Tuning`]).
+    fn choose_tuned<G: Tuning, R: Rng + ?Sized>(self, pos: &G, rng: &mut R, stop: &dyn Fn() -> bool) -> Option<G::Move>;
+
+    /// [`Play::choose`] for a position of any game, answering in move notation.
+    fn choose_text<R: Rng + ?Sized>(self, pos: &AnyPosition, rng: &mut R, stop: &dyn Fn() -> bool) -> Option<String>;
+}
+
+impl Play for Builtin {
+    fn node_limit_in<G: Tuning>(self, _pos: &G) -> Option<u64> {
+        self.nodes.or_else(|| G::default_nodes(self.rung))
+    }
+
+    fn choose<G: Registered, R: Rng + ?Sized>(self, pos: &G, rng: &mut R, stop: &dyn Fn() -> bool) -> Option<G::Move> {
         let text = self.choose_text(&pos.clone().into_any(), rng, stop)?;
         Some(pos.parse_move(&text).expect("a game reads back the moves it writes"))
     }
 
-    /// [`Builtin::choose`] for a game whose tuning is known ([`Tuning`]).
-    pub fn choose_tuned<G: Tuning, R: Rng + ?Sized>(self, pos: &G, rng: &mut R, stop: &dyn Fn() -> bool) -> Option<G::Move> {
+    fn choose_tuned<G: Tuning, R: Rng + ?Sized>(self, pos: &G, rng: &mut R, stop: &dyn Fn() -> bool) -> Option<G::Move> {
         pos.to_move()?;
         // A side must not use what the rules hide (Nupud's set-up): no search then.
         if pos.hides_last_move() && self.rung > Rung::Greedy {
@@ -213,15 +72,8 @@ impl Builtin {
         }
     }
 
-    /// [`Builtin::choose`] for a position of any game, answering in move notation.
-    pub fn choose_text<R: Rng + ?Sized>(self, pos: &AnyPosition, rng: &mut R, stop: &dyn Fn() -> bool) -> Option<String> {
+    fn choose_text<R: Rng + ?Sized>(self, pos: &AnyPosition, rng: &mut R, stop: &dyn Fn() -> bool) -> Option<String> {
         visit_tuned(pos, ChooseText { builtin: self, rng, stop })
-    }
-}
-
-impl fmt::Display for Builtin {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.name())
     }
 }
 

@@ -264,7 +264,11 @@ impl<M: Clone + PartialEq> Searcher<'_, '_, M> {
                 -self.search(pos, side.other(), depth - 1, -beta, -alpha, ply + 1)
             } else {
                 let probe = -self.search(pos, side.other(), depth - 1, -alpha - 1, -alpha, ply + 1);
-                if probe > alpha && probe < beta && !self.stopped { -self.search(pos, side.other(), depth - 1, -beta, -alpha, ply + 1) } else { probe }
+                if probe > alpha && probe < beta && !self.stopped {
+                    -self.search(pos, side.other(), depth - 1, -beta, -alpha, ply + 1)
+                } else {
+                    probe
+                }
             };
             pos.unmake(mv, undo);
             if self.stopped {
@@ -290,7 +294,13 @@ impl<M: Clone + PartialEq> Searcher<'_, '_, M> {
             } else {
                 Bound::Upper
             };
-            let entry = Entry { key, value: to_table(best, ply), depth: depth.min(u8::MAX as u32) as u8, mv: Some(moves[best_move].clone()), bound };
+            let entry = Entry {
+                key,
+                value: to_table(best, ply),
+                depth: depth.min(u8::MAX as u32) as u8,
+                mv: Some(moves[best_move].clone()),
+                bound,
+            };
             self.table.put(key, entry);
         }
         self.buffers[at] = moves;

@@ -7,8 +7,8 @@ use rand::rngs::ChaCha8Rng;
 use rules::legions::{Effect, Move, Position};
 use rules::{Game, Options, Side};
 
-use players::Builtin;
 use players::legions::{candidates, capture_threat, capture_turns, city_strike, greedy, strike_cost};
+use players::{Builtin, Play};
 
 /// A position from map rows written like the native input (cells separated by spaces).
 fn board(player: Side, rows: &[&str]) -> Position {
