@@ -51,10 +51,7 @@ enum Run {
 }
 
 /// Runs `run` on `pos`.
-fn run<G: Game>(pos: &G, run: Run, board: impl FnOnce(u32, &Budget) -> Option<Found<G::Move>>) -> String
-where
-    G: search::Heuristic + players::Tuning,
-{
+fn run<G: search::Heuristic + players::Tuning>(pos: &G, run: Run, board: impl FnOnce(u32, &Budget) -> Option<Found<G::Move>>) -> String {
     let unlimited = Budget { nodes: None, stop: &never };
     let found = match run {
         Run::Plain(depth) => search::best_move(pos, &unlimited, depth),
