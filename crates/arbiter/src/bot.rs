@@ -10,7 +10,7 @@
 use std::io::{BufRead, Write};
 
 use anyhow::{Context, bail};
-use players::Builtin;
+use players::{Builtin, Play};
 use protocols::arbiter::{self as proto, FromBot, Opponent, ToBot};
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
@@ -108,9 +108,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
                 let began = std::time::Instant::now();
                 let deadline = players::think_time(time_left, None, None).map(|think| began + think);
                 let stop = || deadline.is_some_and(|d| std::time::Instant::now() >= d);
-                if !player.rung.plays(game.kind, &game.options) {
-                    bail!("built-in player {player} plays connect4 7x6 only");
-                }
+                player.check_plays(game.kind, &game.options)?;
                 let pos = current(&mut game)?;
                 let Some(text) = player.choose_text(pos, &mut rng, &stop) else {
                     bail!("asked to move in a finished game");

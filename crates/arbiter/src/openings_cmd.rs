@@ -21,7 +21,7 @@ pub struct Args {
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let kind = GameKind::from_name(&args.game)?;
     let options = super::parse_options(kind, &args.options)?;
-    let positions = tournament::openings::generate(kind, &options, args.count, args.seed)?;
+    let positions = tournament::openings::generate(kind, &options, args.count, args.seed, &players::medium_wins_within)?;
     print!("{}", tournament::openings::format_file(&positions));
     Ok(())
 }

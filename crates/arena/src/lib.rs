@@ -706,7 +706,7 @@ fn stage_openings(
         None => None,
     };
     let seed = tournament::openings::stage_seed(config.seed, idx);
-    tournament::openings::stage_openings(config.game, options, &stage.openings, file_text.as_deref(), seed)
+    tournament::openings::stage_openings(config.game, options, &stage.openings, file_text.as_deref(), seed, &players::medium_wins_within)
         .map_err(|err| fail(err.to_string()))
 }
 

@@ -80,7 +80,7 @@ impl Protocol {
 /// Why a bot could not be found or read.
 #[derive(Debug, thiserror::Error)]
 pub enum ManifestError {
-    #[error("no bot {0:?}: not a built-in player ({names}), not human, and no such file or folder", names = players::Builtin::names())]
+    #[error("no bot {0:?}: not a built-in player ({names}), not human, and no such file or folder", names = builtins::Builtin::names())]
     NotFound(String),
     /// A built-in player's name with a bad node limit.
     #[error("{0}")]

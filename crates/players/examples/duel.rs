@@ -26,7 +26,7 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
-use players::Builtin;
+use players::{Builtin, Play};
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 use rules::{GameKind, Options};

@@ -5,14 +5,41 @@
 //! least valuable attacker), then promotions, then the rest. A small player, far below
 //! the engines that enter through UCI; the rules (`rules::chess`) decide the draws.
 
+use rand::Rng;
 use rules::chess::Position;
 use rules::{Game, Side};
 use shakmaty::{Bitboard, Color, Move, Position as _, Role, Square};
 
-use crate::search::Heuristic;
+use crate::search::{self, Heuristic};
+use crate::{Budget, Found, Rung, Tuning, Yardstick};
 
 /// How deep `medium` searches in chess: four plies.
 pub const MEDIUM_DEPTH: u32 = 4;
+
+/// `medium`'s node cap in chess, which four plies stay under in most positions (it
+/// then answers with its last complete depth).
+pub const MEDIUM_NODES: u64 = 20_000;
+
+/// Chess's players: `greedy` weighs material after the opponent's best capture
+/// ([`value`]); the search rungs run alpha-beta with it, `medium` to a fixed depth.
+impl Tuning for Position {
+    const YARDSTICK: Yardstick = Yardstick::ValueAfterReply;
+
+    fn default_nodes(rung: Rung) -> Option<u64> {
+        if rung == Rung::Medium { Some(MEDIUM_NODES) } else { rung.default_nodes() }
+    }
+
+    fn value(&self, me: Side, _replies: usize) -> i64 {
+        i64::from(value(self, me))
+    }
+
+    fn search<R: Rng + ?Sized>(&self, rung: Rung, _rng: &mut R, budget: &Budget) -> Option<Found<Move>> {
+        let depth = if rung == Rung::Medium { MEDIUM_DEPTH } else { search::MAX_DEPTH };
+        let mut moves = Vec::new();
+        self.search_moves(&mut moves);
+        search::best_move_among(self, moves, budget, depth)
+    }
+}
 
 /// A piece's worth in centipawns.
 fn worth(role: Role) -> i32 {

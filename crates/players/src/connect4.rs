@@ -9,30 +9,30 @@ pub mod solver;
 
 use std::cell::RefCell;
 
+use rand::Rng;
 use rules::connect4::{Move, Position};
-use rules::{Game, Options, Side};
+use rules::{Game, Side};
 
+pub use crate::Solved;
 use crate::search::{self, Heuristic};
-use crate::{Budget, Evaluation, Found, Rung};
+use crate::{Budget, Evaluation, Found, Rung, Tuning};
 use solver::{Bits, Solver};
 
-/// The board the solver plays.
-pub const SOLVED_SIZE: (usize, usize) = (solver::WIDTH, solver::HEIGHT);
+/// Connect Four's players: the solver on 7×6 (`perfect`, and `strong` there), the
+/// alpha-beta player elsewhere ([`search`]), and the solver's analysis.
+impl Tuning for Position {
+    fn search<R: Rng + ?Sized>(&self, rung: Rung, _rng: &mut R, budget: &Budget) -> Option<Found<Move>> {
+        search(self, rung, budget)
+    }
 
-/// Whether the options make the board the solver plays (7×6, the default).
-pub fn is_solved_size(options: &Options) -> bool {
-    Position::new(options, None).is_ok_and(|pos| (pos.width(), pos.height()) == SOLVED_SIZE)
+    fn solve(&self) -> Option<Solved> {
+        solve(self).ok()
+    }
 }
 
-/// The exact value of a 7×6 position and of each of its columns.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Solved {
-    /// The position's value for the side to move (Pons' convention).
-    pub score: i32,
-    /// Each column's value for the side to move when it plays there; `None` for a full
-    /// column.
-    pub move_scores: Vec<Option<i32>>,
-}
+/// The board the solver plays, said once in `builtins` (where `perfect` plays).
+pub use builtins::connect4::{SOLVED_SIZE, is_solved_size};
+const _: () = assert!(SOLVED_SIZE.0 == solver::WIDTH && SOLVED_SIZE.1 == solver::HEIGHT, "the solver plays the board of `perfect`");
 
 /// Why a position cannot be solved.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

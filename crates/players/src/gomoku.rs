@@ -15,11 +15,20 @@
 
 use std::sync::OnceLock;
 
+use rand::Rng;
 use rules::gomoku::{Move, N_CELLS, Position, SIZE, WIN_LENGTH};
 use rules::{Game, Side};
 
 use crate::search::{self, Heuristic};
-use crate::{Budget, Evaluation, Found, Rung};
+use crate::{Budget, Evaluation, Found, Rung, Tuning};
+
+/// Gomoku's players: alpha-beta with its evaluation, `strong` with its threat search and
+/// in-place board ([`search`]).
+impl Tuning for Position {
+    fn search<R: Rng + ?Sized>(&self, rung: Rung, _rng: &mut R, budget: &Budget) -> Option<Found<Move>> {
+        search(self, rung, budget)
+    }
+}
 
 pub mod alphabeta;
 pub mod board;

@@ -13,7 +13,35 @@ use rand::{Rng, RngExt};
 use rules::legions::{Board, Effect, LEGIONS_PER_TURN, Move, Position};
 use rules::{Game, Side};
 
-use crate::{Budget, Evaluation, Found, Rung};
+use crate::{Budget, Evaluation, Found, Rung, Tuning};
+
+/// `medium`'s cap in Legions, in turns weighed, which its samples stay under.
+pub const MEDIUM_NODES: u64 = 2_000;
+/// `strong`'s cap in Legions, in turns weighed: weighing more did not play better
+/// (`strong:100000`, its whole screen, scored 78% against `medium` where 3,000 scored
+/// 80%), and with the cap its games at any limits are its node-limited ones, unless its
+/// clock stops it first (`docs/players.md`).
+pub const STRONG_NODES: u64 = 3_000;
+
+/// Legions' players: a turn is too many orders to list, so they weigh the sample of
+/// [`candidates`], and search it their own way ([`search`]).
+impl Tuning for Position {
+    fn default_nodes(rung: Rung) -> Option<u64> {
+        match rung {
+            Rung::Medium => Some(MEDIUM_NODES),
+            Rung::Strong => Some(STRONG_NODES),
+            _ => rung.default_nodes(),
+        }
+    }
+
+    fn candidates<R: Rng + ?Sized>(&self, rng: &mut R, out: &mut Vec<Move>) {
+        candidates(self, rng, out);
+    }
+
+    fn search<R: Rng + ?Sized>(&self, rung: Rung, rng: &mut R, budget: &Budget) -> Option<Found<Move>> {
+        search(self, rung, rng, budget)
+    }
+}
 
 /// How many samples of candidate turns `medium` weighs: against `greedy` (200
 /// node-limited games each, `docs/players.md`), 10 scored 86%, 20 scored 92%.

@@ -11,215 +11,52 @@ pub mod connect4;
 pub mod gomoku;
 pub mod legions;
 pub mod mcts;
+pub mod nupud;
+pub mod pahtum;
 pub mod reversi;
 pub mod search;
+mod tuning;
 
-use std::any::Any;
-use std::fmt;
 use std::time::Duration;
 
 use rand::Rng;
-use rand::seq::{IndexedRandom, SliceRandom};
-use rules::Visit;
-use rules::{AnyPosition, Game, GameKind, Options, Side};
+use rand::seq::IndexedRandom;
+use rules::{AnyPosition, Registered, Side};
 
-/// A rung of the ladder: how hard a built-in player tries.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Rung {
-    /// A uniformly random legal move (for Legions, the seed's random orders).
-    Random,
-    /// Wins at once when it can, avoids moves that let the opponent win at once, and
-    /// otherwise maximises its score lead after its move (random among equals); in
-    /// Pah-tum its lead after the opponent's best reply, in Reversi the squares it holds
-    /// and the replies it leaves (see `Yardstick`).
-    Greedy,
-    /// A small search of a fixed size (reproducible, fast).
-    Medium,
-    /// The game's search for as long as the clock allows (or its node limit).
-    Strong,
-    /// An exact solver: Connect Four 7×6 only.
-    Perfect,
-}
+pub use builtins::{Builtin, MEDIUM_NODES, NameError, Only, Rung, STRONG_NODES, Unplayable};
+pub use tuning::{Tuning, VisitTuned, Yardstick, visit_tuned};
 
-impl Rung {
-    /// The rungs, weakest first.
-    pub const ALL: [Rung; 5] = [Rung::Random, Rung::Greedy, Rung::Medium, Rung::Strong, Rung::Perfect];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Rung::Random => "random",
-            Rung::Greedy => "greedy",
-            Rung::Medium => "medium",
-            Rung::Strong => "strong",
-            Rung::Perfect => "perfect",
-        }
-    }
-
-    /// What the rung is, in a few words (for `arbiter players`).
-    pub fn summary(self) -> &'static str {
-        match self {
-            Rung::Random => "a random legal move",
-            Rung::Greedy => "one move of lookahead: wins, blocks, grabs points",
-            Rung::Medium => "a small search of fixed size",
-            Rung::Strong => "the game's search for as long as the clock allows",
-            Rung::Perfect => "an exact solver (Connect Four 7x6 only)",
-        }
-    }
-
-    /// Whether the rung plays this game with these options (`perfect` plays only
-    /// Connect Four 7×6).
-    pub fn plays(self, kind: GameKind, options: &Options) -> bool {
-        self != Rung::Perfect || (kind == <rules::connect4::Position as rules::Registered>::KIND && connect4::is_solved_size(options))
-    }
-
-    /// The node (or playout) limit a search rung uses when it is given none: `medium`
-    /// always stops there; `strong` stops there or at its clock, whichever comes first.
-    pub fn default_nodes(self) -> Option<u64> {
-        match self {
-            Rung::Random | Rung::Greedy | Rung::Perfect => None,
-            Rung::Medium => Some(MEDIUM_NODES),
-            Rung::Strong => Some(STRONG_NODES),
-        }
-    }
-}
-
-/// `medium`'s search size: playouts of a tree search; for alpha-beta, which `medium`
-/// runs to two plies only, a cap that two plies stay under on the seeds' boards.
-pub const MEDIUM_NODES: u64 = 500;
-/// `medium`'s playouts in Pah-tum, where they are fast and where `greedy` weighs the
-/// opponent's reply: 500 scored 71% against it, 2,000 scored 99% (`docs/players.md`).
-pub const PAHTUM_MEDIUM_NODES: u64 = 2_000;
-/// `medium`'s node cap in Reversi, which three plies stay under on the seed's board.
-pub const REVERSI_MEDIUM_NODES: u64 = 20_000;
-/// `medium`'s node cap in chess, which four plies stay under in most positions (it
-/// then answers with its last complete depth).
-pub const CHESS_MEDIUM_NODES: u64 = 20_000;
-/// `medium`'s cap in Legions, in turns weighed, which its samples stay under.
-pub const LEGIONS_MEDIUM_NODES: u64 = 2_000;
-/// `strong`'s cap in Legions, in turns weighed: weighing more did not play better
-/// (`strong:100000`, its whole screen, scored 78% against `medium` where 3,000 scored
-/// 80%), and with the cap its games at any limits are its node-limited ones, unless its
-/// clock stops it first (`docs/players.md`).
-pub const LEGIONS_STRONG_NODES: u64 = 3_000;
-/// `strong`'s limit when its clock does not stop it first.
-pub const STRONG_NODES: u64 = 5_000_000;
-
-/// A player built into Arbiter: a rung, and optionally a node limit of its own
-/// (`strong:20000`), which makes a game between built-ins with a seed reproducible.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Builtin {
-    pub rung: Rung,
-    pub nodes: Option<u64>,
-}
-
-/// A name that is not a built-in player's.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum NameError {
-    #[error("no built-in player {0:?} ({names})", names = Builtin::names())]
-    Unknown(String),
-    #[error("built-in player {0:?}: the node limit after ':' must be a whole number above 0")]
-    BadNodes(String),
-    #[error("built-in player {0:?}: {1} searches nothing, so it takes no node limit")]
-    NoSearch(String, &'static str),
-}
-
-impl Builtin {
-    pub const RANDOM: Builtin = Builtin { rung: Rung::Random, nodes: None };
-    pub const GREEDY: Builtin = Builtin { rung: Rung::Greedy, nodes: None };
-    pub const MEDIUM: Builtin = Builtin { rung: Rung::Medium, nodes: None };
-    pub const STRONG: Builtin = Builtin { rung: Rung::Strong, nodes: None };
-    pub const PERFECT: Builtin = Builtin { rung: Rung::Perfect, nodes: None };
-
-    /// The built-in players by their plain names, weakest first: the one list every
-    /// front end (command line, configs, the web) takes its names from.
-    pub const ALL: [Builtin; 5] = [Builtin::RANDOM, Builtin::GREEDY, Builtin::MEDIUM, Builtin::STRONG, Builtin::PERFECT];
-
-    /// "random, greedy, medium, strong or perfect", for messages.
-    pub fn names() -> String {
-        let names: Vec<&str> = Rung::ALL.iter().map(|rung| rung.name()).collect();
-        let (last, rest) = names.split_last().expect("rungs");
-        format!("{} or {last}", rest.join(", "))
-    }
-
-    /// The name as written: the rung, then `:NODES` when it has a node limit of its own.
-    pub fn name(self) -> String {
-        match self.nodes {
-            Some(nodes) => format!("{}:{nodes}", self.rung.name()),
-            None => self.rung.name().to_string(),
-        }
-    }
-
-    /// Whether `name` is meant as a built-in player (its part before any `:` is a rung).
-    pub fn is_builtin_name(name: &str) -> bool {
-        let rung = name.split_once(':').map_or(name, |(rung, _)| rung);
-        Rung::ALL.iter().any(|r| r.name() == rung)
-    }
-
-    /// Reads `random`, `strong`, `strong:20000`, ...
-    pub fn parse(name: &str) -> Result<Builtin, NameError> {
-        let (rung_name, nodes) = match name.split_once(':') {
-            Some((rung, nodes)) => (rung, Some(nodes)),
-            None => (name, None),
-        };
-        let rung = Rung::ALL.into_iter().find(|r| r.name() == rung_name).ok_or_else(|| NameError::Unknown(name.to_string()))?;
-        let nodes = match nodes {
-            None => None,
-            Some(text) => match text.parse::<u64>() {
-                Ok(n) if n > 0 => Some(n),
-                _ => return Err(NameError::BadNodes(name.to_string())),
-            },
-        };
-        if nodes.is_some() && matches!(rung, Rung::Random | Rung::Greedy) {
-            return Err(NameError::NoSearch(name.to_string(), rung.name()));
-        }
-        Ok(Builtin { rung, nodes })
-    }
-
-    /// [`Builtin::parse`] as an option, for callers that try other kinds of names next.
-    pub fn from_name(name: &str) -> Option<Builtin> {
-        Builtin::parse(name).ok()
-    }
-
-    /// The node limit this player searches with: its own, else its rung's.
-    pub fn node_limit(self) -> Option<u64> {
-        self.nodes.or(self.rung.default_nodes())
-    }
-
-    /// [`Builtin::node_limit`] in `pos`'s game: `medium` searches more in Pah-tum,
-    /// Reversi and Legions ([`PAHTUM_MEDIUM_NODES`], [`REVERSI_MEDIUM_NODES`],
-    /// [`LEGIONS_MEDIUM_NODES`]); `strong` stops at [`LEGIONS_STRONG_NODES`] in Legions.
-    pub fn node_limit_in<G: Game>(self, pos: &G) -> Option<u64> {
-        let any = pos as &dyn Any;
-        if self.rung == Rung::Strong && self.nodes.is_none() && any.is::<rules::legions::Position>() {
-            return Some(LEGIONS_STRONG_NODES);
-        }
-        if self.rung == Rung::Medium && self.nodes.is_none() {
-            if any.is::<rules::pahtum::Position>() {
-                return Some(PAHTUM_MEDIUM_NODES);
-            }
-            if any.is::<rules::reversi::Position>() {
-                return Some(REVERSI_MEDIUM_NODES);
-            }
-            if any.is::<rules::chess::Position>() {
-                return Some(CHESS_MEDIUM_NODES);
-            }
-            if any.is::<rules::legions::Position>() {
-                return Some(LEGIONS_MEDIUM_NODES);
-            }
-        }
-        self.node_limit()
-    }
-
-    /// Whether the player's moves depend on its clock (`strong` without a node limit of
-    /// its own); the others play the same moves from the same seed whatever the time.
-    pub fn uses_clock(self) -> bool {
-        self.rung == Rung::Strong && self.nodes.is_none()
-    }
+/// What a built-in player does with a position: the players' side of [`Builtin`] (whose
+/// names, rungs and games are the `builtins` crate's).
+pub trait Play {
+    /// [`Builtin::node_limit`] in `pos`'s game: its own limit, else the game's for the
+    /// rung ([`Tuning::default_nodes`]).
+    fn node_limit_in<G: Tuning>(self, pos: &G) -> Option<u64>;
 
     /// The move this player makes, `None` when the game is over. `stop` is asked now and
     /// then during a search; once it says true the player answers with the best move
-    /// found so far.
-    pub fn choose<G: Game, R: Rng + ?Sized>(self, pos: &G, rng: &mut R, stop: &dyn Fn() -> bool) -> Option<G::Move> {
+    /// found so far. For a game named only by the registry ([`Registered`]): it is
+    /// played as the game it is ([`visit_tuned`]), and its move read back.
+    fn choose<G: Registered, R: Rng + ?Sized>(self, pos: &G, rng: &mut R, stop: &dyn Fn() -> bool) -> Option<G::Move>;
+
+    /// [`Play::choose`] for a game whose tuning is known ([`Tuning`]).
+    fn choose_tuned<G: Tuning, R: Rng + ?Sized>(self, pos: &G, rng: &mut R, stop: &dyn Fn() -> bool) -> Option<G::Move>;
+
+    /// [`Play::choose`] for a position of any game, answering in move notation.
+    fn choose_text<R: Rng + ?Sized>(self, pos: &AnyPosition, rng: &mut R, stop: &dyn Fn() -> bool) -> Option<String>;
+}
+
+impl Play for Builtin {
+    fn node_limit_in<G: Tuning>(self, _pos: &G) -> Option<u64> {
+        self.nodes.or_else(|| G::default_nodes(self.rung))
+    }
+
+    fn choose<G: Registered, R: Rng + ?Sized>(self, pos: &G, rng: &mut R, stop: &dyn Fn() -> bool) -> Option<G::Move> {
+        let text = self.choose_text(&pos.clone().into_any(), rng, stop)?;
+        Some(pos.parse_move(&text).expect("a game reads back the moves it writes"))
+    }
+
+    fn choose_tuned<G: Tuning, R: Rng + ?Sized>(self, pos: &G, rng: &mut R, stop: &dyn Fn() -> bool) -> Option<G::Move> {
         pos.to_move()?;
         // A side must not use what the rules hide (Nupud's set-up): no search then.
         if pos.hides_last_move() && self.rung > Rung::Greedy {
@@ -235,15 +72,8 @@ impl Builtin {
         }
     }
 
-    /// [`Builtin::choose`] for a position of any game, answering in move notation.
-    pub fn choose_text<R: Rng + ?Sized>(self, pos: &AnyPosition, rng: &mut R, stop: &dyn Fn() -> bool) -> Option<String> {
-        pos.visit(ChooseText { builtin: self, rng, stop })
-    }
-}
-
-impl fmt::Display for Builtin {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.name())
+    fn choose_text<R: Rng + ?Sized>(self, pos: &AnyPosition, rng: &mut R, stop: &dyn Fn() -> bool) -> Option<String> {
+        visit_tuned(pos, ChooseText { builtin: self, rng, stop })
     }
 }
 
@@ -310,45 +140,12 @@ pub fn medium_wins_within(pos: &AnyPosition, plies: usize) -> bool {
     pos.outcome().is_some_and(|outcome| outcome.winner.is_some())
 }
 
-/// The best move of the search made for `pos`'s game at `rung`: the Connect Four solver,
-/// the alpha-beta players of Gomoku and Connect Four, or the tree search of the others.
-/// `None` when the game is over.
-pub fn search_move<G: Game, R: Rng + ?Sized>(pos: &G, rung: Rung, rng: &mut R, budget: &Budget) -> Option<Found<G::Move>> {
-    let any = pos as &dyn Any;
-    if let Some(c4) = any.downcast_ref::<rules::connect4::Position>() {
-        return connect4::search(c4, rung, budget).map(cast_found);
-    }
-    if let Some(legions) = any.downcast_ref::<rules::legions::Position>() {
-        return legions::search(legions, rung, rng, budget).map(cast_found);
-    }
-    if let Some(gomoku) = any.downcast_ref::<rules::gomoku::Position>() {
-        return gomoku::search(gomoku, rung, budget).map(cast_found);
-    }
-    // Reversi's random playouts are slow and tell little: its rungs search with the
-    // squares' evaluation instead (`medium` to a fixed depth).
-    if let Some(reversi) = any.downcast_ref::<rules::reversi::Position>() {
-        let depth = if rung == Rung::Medium { reversi::MEDIUM_DEPTH } else { search::MAX_DEPTH };
-        // Ties at the root (four alike at the start) broken at random, so that games
-        // between the rungs differ.
-        let mut moves = Vec::new();
-        search::Heuristic::search_moves(reversi, &mut moves);
-        moves.shuffle(rng);
-        return search::best_move_among(reversi, moves, budget, depth).map(cast_found);
-    }
-    if let Some(chess) = any.downcast_ref::<rules::chess::Position>() {
-        let depth = if rung == Rung::Medium { chess::MEDIUM_DEPTH } else { search::MAX_DEPTH };
-        let mut moves = Vec::new();
-        search::Heuristic::search_moves(chess, &mut moves);
-        return search::best_move_among(chess, moves, budget, depth).map(cast_found);
-    }
-    mcts::best_move(pos, rng, budget)
-}
-
-/// A found move of a known game as the generic `G::Move` it is.
-fn cast_found<M: Any, N: Any>(found: Found<M>) -> Found<N> {
-    let mv: Box<dyn Any> = Box::new(found.mv);
-    let mv = *mv.downcast::<N>().expect("the game's own move type");
-    Found { mv, eval: found.eval, depth: found.depth, nodes: found.nodes }
+/// The best move of the search made for `pos`'s game at `rung` ([`Tuning::search`]:
+/// the Connect Four solver, the alpha-beta players of Gomoku, Connect Four, Reversi and
+/// chess, Legions' turns weighed, or the tree search of the others). `None` when the
+/// game is over.
+pub fn search_move<G: Tuning, R: Rng + ?Sized>(pos: &G, rung: Rung, rng: &mut R, budget: &Budget) -> Option<Found<G::Move>> {
+    pos.search(rung, rng, budget)
 }
 
 struct ChooseText<'a, R: ?Sized> {
@@ -357,24 +154,20 @@ struct ChooseText<'a, R: ?Sized> {
     stop: &'a dyn Fn() -> bool,
 }
 
-impl<R: Rng + ?Sized> Visit for ChooseText<'_, R> {
+impl<R: Rng + ?Sized> VisitTuned for ChooseText<'_, R> {
     type Output = Option<String>;
-    fn visit<G: rules::Registered>(self, pos: &G) -> Option<String> {
-        self.builtin.choose(pos, self.rng, self.stop).map(|mv| pos.format_move(&mv))
+    fn visit<G: Tuning>(self, pos: &G) -> Option<String> {
+        self.builtin.choose_tuned(pos, self.rng, self.stop).map(|mv| pos.format_move(&mv))
     }
 }
 
 /// The moves the greedy player weighs: the legal moves, or for a game that cannot list
-/// them (`GameInfo::enumerable` false) the sample of the player made for that game.
-/// Players made for one game register here, one line each.
-pub fn candidate_moves<G: Game, R: Rng + ?Sized>(pos: &G, rng: &mut R, out: &mut Vec<G::Move>) {
-    if let Some(legions_pos) = (pos as &dyn Any).downcast_ref::<rules::legions::Position>()
-        && let Some(legions_out) = (&mut *out as &mut dyn Any).downcast_mut::<Vec<rules::legions::Move>>()
-    {
-        return legions::candidates(legions_pos, rng, legions_out);
-    }
-    pos.legal_moves(out);
+/// them (`GameInfo::enumerable` false) the sample of the player made for that game
+/// ([`Tuning::candidates`]).
+pub fn candidate_moves<G: Tuning, R: Rng + ?Sized>(pos: &G, rng: &mut R, out: &mut Vec<G::Move>) {
+    pos.candidates(rng, out);
 }
+
 /// How good a move looks after one ply, compared lexicographically.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Verdict {
@@ -389,7 +182,7 @@ enum Verdict {
 
 /// The one-move-lookahead player. Draws rank above open positions only where the
 /// game has no scores to compare; in scored games a draw is the lead 0.
-pub fn choose_greedy<G: Game, R: Rng + ?Sized>(pos: &G, rng: &mut R) -> Option<G::Move> {
+pub fn choose_greedy<G: Tuning, R: Rng + ?Sized>(pos: &G, rng: &mut R) -> Option<G::Move> {
     let me = pos.to_move()?;
     let mut candidates = Vec::new();
     candidate_moves(pos, rng, &mut candidates);
@@ -419,38 +212,7 @@ pub fn choose_greedy<G: Game, R: Rng + ?Sized>(pos: &G, rng: &mut R) -> Option<G
     }
 }
 
-/// What the greedy player maximises after its move when the game goes on, per game.
-#[derive(Copy, Clone, PartialEq, Eq)]
-enum Yardstick {
-    /// Its score lead after its move (0 in games without scores).
-    Lead,
-    /// Its score lead after the opponent's best immediate reply (Pah-tum, where the lead
-    /// after one's own move says little: every move adds to one's runs, and the reply
-    /// that breaks or extends the opponent's runs is what decides).
-    LeadAfterReply,
-    /// Reversi's square weights and the opponent's replies ([`reversi::value`]).
-    Squares,
-    /// Chess's material and placement ([`chess::value`]), after the opponent's best
-    /// capture in reply.
-    Material,
-}
-
-impl Yardstick {
-    fn of<G: Game>(pos: &G) -> Yardstick {
-        let any = pos as &dyn Any;
-        if any.is::<rules::pahtum::Position>() {
-            Yardstick::LeadAfterReply
-        } else if any.is::<rules::reversi::Position>() {
-            Yardstick::Squares
-        } else if any.is::<rules::chess::Position>() {
-            Yardstick::Material
-        } else {
-            Yardstick::Lead
-        }
-    }
-}
-
-fn judge<G: Game, R: Rng + ?Sized>(next: &G, me: Side, rng: &mut R, replies: &mut Vec<G::Move>) -> Verdict {
+fn judge<G: Tuning, R: Rng + ?Sized>(next: &G, me: Side, rng: &mut R, replies: &mut Vec<G::Move>) -> Verdict {
     let lead = |scores: Option<[i64; 2]>| scores.map_or(0, |s| s[me.index()] - s[me.other().index()]);
     if let Some(outcome) = next.outcome() {
         return match outcome.winner {
@@ -460,10 +222,9 @@ fn judge<G: Game, R: Rng + ?Sized>(next: &G, me: Side, rng: &mut R, replies: &mu
             None => Verdict::Draws,
         };
     }
-    let yardstick = Yardstick::of(next);
+    let yardstick = G::YARDSTICK;
     let running = lead(next.running_scores());
-    let material = |pos: &G| (pos as &dyn Any).downcast_ref::<rules::chess::Position>().map_or(0, |pos| i64::from(chess::value(pos, me)));
-    let mut after_reply = if yardstick == Yardstick::Material { material(next) } else { running };
+    let mut after_reply = if yardstick == Yardstick::ValueAfterReply { next.value(me, 0) } else { running };
     replies.clear();
     if next.to_move() == Some(me.other()) {
         candidate_moves(next, rng, replies);
@@ -477,18 +238,15 @@ fn judge<G: Game, R: Rng + ?Sized>(next: &G, me: Side, rng: &mut R, replies: &mu
             }
             match yardstick {
                 Yardstick::LeadAfterReply => after_reply = after_reply.min(lead(after.running_scores())),
-                Yardstick::Material => after_reply = after_reply.min(material(&after)),
-                Yardstick::Lead | Yardstick::Squares => {}
+                Yardstick::ValueAfterReply => after_reply = after_reply.min(after.value(me, 0)),
+                Yardstick::Lead | Yardstick::Value => {}
             }
         }
     }
     Verdict::Open(match yardstick {
         Yardstick::Lead => running,
-        Yardstick::LeadAfterReply | Yardstick::Material => after_reply,
-        Yardstick::Squares => {
-            let reversi = (next as &dyn Any).downcast_ref::<rules::reversi::Position>().expect("the yardstick of Reversi");
-            reversi::value(reversi, me, replies.len())
-        }
+        Yardstick::LeadAfterReply | Yardstick::ValueAfterReply => after_reply,
+        Yardstick::Value => next.value(me, replies.len()),
     })
 }
 
@@ -500,11 +258,23 @@ pub fn think_time(move_time: Option<Duration>, game_time_left: Option<Duration>,
     [move_time.map(|t| t / 4), game_time_left.map(|t| t / 40), cpu_left.map(|t| t / 40)].into_iter().flatten().min()
 }
 
+/// An exact solver's answer: the value of a position and of each of its moves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solved {
+    /// The position's value for the side to move (the solver's scale: Connect Four's is
+    /// Pascal Pons').
+    pub score: i32,
+    /// Each move's value for the side to move, in the game's order of moves (Connect
+    /// Four: by column, `None` for a full column).
+    pub move_scores: Vec<Option<i32>>,
+}
+
 /// What `arbiter analyse` shows of a position.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Analysis {
-    /// Connect Four 7×6: the exact value of the position and of each column.
-    Solved(connect4::Solved),
+    /// Where an exact solver plays the game ([`Tuning::solve`]: Connect Four 7×6): the
+    /// exact value of the position and of each move.
+    Solved(Solved),
     /// Any other game: the `strong` player's move (in move notation) and evaluation.
     Searched(Found<String>),
 }
@@ -516,19 +286,17 @@ pub fn analyse<R: Rng + ?Sized>(pos: &AnyPosition, rng: &mut R, budget: &Budget)
         rng: &'a mut R,
         budget: &'a Budget<'b>,
     }
-    impl<R: Rng + ?Sized> Visit for Analyse<'_, '_, R> {
+    impl<R: Rng + ?Sized> VisitTuned for Analyse<'_, '_, R> {
         type Output = Option<Analysis>;
-        fn visit<G: rules::Registered>(self, pos: &G) -> Option<Analysis> {
-            if let Some(c4) = (pos as &dyn Any).downcast_ref::<rules::connect4::Position>()
-                && let Ok(solved) = connect4::solve(c4)
-            {
+        fn visit<G: Tuning>(self, pos: &G) -> Option<Analysis> {
+            if let Some(solved) = pos.solve() {
                 return Some(Analysis::Solved(solved));
             }
             let found = search_move(pos, Rung::Strong, self.rng, self.budget)?;
             Some(Analysis::Searched(Found { mv: pos.format_move(&found.mv), eval: found.eval, depth: found.depth, nodes: found.nodes }))
         }
     }
-    pos.visit(Analyse { rng, budget })
+    visit_tuned(pos, Analyse { rng, budget })
 }
 
 /// A rung's measured strength: Elo relative to `random` in the same game, with its 95%

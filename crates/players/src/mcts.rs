@@ -6,9 +6,9 @@
 
 use rand::seq::SliceRandom;
 use rand::{Rng, RngExt};
-use rules::{Game, Outcome, Side};
+use rules::{Outcome, Side};
 
-use crate::{Budget, Evaluation, Found, candidate_moves};
+use crate::{Budget, Evaluation, Found, Tuning, candidate_moves};
 
 /// UCT's exploration constant (√2 is the textbook value for results in 0..1; a little
 /// less plays better with random playouts).
@@ -36,7 +36,7 @@ fn result_for(outcome: &Outcome, side: Side) -> f64 {
     }
 }
 
-fn new_node<G: Game, R: Rng + ?Sized>(pos: &G, mv: Option<G::Move>, mover: Option<Side>, parent: usize, rng: &mut R) -> Node<G::Move> {
+fn new_node<G: Tuning, R: Rng + ?Sized>(pos: &G, mv: Option<G::Move>, mover: Option<Side>, parent: usize, rng: &mut R) -> Node<G::Move> {
     let mut untried = Vec::new();
     candidate_moves(pos, rng, &mut untried);
     untried.shuffle(rng);
@@ -45,7 +45,7 @@ fn new_node<G: Game, R: Rng + ?Sized>(pos: &G, mv: Option<G::Move>, mover: Optio
 
 /// The best move by tree search within `budget` (its node limit counts playouts);
 /// `None` when the game is over.
-pub fn best_move<G: Game, R: Rng + ?Sized>(pos: &G, rng: &mut R, budget: &Budget) -> Option<Found<G::Move>> {
+pub fn best_move<G: Tuning, R: Rng + ?Sized>(pos: &G, rng: &mut R, budget: &Budget) -> Option<Found<G::Move>> {
     pos.to_move()?;
     let mut tree = vec![new_node(pos, None, None, 0, rng)];
     if tree[0].untried.is_empty() {

@@ -7,14 +7,45 @@
 
 use std::cmp::Reverse;
 
+use rand::Rng;
+use rand::seq::SliceRandom;
 use rules::reversi::{Move, Position};
 use rules::{Game, Side};
 
-use crate::search::Heuristic;
+use crate::search::{self, Heuristic};
+use crate::{Budget, Found, Rung, Tuning, Yardstick};
 
 /// How deep `medium` searches in Reversi: three plies (two scored 87% against `greedy`,
 /// which looks one ply ahead with the same square weights).
 pub const MEDIUM_DEPTH: u32 = 3;
+
+/// `medium`'s node cap in Reversi, which three plies stay under on the seed's board.
+pub const MEDIUM_NODES: u64 = 20_000;
+
+/// Reversi's players: `greedy` weighs squares and the replies it leaves ([`value`]);
+/// the search rungs run alpha-beta with the squares' evaluation (its random playouts are
+/// slow and tell little), `medium` to a fixed depth.
+impl Tuning for Position {
+    const YARDSTICK: Yardstick = Yardstick::Value;
+
+    fn default_nodes(rung: Rung) -> Option<u64> {
+        if rung == Rung::Medium { Some(MEDIUM_NODES) } else { rung.default_nodes() }
+    }
+
+    fn value(&self, me: Side, replies: usize) -> i64 {
+        value(self, me, replies)
+    }
+
+    fn search<R: Rng + ?Sized>(&self, rung: Rung, rng: &mut R, budget: &Budget) -> Option<Found<Move>> {
+        let depth = if rung == Rung::Medium { MEDIUM_DEPTH } else { search::MAX_DEPTH };
+        // Ties at the root (four alike at the start) broken at random, so that games
+        // between the rungs differ.
+        let mut moves = Vec::new();
+        self.search_moves(&mut moves);
+        moves.shuffle(rng);
+        search::best_move_among(self, moves, budget, depth)
+    }
+}
 
 /// A corner.
 const CORNER: i64 = 100;

@@ -4,7 +4,7 @@
 //! player and beats a depth-4 negamax player (the kind kaggle-environments ships).
 
 use players::connect4::{Solved, solve};
-use players::{Builtin, Rung};
+use players::{Builtin, Play, Rung};
 use rand::rngs::ChaCha8Rng;
 use rand::seq::IndexedRandom;
 use rand::{RngExt, SeedableRng};

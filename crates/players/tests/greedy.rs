@@ -1,7 +1,7 @@
 //! The greedy player takes a win at once, blocks an immediate loss, and grabs points;
 //! the random player only plays legal moves; seeded games show the rungs apart.
 
-use players::Builtin;
+use players::{Builtin, Play};
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 use rules::{AnyPosition, GameKind, Options};

@@ -5,7 +5,7 @@
 use std::cell::Cell;
 use std::time::Duration;
 
-use players::{Builtin, NameError, Rung, think_time};
+use players::{Builtin, NameError, Play, Rung, think_time};
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 use rules::{AnyPosition, GameKind, Options};

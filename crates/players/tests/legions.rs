@@ -7,8 +7,8 @@ use rand::rngs::ChaCha8Rng;
 use rules::legions::{Effect, Move, Position};
 use rules::{Game, Options, Side};
 
-use players::Builtin;
 use players::legions::{candidates, capture_threat, capture_turns, city_strike, greedy, strike_cost};
+use players::{Builtin, Play};
 
 /// A position from map rows written like the native input (cells separated by spaces).
 fn board(player: Side, rows: &[&str]) -> Position {
@@ -264,7 +264,7 @@ fn strong_stops_at_its_cap_whatever_its_clock() {
     // In Legions `strong` stops at 3,000 turns weighed even when its clock would let it
     // go on (weighing more did not play better, docs/players.md): its turns are those
     // of `strong:3000`, so a game at the seed's limits is the node-limited game.
-    assert_eq!(Builtin::STRONG.node_limit_in(&Position::with_size(17)), Some(players::LEGIONS_STRONG_NODES));
+    assert_eq!(Builtin::STRONG.node_limit_in(&Position::with_size(17)), Some(players::legions::STRONG_NODES));
     let mut pos = Position::with_size(17);
     let mut rng = ChaCha8Rng::seed_from_u64(5);
     for _ in 0..24 {

@@ -29,7 +29,7 @@ pub use spec::BotSpec;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use players::Builtin;
+use players::{Builtin, Play};
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 use rules::{AnyPosition, Game, Options, Outcome, Registered, Side, Visit};
@@ -200,9 +200,9 @@ pub async fn play<G: Registered>(
     }
     for bot in bots {
         if let BotSpec::Builtin(builtin) = bot
-            && !builtin.rung.plays(G::KIND, &setup.options)
+            && let Err(unplayable) = builtin.check_plays(G::KIND, &setup.options)
         {
-            let error = std::io::Error::new(std::io::ErrorKind::InvalidInput, "it plays connect4 7x6 only");
+            let error = std::io::Error::new(std::io::ErrorKind::InvalidInput, unplayable.to_string());
             return Err(RefereeError::new(format!("built-in player {builtin} cannot play {}", G::KIND), error));
         }
     }

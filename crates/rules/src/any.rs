@@ -46,7 +46,21 @@ pub trait Registered: Game {
 /// and makes [`GameKind`] and [`AnyPosition`] with one variant per game, in this order.
 macro_rules! registry {
     ($($module:ident => $variant:ident),+ $(,)?) => {
+        registry!(@games ($) $($module => $variant),+);
+    };
+    (@games ($d:tt) $($module:ident => $variant:ident),+) => {
         $(pub mod $module;)+
+
+        /// Calls the macro `$callback` with the registry's list, `module => Variant, ...`,
+        /// so that a crate beside the rules can make code for every game from the one
+        /// list (the built-in players' dispatch to their per-game tuning,
+        /// `players::for_each_tuned`), and the compiler holds it to every game listed.
+        #[macro_export]
+        macro_rules! for_each_game {
+            ($d callback:ident) => {
+                $d callback! { $($module => $variant),+ }
+            };
+        }
 
         /// The games of the registry, in its order.
         #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

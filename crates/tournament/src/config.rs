@@ -631,11 +631,9 @@ impl Reader<'_> {
                 ));
             }
             // A built-in player's name is checked here, with the game it is to play.
-            if players::Builtin::is_builtin_name(&bot) {
-                let builtin = players::Builtin::parse(&bot).map_err(|err| self.invalid(&entrant.bot.span(), err.to_string()))?;
-                if !builtin.rung.plays(game, options) {
-                    return Err(self.invalid(&entrant.bot.span(), format!("bot = {bot:?}: it plays connect4 7x6 only, not this {game}")));
-                }
+            if builtins::Builtin::is_builtin_name(&bot) {
+                let builtin = builtins::Builtin::parse(&bot).map_err(|err| self.invalid(&entrant.bot.span(), err.to_string()))?;
+                builtin.check_plays(game, options).map_err(|err| self.invalid(&entrant.bot.span(), format!("bot = {bot:?}: {err}")))?;
             }
             let name = match &entrant.name {
                 Some(name) => {
@@ -647,13 +645,13 @@ impl Reader<'_> {
             };
             let key = match &name {
                 Some(name) => name.clone(),
-                None if players::Builtin::is_builtin_name(&bot) => bot.clone(),
+                None if builtins::Builtin::is_builtin_name(&bot) => bot.clone(),
                 None => format!("bot {bot}"),
             };
             if seen.contains(&key) {
                 let (span, message) = match &entrant.name {
                     Some(name) => (name.span(), format!("two entrants are named {key:?}")),
-                    None if players::Builtin::is_builtin_name(&bot) => {
+                    None if builtins::Builtin::is_builtin_name(&bot) => {
                         (entrant.bot.span(), format!("two entrants are named {key:?}: give this one a `name`"))
                     }
                     None => (entrant.bot.span(), format!("bot {bot:?} is listed twice without a name: give one a `name`")),

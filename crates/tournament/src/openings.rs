@@ -12,7 +12,7 @@
 
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
-use rules::{GameKind, Options, SetupError};
+use rules::{AnyPosition, GameKind, Options, SetupError};
 
 use crate::config::OpeningsConfig;
 use crate::derive_seed;
@@ -28,20 +28,24 @@ const MAX_ATTEMPTS: u32 = 10_000;
 /// plies (`docs/players.md`, Gomoku).
 pub const QUIET_PLIES: usize = 20;
 
-/// Whether the game from `start` ends with a win within [`QUIET_PLIES`] when `medium`
-/// (a fixed-size search, the same answer on every machine) plays both sides: such a
-/// start decides the deal before the entrants play it. Games that end with scores are
-/// not probed: Pah-tum, the other game with generated starts, is scored on a full board
-/// and never ends early (and its `medium`, a tree search, would be slow to ask 20 times
-/// for every candidate).
-pub fn decided_early(kind: GameKind, options: &Options, start: &str) -> bool {
+/// Whether a side wins from a position within so many plies when a fixed player plays
+/// both sides: the caller's, which has the players (`players::medium_wins_within`, the
+/// `medium` rung: a fixed-size search, the same answer on every machine).
+pub type WinsWithin<'a> = &'a dyn Fn(&AnyPosition, usize) -> bool;
+
+/// Whether the game from `start` ends with a win within [`QUIET_PLIES`] by `wins_within`:
+/// such a start decides the deal before the entrants play it. Games that end with scores
+/// are not probed: Pah-tum, the other game with generated starts, is scored on a full
+/// board and never ends early (and its `medium`, a tree search, would be slow to ask 20
+/// times for every candidate).
+pub fn decided_early(kind: GameKind, options: &Options, start: &str, wins_within: WinsWithin) -> bool {
     if kind.info().has_scores {
         return false;
     }
     let Ok(pos) = kind.new_position(options, Some(start)) else {
         return true;
     };
-    players::medium_wins_within(&pos, QUIET_PLIES)
+    wins_within(&pos, QUIET_PLIES)
 }
 
 /// Why openings could not be made or read.
@@ -64,8 +68,9 @@ pub enum OpeningsError {
 }
 
 /// `count` start positions for `kind` in the game's start text, reproducible from
-/// `seed` (see the module doc for what is generated and checked).
-pub fn generate(kind: GameKind, options: &Options, count: usize, seed: u64) -> Result<Vec<String>, OpeningsError> {
+/// `seed` (see the module doc for what is generated and checked; `wins_within` judges
+/// which are [`decided_early`]).
+pub fn generate(kind: GameKind, options: &Options, count: usize, seed: u64, wins_within: WinsWithin) -> Result<Vec<String>, OpeningsError> {
     if !kind.info().generated_openings {
         return Err(OpeningsError::NotGenerated(kind));
     }
@@ -78,7 +83,7 @@ pub fn generate(kind: GameKind, options: &Options, count: usize, seed: u64) -> R
             let candidate = kind.opening_candidate(options, &mut rng)?;
             if let Some(text) = candidate
                 && !positions.contains(&text)
-                && !decided_early(kind, options, &text)
+                && !decided_early(kind, options, &text, wins_within)
             {
                 found = Some(text);
                 break;
@@ -177,13 +182,14 @@ pub fn stage_openings(
     config: &OpeningsConfig,
     file_text: Option<&str>,
     seed: u64,
+    wins_within: WinsWithin,
 ) -> Result<Vec<String>, OpeningsError> {
     let mut positions = match file_text {
         Some(text) => parse_file_with(kind, options, text)?,
         None => Vec::new(),
     };
     if let Some(count) = config.generate {
-        positions.extend(generate(kind, options, count as usize, seed)?);
+        positions.extend(generate(kind, options, count as usize, seed, wins_within)?);
     }
     Ok(positions)
 }

@@ -207,7 +207,7 @@ fn bad_configs_give_one_line_each() {
         (
             "perfect in gomoku",
             format!("game = \"gomoku\"\n[[entrant]]\nbot = \"perfect\"\n{RR}"),
-            "t.toml: line 3: bot = \"perfect\": it plays connect4 7x6 only, not this gomoku",
+            "t.toml: line 3: bot = \"perfect\": built-in player perfect plays connect4 7x6 only, not this gomoku",
         ),
         (
             "a bad node limit",

@@ -20,10 +20,10 @@ fn field(text: &str) -> Field {
 #[test]
 fn the_same_seed_gives_the_same_openings_and_a_longer_run_extends_a_shorter() {
     for kind in [GameKind::Gomoku, GameKind::Pahtum, GameKind::Connect4] {
-        let ten = openings::generate(kind, &Options::new(), 10, 7).expect("generate");
-        assert_eq!(ten, openings::generate(kind, &Options::new(), 10, 7).expect("generate"));
-        assert_eq!(ten[..4], openings::generate(kind, &Options::new(), 4, 7).expect("generate")[..]);
-        assert_ne!(ten, openings::generate(kind, &Options::new(), 10, 8).expect("generate"));
+        let ten = openings::generate(kind, &Options::new(), 10, 7, &players::medium_wins_within).expect("generate");
+        assert_eq!(ten, openings::generate(kind, &Options::new(), 10, 7, &players::medium_wins_within).expect("generate"));
+        assert_eq!(ten[..4], openings::generate(kind, &Options::new(), 4, 7, &players::medium_wins_within).expect("generate")[..]);
+        assert_ne!(ten, openings::generate(kind, &Options::new(), 10, 8, &players::medium_wins_within).expect("generate"));
         let mut unique = ten.clone();
         unique.sort();
         unique.dedup();
@@ -34,25 +34,25 @@ fn the_same_seed_gives_the_same_openings_and_a_longer_run_extends_a_shorter() {
 #[test]
 fn other_games_have_no_generated_openings() {
     for kind in [GameKind::Legions, GameKind::Nupud] {
-        assert_eq!(openings::generate(kind, &Options::new(), 1, 0), Err(OpeningsError::NotGenerated(kind)));
+        assert_eq!(openings::generate(kind, &Options::new(), 1, 0, &players::medium_wins_within), Err(OpeningsError::NotGenerated(kind)));
     }
-    let err = openings::generate(GameKind::Legions, &Options::new(), 1, 0).unwrap_err();
+    let err = openings::generate(GameKind::Legions, &Options::new(), 1, 0, &players::medium_wins_within).unwrap_err();
     assert_eq!(err.to_string(), "game legions has no generated openings (only gomoku, connect4 and pahtum have them)");
 }
 
 #[test]
 fn bad_options_are_refused() {
-    let err = openings::generate(GameKind::Pahtum, &opts(&[("blocked", "4")]), 1, 0).unwrap_err();
+    let err = openings::generate(GameKind::Pahtum, &opts(&[("blocked", "4")]), 1, 0, &players::medium_wins_within).unwrap_err();
     assert_eq!(err.to_string(), "option blocked=\"4\": must be odd, so that the number of playable squares is even");
-    let err = openings::generate(GameKind::Gomoku, &opts(&[("size", "9")]), 1, 0).unwrap_err();
+    let err = openings::generate(GameKind::Gomoku, &opts(&[("size", "9")]), 1, 0, &players::medium_wins_within).unwrap_err();
     assert!(err.to_string().starts_with("game gomoku has no option \"size\""), "{err}");
 }
 
 #[test]
 fn pahtum_boards_follow_the_blocked_option_or_the_default_spread() {
-    let boards = openings::generate(GameKind::Pahtum, &opts(&[("blocked", "11")]), 20, 3).expect("generate");
+    let boards = openings::generate(GameKind::Pahtum, &opts(&[("blocked", "11")]), 20, 3, &players::medium_wins_within).expect("generate");
     assert!(boards.iter().all(|b| b.matches('+').count() == 11));
-    let boards = openings::generate(GameKind::Pahtum, &Options::new(), 200, 3).expect("generate");
+    let boards = openings::generate(GameKind::Pahtum, &Options::new(), 200, 3, &players::medium_wins_within).expect("generate");
     let mut counts: Vec<usize> = boards.iter().map(|b| b.matches('+').count()).collect();
     counts.sort();
     counts.dedup();
@@ -141,16 +141,16 @@ proptest! {
 
     #[test]
     fn generated_gomoku_openings_are_valid_and_balanced(seed in any::<u64>()) {
-        for text in openings::generate(GameKind::Gomoku, &Options::new(), 3, seed).expect("generate") {
+        for text in openings::generate(GameKind::Gomoku, &Options::new(), 3, seed, &players::medium_wins_within).expect("generate") {
             check_gomoku_opening(&text);
-            prop_assert!(!openings::decided_early(GameKind::Gomoku, &Options::new(), &text), "decided at once:\n{}", text);
+            prop_assert!(!openings::decided_early(GameKind::Gomoku, &Options::new(), &text, &players::medium_wins_within), "decided at once:\n{}", text);
         }
     }
 
     #[test]
     fn generated_pahtum_openings_are_valid(seed in any::<u64>(), blocked in prop::sample::select(vec![1usize, 3, 5, 13, 25])) {
         let options = opts(&[("blocked", &blocked.to_string())]);
-        for text in openings::generate(GameKind::Pahtum, &options, 3, seed).expect("generate") {
+        for text in openings::generate(GameKind::Pahtum, &options, 3, seed, &players::medium_wins_within).expect("generate") {
             let pos = GameKind::Pahtum.new_position(&Options::new(), Some(&text)).expect("valid by the rules");
             prop_assert_eq!(pos.start_text(), Some(text.clone()));
             prop_assert_eq!(text.matches('+').count(), blocked);
@@ -160,21 +160,21 @@ proptest! {
     #[test]
     fn generated_connect4_openings_are_valid_and_not_decided_at_once(seed in any::<u64>(), big in any::<bool>()) {
         let options = if big { opts(&[("width", "20"), ("height", "20")]) } else { Options::new() };
-        let texts = openings::generate(GameKind::Connect4, &options, 2, seed).expect("generate");
+        let texts = openings::generate(GameKind::Connect4, &options, 2, seed, &players::medium_wins_within).expect("generate");
         for text in texts {
             let pos = GameKind::Connect4.new_position(&options, Some(&text)).expect("valid by the rules");
             prop_assert_eq!(pos.start_text(), Some(text.clone()));
             prop_assert_eq!(pos.to_move(), Some(Side::First));
             let discs = text.chars().filter(|c| *c == 'X' || *c == 'O').count();
             prop_assert!([2, 4, 6].contains(&discs), "{} discs:\n{}", discs, text);
-            prop_assert!(!openings::decided_early(GameKind::Connect4, &options, &text), "decided at once:\n{}", text);
+            prop_assert!(!openings::decided_early(GameKind::Connect4, &options, &text, &players::medium_wins_within), "decided at once:\n{}", text);
         }
     }
 
     #[test]
     fn the_file_format_round_trips(seed in any::<u64>(), count in 1usize..6) {
         for kind in [GameKind::Gomoku, GameKind::Pahtum, GameKind::Connect4] {
-            let positions = openings::generate(kind, &Options::new(), count, seed).expect("generate");
+            let positions = openings::generate(kind, &Options::new(), count, seed, &players::medium_wins_within).expect("generate");
             let text = openings::format_file(&positions);
             prop_assert_eq!(openings::parse_file(kind, &text).expect("parse"), positions);
         }
@@ -207,7 +207,7 @@ fn files_take_comments_and_loose_blank_lines_and_name_the_bad_position() {
 fn the_gomoku_2004_file_is_what_its_command_makes() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../presets/gomoku-2004-openings.txt");
     let text = std::fs::read_to_string(path).expect("presets/gomoku-2004-openings.txt");
-    let expected = openings::generate(GameKind::Gomoku, &Options::new(), 4, 2004).expect("generate");
+    let expected = openings::generate(GameKind::Gomoku, &Options::new(), 4, 2004, &players::medium_wins_within).expect("generate");
     assert_eq!(openings::parse_file(GameKind::Gomoku, &text).expect("parse"), expected);
     let body: String = text.lines().filter(|line| !line.starts_with('#')).map(|line| format!("{line}\n")).collect();
     assert_eq!(body.trim_start(), openings::format_file(&expected));
@@ -216,12 +216,18 @@ fn the_gomoku_2004_file_is_what_its_command_makes() {
 #[test]
 fn stage_openings_put_the_file_before_the_generated() {
     let config = tournament::config::OpeningsConfig { default: true, file: Some("x.txt".into()), generate: Some(2) };
-    let file = openings::format_file(&openings::generate(GameKind::Gomoku, &Options::new(), 1, 99).expect("generate"));
+    let file = openings::format_file(
+        &openings::generate(GameKind::Gomoku, &Options::new(), 1, 99, &players::medium_wins_within).expect("generate"),
+    );
     let seed = openings::stage_seed(2004, 2);
-    let list = openings::stage_openings(GameKind::Gomoku, &Options::new(), &config, Some(&file), seed).expect("openings");
+    let list = openings::stage_openings(GameKind::Gomoku, &Options::new(), &config, Some(&file), seed, &players::medium_wins_within)
+        .expect("openings");
     assert_eq!(list.len(), 3);
     assert_eq!(list[0], file);
-    assert_eq!(list[1..], openings::generate(GameKind::Gomoku, &Options::new(), 2, seed).expect("generate")[..]);
+    assert_eq!(
+        list[1..],
+        openings::generate(GameKind::Gomoku, &Options::new(), 2, seed, &players::medium_wins_within).expect("generate")[..]
+    );
     assert_ne!(openings::stage_seed(2004, 1), seed);
 }
 
@@ -234,9 +240,9 @@ fn stage_openings_put_the_file_before_the_generated() {
 fn a_start_won_by_a_few_threats_is_refused() {
     let won = "..........\n..........\n....X0....\n....X.....\n..0....X..\n.......0..\n..0....X..\n..........\n..........\n..........\n";
     assert!(gomoku::is_balanced_opening(&field(won)), "the one-move check lets it through");
-    assert!(openings::decided_early(GameKind::Gomoku, &Options::new(), won));
+    assert!(openings::decided_early(GameKind::Gomoku, &Options::new(), won, &players::medium_wins_within));
     let empty = "..........\n".repeat(10);
-    assert!(!openings::decided_early(GameKind::Gomoku, &Options::new(), &empty));
-    let board = &openings::generate(GameKind::Pahtum, &Options::new(), 1, 3).expect("generate")[0];
-    assert!(!openings::decided_early(GameKind::Pahtum, &Options::new(), board));
+    assert!(!openings::decided_early(GameKind::Gomoku, &Options::new(), &empty, &players::medium_wins_within));
+    let board = &openings::generate(GameKind::Pahtum, &Options::new(), 1, 3, &players::medium_wins_within).expect("generate")[0];
+    assert!(!openings::decided_early(GameKind::Pahtum, &Options::new(), board, &players::medium_wins_within));
 }

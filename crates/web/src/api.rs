@@ -112,7 +112,7 @@ async fn bots(State(app): AppState, Query(query): Query<GameQuery>) -> ApiResult
         .iter()
         .filter(|b| kind.is_none_or(|kind| b.rung.plays(kind, &Default::default())))
         .map(|b| {
-            let game = if b.rung == players::Rung::Perfect { json!("connect4") } else { Value::Null };
+            let game = b.rung.only().map_or(Value::Null, |only| json!(only.game.name()));
             json!({ "name": b.name(), "kind": "builtin", "game": game })
         })
         .collect();

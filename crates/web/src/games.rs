@@ -106,9 +106,7 @@ pub fn start_position(kind: GameKind, options: &Options, seed: u64) -> ApiResult
 pub fn resolve_bot(app: &App, kind: GameKind, options: &Options, name: &str) -> ApiResult<BotSpec> {
     if players::Builtin::is_builtin_name(name) {
         let builtin = players::Builtin::parse(name).map_err(|err| ApiError::bad_request(err.to_string()))?;
-        if !builtin.rung.plays(kind, options) {
-            return Err(ApiError::bad_request(format!("built-in player {name} plays connect4 7x6 only")));
-        }
+        builtin.check_plays(kind, options).map_err(|err| ApiError::bad_request(err.to_string()))?;
         return Ok(BotSpec::Builtin(builtin));
     }
     let Some(folder) = app.registered_bot(kind, name) else {

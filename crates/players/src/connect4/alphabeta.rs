@@ -1,18 +1,18 @@
-//! `strong`'s alpha-beta search for Connect Four boards the solver does not play (20×20):
-//! the search of `crate::search` (negamax, iterative deepening, the previous iteration's
-//! best move first at the root) with the same evaluation and move order, on a board
-//! played in place whose windows of four keep their disc counts and the evaluation's
-//! two sums up to date per move, instead of a copy of the position per node and a survey
-//! of every window per leaf. It visits the same nodes in the same order, so it finds the
-//! same move, value, depth and node count as the plain search (tested); it only spends
-//! less time on each node.
+//! `strong`'s alpha-beta search for Connect Four boards the solver does not play (20×20),
+//! and `medium`'s on every board: the one negamax of `crate::search` with the same
+//! evaluation and move order as the rules' position, on a board played in place whose
+//! windows of four keep their disc counts and the evaluation's two sums up to date per
+//! move, instead of a copy of the position per node and a survey of every window per
+//! leaf. It visits the same nodes in the same order, so it finds the same move, value,
+//! depth and node count as the search on copies (tested); it only spends less time on
+//! each node.
 
 use rules::Side;
 use rules::connect4::{Move, Position};
 
 use super::WINDOW_VALUE;
-use crate::search::{MAX_DEPTH, WIN, WIN_BOUND, evaluation};
-use crate::{Budget, Evaluation, Found};
+use crate::search::{self, Searchable};
+use crate::{Budget, Found};
 
 /// A Connect Four board for searching in place.
 pub struct Board {
@@ -211,10 +211,32 @@ impl Board {
     }
 }
 
-struct Searcher<'a, 'b> {
-    budget: &'a Budget<'b>,
-    nodes: u64,
-    stopped: bool,
+/// The board searched in place: a move is a column.
+impl Searchable for Board {
+    type Move = usize;
+    /// Whether the game was won before the move.
+    type Undo = bool;
+
+    fn result(&self) -> Option<Option<Side>> {
+        // The side that dropped the last disc won, or the board is full: a draw.
+        self.over().then(|| self.won.then(|| self.to_move().other()))
+    }
+
+    fn evaluate(&self, side: Side) -> i32 {
+        Board::evaluate(self, side)
+    }
+
+    fn search_moves(&self, out: &mut Vec<usize>) {
+        Board::search_moves(self, out);
+    }
+
+    fn make(&mut self, x: &usize) -> bool {
+        self.play(*x)
+    }
+
+    fn unmake(&mut self, x: &usize, won_before: bool) {
+        self.undo(*x, won_before);
+    }
 }
 
 /// The best move by iterative deepening to `max_depth` plies within `budget`, as
@@ -224,76 +246,6 @@ pub fn best_move(pos: &Position, budget: &Budget, max_depth: u32) -> Option<Foun
     let mut board = Board::new(pos);
     let mut moves = Vec::new();
     board.search_moves(&mut moves);
-    let mut best = Found { mv: Move::new(*moves.first()? as u8), eval: Evaluation::Score(0), depth: 0, nodes: 0 };
-    if moves.len() == 1 {
-        return Some(best);
-    }
-    let mut searcher = Searcher { budget, nodes: 0, stopped: false };
-    for depth in 1..=max_depth.min(MAX_DEPTH) {
-        let mut alpha = -WIN - 1;
-        let mut best_here = None;
-        for (i, &x) in moves.iter().enumerate() {
-            let won = board.play(x);
-            let score = -searcher.negamax(&mut board, me.other(), depth - 1, -WIN - 1, -alpha, 1);
-            board.undo(x, won);
-            if searcher.stopped {
-                break;
-            }
-            if score > alpha {
-                alpha = score;
-                best_here = Some(i);
-            }
-        }
-        if searcher.stopped {
-            break;
-        }
-        let Some(i) = best_here else { break };
-        let x = moves.remove(i);
-        moves.insert(0, x);
-        best = Found { mv: Move::new(x as u8), eval: evaluation(alpha), depth, nodes: searcher.nodes };
-        if alpha.abs() > WIN_BOUND {
-            break;
-        }
-    }
-    best.nodes = searcher.nodes;
-    Some(best)
-}
-
-impl Searcher<'_, '_> {
-    /// The value of `board` for `side` (the side to move there), `ply` plies from the root.
-    fn negamax(&mut self, board: &mut Board, side: Side, depth: u32, mut alpha: i32, beta: i32, ply: i32) -> i32 {
-        self.nodes += 1;
-        if self.budget.spent(self.nodes) {
-            self.stopped = true;
-            return 0;
-        }
-        if board.over() {
-            // The side that dropped the last disc won, or the board is full: a draw.
-            return if board.won { -(WIN - ply) } else { 0 };
-        }
-        if depth == 0 {
-            return board.evaluate(side);
-        }
-        let mut moves = Vec::with_capacity(board.width);
-        board.search_moves(&mut moves);
-        let mut best = -WIN - 1;
-        for x in moves {
-            let won = board.play(x);
-            let score = -self.negamax(board, side.other(), depth - 1, -beta, -alpha, ply + 1);
-            board.undo(x, won);
-            if self.stopped {
-                return 0;
-            }
-            if score > best {
-                best = score;
-            }
-            if score > alpha {
-                alpha = score;
-            }
-            if alpha >= beta {
-                break;
-            }
-        }
-        best
-    }
+    let found = search::negamax(&mut board, me, moves, budget, max_depth)?;
+    Some(Found { mv: Move::new(found.mv as u8), eval: found.eval, depth: found.depth, nodes: found.nodes })
 }
