@@ -417,10 +417,11 @@ pub struct Planner {
     planning: Mutex<()>,
     /// Each stage's starts, made once (for the checks of reported records).
     starts: Mutex<HashMap<usize, Arc<(Starts, rules::Options)>>>,
-    /// How many games were stored when a planning last found games open: planning is a
-    /// function of the stored games, so until one more is stored it would queue nothing
-    /// new (idle workers polling a queue whose games are all leased do not replan).
-    open_at: std::sync::atomic::AtomicU64,
+    /// How many games were stored when a planning last found nothing to claim, and
+    /// whether it found the tournament decided: planning is a function of the stored
+    /// games, so until one more is stored it would answer the same (idle workers polling
+    /// a queue whose games are all leased, or a decided tournament, do not replan).
+    last_plan: std::sync::Mutex<Option<(u64, bool)>>,
     events: mpsc::UnboundedSender<WorkEvent>,
 }
 
@@ -470,7 +471,7 @@ impl Planner {
             sandboxed,
             planning: Mutex::new(()),
             starts: Mutex::new(HashMap::new()),
-            open_at: std::sync::atomic::AtomicU64::new(u64::MAX),
+            last_plan: std::sync::Mutex::new(None),
             events,
         })
     }
@@ -489,24 +490,24 @@ impl Planner {
 
     /// A game for `worker` (an id the store registered), planning when none is queued.
     pub async fn claim(&self, worker: &str, length: Duration) -> Result<Claim, ArenaError> {
-        use std::sync::atomic::Ordering;
         if let Some(lease) = self.store.claim(worker, length).await? {
             return Ok(Claim::Game(lease));
         }
         let stored = self.store.game_count().await?;
-        if self.open_at.load(Ordering::SeqCst) == stored {
-            return Ok(Claim::Wait);
+        let last = *self.last_plan.lock().unwrap_or_else(|p| p.into_inner());
+        match last {
+            Some((count, true)) if count == stored => return Ok(Claim::Decided),
+            Some((count, false)) if count == stored => return Ok(Claim::Wait),
+            _ => {}
         }
-        match self.plan().await? {
-            Planned::Decided => Ok(Claim::Decided),
-            Planned::Open => match self.store.claim(worker, length).await? {
-                Some(lease) => Ok(Claim::Game(lease)),
-                None => {
-                    self.open_at.store(stored, Ordering::SeqCst);
-                    Ok(Claim::Wait)
-                }
-            },
+        let claim = match self.plan().await? {
+            Planned::Decided => Claim::Decided,
+            Planned::Open => self.store.claim(worker, length).await?.map_or(Claim::Wait, Claim::Game),
+        };
+        if !matches!(claim, Claim::Game(_)) {
+            *self.last_plan.lock().unwrap_or_else(|p| p.into_inner()) = Some((stored, matches!(claim, Claim::Decided)));
         }
+        Ok(claim)
     }
 
     /// Plans under the planner's lock: queues the games the schedules ask for, decides
