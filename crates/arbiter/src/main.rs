@@ -18,6 +18,7 @@ mod new_kit;
 mod openings_cmd;
 mod play;
 mod players_cmd;
+mod remote_worker;
 mod replay;
 mod replay_turn;
 mod sandboxing;
@@ -29,6 +30,7 @@ mod terminal;
 mod tournament_cmd;
 mod verify;
 mod worker_cmd;
+mod workers_cmd;
 
 use std::process::ExitCode;
 
@@ -80,8 +82,10 @@ enum Command {
     Openings(openings_cmd::Args),
     /// Run (or resume) a tournament from its config, storing every game.
     Tournament(tournament_cmd::Args),
-    /// Play the games of a tournament kept in a PostgreSQL database, from any machine.
+    /// Play a tournament's games from any machine: from its PostgreSQL database, or from `arbiter serve` over HTTP.
     Worker(worker_cmd::Args),
+    /// Make, revoke and list the tokens of HTTP workers (`worker --server URL --token T`).
+    Workers(workers_cmd::Args),
     /// Print the standings and the cross table of a tournament's database.
     Standings(standings_cmd::Args),
     /// Serve the web arena: live tournaments, replays, the testing ground, human play, submissions.
@@ -135,6 +139,7 @@ fn main() -> ExitCode {
         Command::Standings(args) => standings_cmd::run(&args),
         Command::Serve(args) => serve::run(&args),
         Command::Worker(args) => worker_cmd::run(&args),
+        Command::Workers(args) => workers_cmd::run(&args),
         Command::SandboxCheck(args) => sandboxing::run_check(&args),
         Command::System(args) => system_cmd::run(&args),
     };

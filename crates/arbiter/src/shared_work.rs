@@ -47,11 +47,23 @@ pub fn connections(jobs: usize) -> u32 {
     u32::try_from(jobs).unwrap_or(u32::MAX).saturating_mul(2).saturating_add(2)
 }
 
-/// Plays the database's tournament until it is decided (or for ever with `wait`),
-/// printing what happens; stops on Ctrl-C, SIGTERM or SIGHUP (the games it held are
-/// played by another worker once their leases expire).
+/// Where a worker's games come from: a database it holds the URL of, or `arbiter serve`
+/// (a worker with a token).
+pub enum Source<'a> {
+    Db(&'a store::Store),
+    /// `timings`: where each claim's time is appended (`scripts/bench-fleet`).
+    Server {
+        server: &'a crate::remote_worker::Server,
+        tournament: Option<&'a str>,
+        timings: Option<&'a std::path::Path>,
+    },
+}
+
+/// Plays the tournament until it is decided (or for ever with `wait`), printing what
+/// happens; stops on Ctrl-C, SIGTERM or SIGHUP (the games it held are played by another
+/// worker once their leases expire).
 pub async fn work(
-    store: &store::Store,
+    source: Source<'_>,
     jobs: usize,
     pin: bool,
     sandbox: &crate::sandboxing::Decision,
@@ -82,13 +94,38 @@ pub async fn work(
     let info = store::WorkerInfo::here(env!("CARGO_PKG_VERSION"), &level);
     let stop = stop_signal().context("cannot catch the stop signals")?;
     let mut stored = 0usize;
-    let run = arena::shared::work(store, &options, &info, |event| {
+    let on_event = |event: WorkEvent| {
         if matches!(event, WorkEvent::Stored { .. }) {
             stored += 1;
         }
         report(&event);
-    });
-    let name = store.location().name();
+    };
+    let name = match &source {
+        Source::Db(store) => store.location().name(),
+        Source::Server { server, .. } => server.base().to_string(),
+    };
+    let run = async {
+        match source {
+            Source::Db(store) => arena::shared::work(store, &options, &info, on_event).await,
+            Source::Server { server, tournament, timings } => {
+                let mut on_event = on_event;
+                let timings = match timings {
+                    Some(path) => {
+                        Some(tokio::sync::Mutex::new(tokio::fs::OpenOptions::new().create(true).append(true).open(path).await.map_err(
+                            |err| arena::ArenaError::Remote { message: format!("--timings {}: {err}", path.display()), transient: false },
+                        )?))
+                    }
+                    None => None,
+                };
+                let id = arena::shared::retrying(&mut on_event, || crate::remote_worker::choose(server, tournament)).await?;
+                let (worker, t) =
+                    arena::shared::retrying(&mut on_event, || crate::remote_worker::join(server, &id, &info, &options.cache)).await?;
+                on_event(WorkEvent::Joined { worker: worker.clone() });
+                let queue = crate::remote_worker::HttpQueue { server: server.clone(), tournament: id, worker: worker.clone(), timings };
+                arena::shared::work_remote(queue, worker, t, &options, on_event).await
+            }
+        }
+    };
     tokio::select! {
         result = run => result.map_err(anyhow::Error::from)?,
         signal = stop => bail!("interrupted by {signal}: the games this worker held are played by another once their leases expire"),
@@ -129,9 +166,10 @@ fn report(event: &WorkEvent) {
         }
         WorkEvent::Stale { key } => eprintln!("game {key} not stored: its lease had passed to another attempt"),
         WorkEvent::LeaseLost { key } => eprintln!("game {key} abandoned: its lease could not be renewed (another worker plays it)"),
-        WorkEvent::Retrying { error } => eprintln!("database unreachable, trying again: {}", printable(error)),
+        WorkEvent::Retrying { error } => eprintln!("unreachable, trying again: {}", printable(error)),
         WorkEvent::Note { text } => eprintln!("note: {}", printable(text)),
         WorkEvent::AwaitingCreation => eprintln!("the tournament is being created; waiting for it"),
+        WorkEvent::Refused { key, reason } => eprintln!("game {key} not stored: the server refused its record: {}", printable(reason)),
     }
 }
 

@@ -43,6 +43,11 @@ pub struct Args {
     shared: crate::shared_work::SharedArgs,
     #[command(flatten)]
     sandbox: super::sandboxing::TournamentSandboxArgs,
+    /// Record the tournament for workers and play none of its games here: HTTP workers
+    /// play it through `arbiter serve --db FILE|URL`, database workers (a URL) with
+    /// `arbiter worker --db URL`.
+    #[arg(long)]
+    for_workers: bool,
     /// Write every stored game of the tournament to FILE as PGN (chess) when the run
     /// ends or stops (the file is written anew, so a resumed run repeats no game).
     #[arg(long, value_name = "FILE")]
@@ -61,6 +66,23 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let entrants = arena::resolve_entrants(&config, &config_dir, args.bots.as_deref()).map_err(|err| anyhow::anyhow!("{file}: {err}"))?;
     let jobs = crate::shared_work::jobs(args.jobs)?;
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the async runtime")?;
+    if args.for_workers {
+        runtime.block_on(async {
+            let store = store::Store::open_at(&args.db, 4).await?;
+            arena::shared::create(&config, &text, &entrants, &store, &config_dir, args.shared.pause_while_creating.as_deref()).await?;
+            store.close().await;
+            anyhow::Ok(())
+        })?;
+        println!(
+            "{}: recorded in {} for workers ({} entrants, {} stage(s)); serve it with `arbiter serve --db {}` and start `arbiter worker --server http://HOST:PORT --token TOKEN`",
+            config.name,
+            args.db,
+            entrants.len(),
+            config.stages.len(),
+            args.db
+        );
+        return Ok(());
+    }
     let db = match &args.db {
         Location::File(path) => path.clone(),
         Location::Postgres(_) => return run_shared(args, &config, &text, &entrants, &config_dir, jobs, &runtime),
@@ -183,7 +205,7 @@ fn run_shared(
         for line in &sandbox.degraded {
             eprintln!("warning: sandbox degraded: {line}");
         }
-        crate::shared_work::work(&store, jobs, args.pin.pinned(), &sandbox, false, &args.shared).await?;
+        crate::shared_work::work(crate::shared_work::Source::Db(&store), jobs, args.pin.pinned(), &sandbox, false, &args.shared).await?;
         store.close().await;
         anyhow::Ok(())
     })?;

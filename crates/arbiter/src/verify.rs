@@ -5,7 +5,7 @@
 use std::io::{BufRead, Write};
 
 use anyhow::Context;
-use rules::{GameKind, MoveError, Options};
+use rules::{GameKind, Options};
 use serde::{Deserialize, Serialize};
 
 #[derive(clap::Args, Debug)]
@@ -110,19 +110,13 @@ pub fn verify_line(kind: GameKind, given: &Given, line: &str) -> Verdict {
         Ok(options) => options,
         Err(error) => return Verdict::Invalid { error },
     };
-    let mut pos = match kind.new_position(&options, record.start.as_deref()) {
-        Ok(pos) => pos,
-        Err(err) => return Verdict::Invalid { error: err.to_string() },
+    // The same replay as the web arena's check of an HTTP worker's records.
+    let moves = record.moves.into_iter().map(MoveText::into_string);
+    let pos = match rules::replay::replay(kind, &options, record.start.as_deref(), moves) {
+        rules::replay::Replayed::Played(pos) => pos,
+        rules::replay::Replayed::Illegal { ply, error } => return Verdict::Illegal { ply, error },
+        rules::replay::Replayed::Invalid { error } => return Verdict::Invalid { error },
     };
-    for (ply, text) in record.moves.into_iter().map(MoveText::into_string).enumerate() {
-        if let Err(err) = pos.play_text(&text) {
-            let error = match err {
-                MoveError::GameOver => format!("move {text:?} after the end of the game"),
-                other => other.to_string(),
-            };
-            return Verdict::Illegal { ply, error };
-        }
-    }
     match pos.outcome() {
         Some(outcome) => Verdict::Over { winner: outcome.winner.map(|side| side.index()), scores: outcome.scores },
         None => Verdict::Ongoing { winner: None, scores: pos.running_scores(), legal: pos.legal_moves_text() },

@@ -95,12 +95,20 @@ pub enum ArenaError {
     /// Our own failure, not a bot's: the game is not stored and is played by the next run.
     #[error("the referee failed to play game {key} {attempts} times (not a bot's fault): {error}")]
     Referee { key: String, attempts: u32, error: String },
+    /// An HTTP worker's call to `arbiter serve` failed: `transient` when it may work if
+    /// tried again (the server restarting, the network cut, the server busy).
+    #[error("{message}")]
+    Remote { message: String, transient: bool },
 }
 
 impl ArenaError {
     /// Whether the run may go on if tried again later: the database could not be reached.
     pub fn is_transient(&self) -> bool {
-        matches!(self, ArenaError::Store(error) if error.is_transient())
+        match self {
+            ArenaError::Store(error) => error.is_transient(),
+            ArenaError::Remote { transient, .. } => *transient,
+            _ => false,
+        }
     }
 }
 

@@ -9,6 +9,7 @@ mod any;
 pub mod check;
 pub mod info;
 pub mod options;
+pub mod replay;
 pub mod view;
 
 // The registry: every game, its module and its variant in `GameKind` and

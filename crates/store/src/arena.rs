@@ -15,7 +15,40 @@ const ARENA_MIGRATIONS: &[(i64, &str, &str)] = &[
     (2, "arena_entrants", include_str!("../migrations/0002_arena_entrants.sql")),
     (3, "arena_ladders", include_str!("../migrations/0003_arena_ladders.sql")),
     (4, "arena_fairness", include_str!("../migrations/0004_arena_fairness.sql")),
+    (6, "arena_workers", include_str!("../migrations/0006_arena_workers.sql")),
 ];
+
+/// An HTTP worker as the organiser sees it (never the token: only its hash is stored),
+/// with what the server saw of its reports.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct WorkerRow {
+    pub name: String,
+    pub created_ms: i64,
+    pub revoked: bool,
+    /// The host it last said it runs on.
+    pub host: Option<String>,
+    /// When it last called the server (Unix milliseconds): its last heartbeat.
+    pub last_seen_ms: Option<i64>,
+    /// Its games stored.
+    pub games: i64,
+    /// Of those, the games that ended by a fault of side 0 and of side 1.
+    pub faults: [i64; 2],
+    /// Its records the server's check refused, and why the last one was.
+    pub refused: i64,
+    pub last_refusal: Option<String>,
+    /// The moves of its stored games and their time (ms), summed.
+    pub moves: i64,
+    pub move_ms: i64,
+}
+
+/// What the server saw of one report of a worker's, added to its figures.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct WorkerReport {
+    /// A game stored: the side at fault, if any, and its moves and their time (ms).
+    pub stored: Option<(Option<usize>, i64, i64)>,
+    /// A record refused, and why.
+    pub refused: Option<String>,
+}
 
 /// An entrant as the organiser sees it (never the token: only its hash is stored).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
@@ -203,6 +236,100 @@ impl ArenaStore {
             .await
             .map_err(self.error("reissue a token"))?;
         Ok(done.rows_affected() == 1)
+    }
+
+    /// Adds an HTTP worker; `false` if the name is taken (nothing changes then).
+    pub async fn add_worker(&self, name: &str, token_hash: &str) -> Result<bool, StoreError> {
+        let done = sqlx::query("INSERT INTO arena_workers (name, token_hash, created_ms) VALUES (?, ?, ?) ON CONFLICT DO NOTHING")
+            .bind(name)
+            .bind(token_hash)
+            .bind(now_ms())
+            .execute(&self.pool)
+            .await
+            .map_err(self.error("add a worker"))?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Every HTTP worker, by name.
+    pub async fn workers(&self) -> Result<Vec<WorkerRow>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT name, created_ms, revoked_ms, host, last_seen_ms, games, faults0, faults1, refused, last_refusal, moves, move_ms \
+             FROM arena_workers ORDER BY name",
+        )
+        .fetch_all(&self.pool)
+        .await
+        .map_err(self.error("read the workers"))?;
+        self.decode("read the workers", &rows, |row| {
+            Ok(WorkerRow {
+                name: row.try_get("name")?,
+                created_ms: row.try_get("created_ms")?,
+                revoked: row.try_get::<Option<i64>, _>("revoked_ms")?.is_some(),
+                host: row.try_get("host")?,
+                last_seen_ms: row.try_get("last_seen_ms")?,
+                games: row.try_get("games")?,
+                faults: [row.try_get("faults0")?, row.try_get("faults1")?],
+                refused: row.try_get("refused")?,
+                last_refusal: row.try_get("last_refusal")?,
+                moves: row.try_get("moves")?,
+                move_ms: row.try_get("move_ms")?,
+            })
+        })
+    }
+
+    /// The HTTP worker whose working (not revoked) token has this hash.
+    pub async fn worker_by_token(&self, token_hash: &str) -> Result<Option<String>, StoreError> {
+        sqlx::query_scalar("SELECT name FROM arena_workers WHERE token_hash = ? AND revoked_ms IS NULL")
+            .bind(token_hash)
+            .fetch_optional(&self.pool)
+            .await
+            .map_err(self.error("check a worker's token"))
+    }
+
+    /// Revokes an HTTP worker's token; `false` if there is no such worker.
+    pub async fn revoke_worker(&self, name: &str) -> Result<bool, StoreError> {
+        let done = sqlx::query("UPDATE arena_workers SET revoked_ms = coalesce(revoked_ms, ?) WHERE name = ?")
+            .bind(now_ms())
+            .bind(name)
+            .execute(&self.pool)
+            .await
+            .map_err(self.error("revoke a worker's token"))?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Notes that a worker called now (from `host`, when it says).
+    pub async fn worker_seen(&self, name: &str, host: Option<&str>) -> Result<(), StoreError> {
+        sqlx::query("UPDATE arena_workers SET last_seen_ms = ?, host = coalesce(?, host) WHERE name = ?")
+            .bind(now_ms())
+            .bind(host)
+            .bind(name)
+            .execute(&self.pool)
+            .await
+            .map_err(self.error("note a worker's call"))?;
+        Ok(())
+    }
+
+    /// Adds a report to a worker's figures.
+    pub async fn count_report(&self, name: &str, report: &WorkerReport) -> Result<(), StoreError> {
+        let (games, fault, moves, move_ms) = match report.stored {
+            Some((fault, moves, ms)) => (1, fault, moves, ms),
+            None => (0, None, 0, 0),
+        };
+        sqlx::query(
+            "UPDATE arena_workers SET games = games + ?, faults0 = faults0 + ?, faults1 = faults1 + ?, \
+             refused = refused + ?, last_refusal = coalesce(?, last_refusal), moves = moves + ?, move_ms = move_ms + ? WHERE name = ?",
+        )
+        .bind(games)
+        .bind(i64::from(fault == Some(0)))
+        .bind(i64::from(fault == Some(1)))
+        .bind(i64::from(report.refused.is_some()))
+        .bind(report.refused.as_deref())
+        .bind(moves)
+        .bind(move_ms)
+        .bind(name)
+        .execute(&self.pool)
+        .await
+        .map_err(self.error("count a worker's report"))?;
+        Ok(())
     }
 
     /// The owner of a registered bot, if an entrant uploaded it.

@@ -26,13 +26,18 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePo
 use sqlx::{Row, SqlSafeStr};
 use tournament::{Entrant, EntrantId, GameOutcome};
 
-pub use arena::{ArenaStore, EntrantRow, LadderGame, LadderPlayer, LadderResult, LadderRow, RatingPoint};
+pub use arena::{ArenaStore, EntrantRow, LadderGame, LadderPlayer, LadderResult, LadderRow, RatingPoint, WorkerReport, WorkerRow};
 pub use lock::{Holder, HolderInfo, RunnerLock, lock_path};
-pub use shared::{Finished, Lease, PlanLock, WorkerInfo};
+pub use shared::{Finished, Lease, PlanLock, QueueCounts, WorkerInfo};
 
 /// The schema of a SQLite file, oldest first; `include_str!` keeps the binary
 /// self-contained.
-const MIGRATIONS: &[(i64, &str, &str)] = &[(1, "initial", include_str!("../migrations/0001_initial.sql"))];
+/// Version 5 adds the tables of shared work, which a file that `arbiter serve` holds for
+/// HTTP workers uses (numbered after the arena's migrations in the same folder).
+const MIGRATIONS: &[(i64, &str, &str)] = &[
+    (1, "initial", include_str!("../migrations/0001_initial.sql")),
+    (5, "shared_work", include_str!("../migrations/0005_shared_work.sql")),
+];
 
 /// The schema of a PostgreSQL database: the same tables, PostgreSQL's types, and the
 /// tables of shared work (`migrations/postgres/`).
@@ -367,6 +372,7 @@ macro_rules! insert_game {
     }};
 }
 pub(crate) use insert_game;
+pub(crate) use on_pool;
 
 /// A game's outcome as JSON, once its record is checked to be JSON.
 fn game_json(outcome: &GameOutcome, record_json: &str) -> Result<String, StoreError> {

@@ -65,7 +65,13 @@ async fn index() -> Json<Value> {
             "GET /api/entrants (token)", "POST /api/entrants (token)", "GET /api/entrants/{name}",
             "POST /api/entrants/{name}/revoke (token)", "POST /api/entrants/{name}/token (token)", "GET /api/me",
             "GET /api/ladders", "POST /api/ladders (token)", "GET /api/ladders/{id}", "GET /api/ladders/{id}/games?before=N&limit=M",
-            "POST /api/ladders/{id}/freeze (token)", "GET /api/bots/{game}/{name}"
+            "POST /api/ladders/{id}/freeze (token)", "GET /api/bots/{game}/{name}",
+            "GET /api/workers (token)", "POST /api/workers (token)", "POST /api/workers/{name}/revoke (token)",
+            "GET /api/work (worker token)", "POST /api/work/{id}/join (worker token)", "GET /api/work/{id}/tournament (worker token)",
+            "GET /api/work/{id}/bundles/{hash} (worker token)", "GET /api/work/{id}/blobs/{hash} (worker token)",
+            "GET /api/work/{id}/stages/{stage}/fingerprints (worker token)", "POST /api/work/{id}/claim (worker token)",
+            "POST /api/work/{id}/renew (worker token)", "POST /api/work/{id}/give-back (worker token)",
+            "POST /api/work/{id}/results (worker token)", "GET /metrics"
         ]
     }))
 }

@@ -17,6 +17,7 @@ pub mod tournaments;
 pub mod upload_policy;
 pub mod uploads;
 pub mod view;
+pub mod work;
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -81,6 +82,8 @@ pub struct App {
     frozen: AtomicBool,
     /// Held while a new tournament picks its file, so two never pick the same.
     pub(crate) starting: tokio::sync::Mutex<()>,
+    /// The HTTP workers' tournaments (`work.rs`).
+    pub work: work::Work,
 }
 
 impl auth::HasToken for Arc<App> {
@@ -139,6 +142,7 @@ impl App {
             unreadable: Mutex::new(Vec::new()),
             frozen: AtomicBool::new(false),
             starting: tokio::sync::Mutex::new(()),
+            work: work::Work::default(),
             config,
         });
         for db in app.config.dbs.clone() {
@@ -241,7 +245,12 @@ impl App {
 /// (`http::protect`).
 pub fn router(app: Arc<App>) -> axum::Router {
     let (hosts, limits) = (app.config.hosts.clone(), app.config.limits.clone());
-    let routes = pages::routes().merge(api::routes()).merge(uploads::routes()).merge(entrants::routes()).merge(ladders::routes());
+    let routes = pages::routes()
+        .merge(api::routes())
+        .merge(uploads::routes())
+        .merge(entrants::routes())
+        .merge(ladders::routes())
+        .merge(work::routes());
     http::protect(routes.with_state(app), &hosts, &limits)
 }
 

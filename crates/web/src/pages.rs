@@ -31,11 +31,12 @@ const ENTRANT: &str = include_str!("../assets/entrant.html");
 const LADDERS: &str = include_str!("../assets/ladders.html");
 const LADDER: &str = include_str!("../assets/ladder.html");
 const BOT: &str = include_str!("../assets/bot.html");
+const WORKERS: &str = include_str!("../assets/workers.html");
 /// The page of an address that is no page (no script).
 pub const NOT_FOUND: &str = include_str!("../assets/notfound.html");
 
 /// Every page with a script.
-const PAGES: &[&str] = &[INDEX, TOURNAMENT, GAME, TEST, PLAY, SUBMIT, ENTRANTS, ENTRANT, LADDERS, LADDER, BOT];
+const PAGES: &[&str] = &[INDEX, TOURNAMENT, GAME, TEST, PLAY, SUBMIT, ENTRANTS, ENTRANT, LADDERS, LADDER, BOT, WORKERS];
 
 pub fn routes() -> Router<Arc<App>> {
     Router::new()
@@ -51,6 +52,7 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/ladders", get(|| async { Html(LADDERS) }))
         .route("/ladders/{id}", get(|| async { Html(LADDER) }))
         .route("/bots/{game}/{name}", get(|| async { Html(BOT) }))
+        .route("/workers", get(|| async { Html(WORKERS) }))
         .route("/favicon.ico", get(|| async { asset(Path("favicon.svg".to_string())).await }))
         .route("/assets/{name}", get(asset))
 }
