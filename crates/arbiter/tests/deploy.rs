@@ -71,7 +71,7 @@ fn text<'a>(node: &'a Yaml, what: &str) -> &'a str {
     node.as_str().unwrap_or_else(|| panic!("{what} is not a string: {node:?}"))
 }
 
-fn list<'a>(node: &'a Yaml) -> &'a [Yaml] {
+fn list(node: &Yaml) -> &[Yaml] {
     node.as_vec().map(Vec::as_slice).unwrap_or(&[])
 }
 
@@ -96,7 +96,7 @@ fn value_of<'a>(args: &'a [String], flag: &str) -> Option<&'a str> {
 }
 
 /// Every container of every Deployment: (Deployment, container).
-fn containers<'a>(documents: &'a [(String, Yaml)]) -> Vec<(&'a str, &'a Yaml)> {
+fn containers(documents: &[(String, Yaml)]) -> Vec<(&str, &Yaml)> {
     let mut containers = Vec::new();
     for (deployment, doc) in of_kind(documents, "Deployment") {
         let pod = &doc["spec"]["template"]["spec"];
