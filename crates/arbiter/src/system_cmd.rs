@@ -31,6 +31,10 @@ struct BuildArgs {
     /// language by default.
     #[arg(long, value_delimiter = ',')]
     languages: Vec<String>,
+    /// More Debian packages to put in the image, comma-separated (e.g. `tini`, the
+    /// container image's init: `scripts/build-image`).
+    #[arg(long, value_delimiter = ',')]
+    include: Vec<String>,
     /// The Debian release (default: this machine's, else bookworm).
     #[arg(long)]
     suite: Option<String>,
@@ -65,6 +69,17 @@ fn build_image(args: &BuildArgs) -> anyhow::Result<()> {
             if !packages.contains(package) {
                 packages.push(package);
             }
+        }
+    }
+    for package in &args.include {
+        // mmdebstrap takes the list as one comma-separated argument: a name is letters,
+        // digits and `+-.` (Debian policy), nothing that could split or quote it.
+        let valid = !package.is_empty() && package.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || "+-.".contains(c));
+        if !valid {
+            bail!("{package:?} is not a Debian package name");
+        }
+        if !packages.contains(&package.as_str()) {
+            packages.push(package);
         }
     }
     if std::fs::symlink_metadata(&args.dir).is_ok() {
