@@ -130,7 +130,10 @@ fn every_flag_of_the_kubernetes_example_is_one_the_commands_have() {
         let subcommand = args.first().unwrap_or_else(|| panic!("Deployment {deployment}: no arguments (a command of arbiter)"));
         let help = help(subcommand);
         for flag in args.iter().filter(|arg| arg.starts_with('-')) {
-            assert!(offers(&help, flag), "the Kubernetes example uses `{subcommand} {flag}`, which arbiter does not have (renamed or removed?)");
+            assert!(
+                offers(&help, flag),
+                "the Kubernetes example uses `{subcommand} {flag}`, which arbiter does not have (renamed or removed?)"
+            );
         }
         // `$(NAME)` in an argument is the container's variable NAME (Kubernetes expands
         // it): each must be defined, or the program gets the text `$(NAME)`.
