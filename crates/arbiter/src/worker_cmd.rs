@@ -20,8 +20,10 @@ pub struct Args {
     /// The `arbiter serve` to lease games from (http://HOST:PORT), instead of a database.
     #[arg(long, value_name = "URL", requires = "token")]
     server: Option<String>,
-    /// This worker's token (`arbiter workers add NAME` makes one), with --server.
-    #[arg(long, value_name = "TOKEN", requires = "server")]
+    /// This worker's token (`arbiter workers add NAME` makes one), with --server; or in
+    /// the environment variable ARBITER_WORKER_TOKEN, which other users of the machine
+    /// cannot read in its process list as they can its arguments.
+    #[arg(long, value_name = "TOKEN", env = "ARBITER_WORKER_TOKEN", hide_env_values = true)]
     token: Option<String>,
     /// With --server: the tournament to play (its id), when the server offers several.
     #[arg(long, value_name = "ID", requires = "server")]

@@ -5,6 +5,8 @@
 //! past its lease cannot store its stale result; workers started in empty folders play
 //! bots whose files exist only in the database.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -137,36 +139,6 @@ fn worker(db: &str, extra: &[&str], stderr: &Path) -> Child {
         .unwrap()
 }
 
-/// Waits until a test hook of a worker wrote `file` (the worker's stderr in `log`).
-fn wait_for_file(file: &Path, log: &Path) {
-    let since = Instant::now();
-    while !file.exists() {
-        assert!(since.elapsed() < PATIENCE, "{} never came: {}", file.display(), std::fs::read_to_string(log).unwrap_or_default());
-        std::thread::sleep(Duration::from_millis(5));
-    }
-}
-
-/// Waits for a worker to end, killing it after [`PATIENCE`].
-fn ended(child: &mut Child, what: &str) -> std::process::ExitStatus {
-    let since = Instant::now();
-    loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            return status;
-        }
-        if since.elapsed() > PATIENCE {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("{what} did not end within {PATIENCE:?}");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
-/// Whether a worker id is that of the process `pid` (ids are `host:pid:joined_ms`).
-fn is_of(worker: &str, pid: u32) -> bool {
-    worker.split(':').nth(1) == Some(pid.to_string().as_str())
-}
-
 #[test]
 fn killed_workers_and_a_restarted_database_lose_nothing_and_store_nothing_twice() {
     let Some(cluster) = pgtest::Cluster::start() else { return };
@@ -192,17 +164,17 @@ fn killed_workers_and_a_restarted_database_lose_nothing_and_store_nothing_twice(
     // come too late (it stored nothing).
     let held = dir.path().join("held");
     let mut playing = worker(&db, &["--pause-before-store", held.to_str().unwrap()], &log("playing.err"));
-    wait_for_file(&pause, &log("creator.err"));
+    common::wait_for_file(&pause, &log("creator.err"));
 
     // One is killed while it holds a game...
     let runtime = runtime();
-    wait_for_file(&held, &log("playing.err"));
+    common::wait_for_file(&held, &log("playing.err"));
     let killed_key = std::fs::read_to_string(&held).unwrap();
     playing.kill().unwrap();
     playing.wait().unwrap();
 
     // ...one while it stores (its transaction open, the game written, not committed).
-    wait_for_file(&stall, &log("storing.err"));
+    common::wait_for_file(&stall, &log("storing.err"));
     let stalled_id = std::fs::read_to_string(&stall).unwrap();
     storing.kill().unwrap();
     storing.wait().unwrap();
@@ -215,7 +187,7 @@ fn killed_workers_and_a_restarted_database_lose_nothing_and_store_nothing_twice(
     });
     cluster.restart();
     std::fs::remove_file(&pause).unwrap();
-    let status = ended(&mut creator, "the last worker");
+    let status = common::ended(&mut creator, "the last worker");
     let said = std::fs::read_to_string(log("creator.err")).unwrap();
     assert!(status.success(), "the last worker failed: {said}");
     assert!(before < reference.len() as u64, "the restart came before the end ({before} games stored)");
@@ -233,7 +205,10 @@ fn killed_workers_and_a_restarted_database_lose_nothing_and_store_nothing_twice(
     // stored once, by another worker; the killed one stored nothing.
     let stored_by: Vec<&String> = by_worker.iter().filter(|(key, _)| *key == killed_key).map(|(_, worker)| worker).collect();
     assert_eq!(stored_by.len(), 1, "{killed_key} stored once");
-    assert!(by_worker.iter().all(|(_, worker)| !is_of(worker, playing.id())), "the worker killed while it held a game stored nothing");
+    assert!(
+        by_worker.iter().all(|(_, worker)| !common::is_of(worker, playing.id())),
+        "the worker killed while it held a game stored nothing"
+    );
     let logs = ["creator.err", "storing.err"].map(|name| std::fs::read_to_string(log(name)).unwrap()).concat();
     assert!(logs.contains(&format!("game {killed_key}: attempt ")), "{killed_key} was claimed again: {logs}");
     let stored = games(&db).into_iter().find(|g| g["spec"]["key"] == killed_key.as_str()).unwrap();
@@ -277,7 +252,7 @@ fn a_worker_that_comes_while_the_tournament_is_created_waits_for_it() {
         .stderr(std::fs::File::create(log("creator.err")).unwrap())
         .spawn()
         .unwrap();
-    wait_for_file(&creating, &log("creator.err"));
+    common::wait_for_file(&creating, &log("creator.err"));
     let mut joining = worker(&db, &[], &log("joining.err"));
     let since = Instant::now();
     while !std::fs::read_to_string(log("joining.err")).unwrap().contains("the tournament is being created; waiting for it") {
@@ -287,7 +262,7 @@ fn a_worker_that_comes_while_the_tournament_is_created_waits_for_it() {
     }
     std::fs::remove_file(&creating).unwrap();
     for (child, name) in [(&mut creator, "creator.err"), (&mut joining, "joining.err")] {
-        let status = ended(child, name);
+        let status = common::ended(child, name);
         let said = std::fs::read_to_string(log(name)).unwrap();
         assert!(status.success(), "{name}: {said}");
         assert!(!said.contains("changed during stage"), "{name}: {said}");
@@ -347,12 +322,12 @@ fn a_worker_whose_lease_expired_cannot_store_its_stale_result() {
     // it, until the test lets it go: its lease expires meanwhile.
     let pause = dir.path().join("paused");
     let mut late = start_creator(&config, &db, &dir.path().join("cache"), &pause, &log("late.err"));
-    wait_for_file(&pause, &log("late.err"));
+    common::wait_for_file(&pause, &log("late.err"));
     let key = std::fs::read_to_string(&pause).unwrap();
 
     // Another worker plays the whole tournament, that game included once its lease
     // expired.
-    let status = ended(&mut worker(&db, &[], &log("other.err")), "the other worker");
+    let status = common::ended(&mut worker(&db, &[], &log("other.err")), "the other worker");
     let other = std::fs::read_to_string(log("other.err")).unwrap();
     assert!(status.success(), "{other}");
     // (Its second attempt, or a later one if a renewal came too late under load.)
@@ -369,7 +344,7 @@ fn a_worker_whose_lease_expired_cannot_store_its_stale_result() {
 
     // Let go, the late worker's store is refused, and it ends: the tournament is decided.
     std::fs::remove_file(&pause).unwrap();
-    let status = ended(&mut late, "the late worker");
+    let status = common::ended(&mut late, "the late worker");
     let said = std::fs::read_to_string(log("late.err")).unwrap();
     assert!(status.success(), "{said}");
     assert!(said.contains(&format!("game {key} not stored: its lease had passed to another attempt")), "{said}");
@@ -429,7 +404,7 @@ fn workers_with_empty_folders_play_bots_that_exist_only_in_the_database() {
     let log = |name: &str| home.path().join(name);
     let pause = home.path().join("paused");
     let mut creator = start_creator(&config, &db, &home.path().join("creator-cache"), &pause, &log("creator.err"));
-    wait_for_file(&pause, &log("creator.err"));
+    common::wait_for_file(&pause, &log("creator.err"));
     creator.kill().unwrap();
     creator.wait().unwrap();
 
@@ -438,13 +413,13 @@ fn workers_with_empty_folders_play_bots_that_exist_only_in_the_database() {
     // next run stores the first files again and plays on.
     std::fs::write(origin.join("a/data/seed"), "4").unwrap();
     let mut changed = start_creator(&config, &db, &home.path().join("creator-cache"), &pause, &log("changed.err"));
-    let status = ended(&mut changed, "the run with a changed bot");
+    let status = common::ended(&mut changed, "the run with a changed bot");
     let said = std::fs::read_to_string(log("changed.err")).unwrap();
     assert!(!status.success() && said.contains("bot a changed during stage league"), "{said}");
     std::fs::write(origin.join("a/data/seed"), "1").unwrap();
     std::fs::remove_file(&pause).unwrap();
     let mut restored = start_creator(&config, &db, &home.path().join("creator-cache"), &pause, &log("restored.err"));
-    wait_for_file(&pause, &log("restored.err"));
+    common::wait_for_file(&pause, &log("restored.err"));
     restored.kill().unwrap();
     restored.wait().unwrap();
     std::fs::remove_dir_all(&origin).unwrap();
@@ -466,7 +441,7 @@ fn workers_with_empty_folders_play_bots_that_exist_only_in_the_database() {
     }
     let mut pids = Vec::new();
     for (name, empty, child) in &mut workers {
-        let status = ended(child, name);
+        let status = common::ended(child, name);
         let said = std::fs::read_to_string(log(&format!("{name}.err"))).unwrap();
         assert!(status.success(), "worker {name} failed: {said}");
         assert!(!said.contains("note:"), "worker {name} had nothing to note: {said}");
@@ -482,7 +457,10 @@ fn workers_with_empty_folders_play_bots_that_exist_only_in_the_database() {
         store.game_workers().await.unwrap()
     });
     assert_eq!(by_worker.len(), reference.len());
-    assert!(by_worker.iter().all(|(_, worker)| pids.iter().any(|&pid| is_of(worker, pid))), "the workers played every game: {by_worker:?}");
+    assert!(
+        by_worker.iter().all(|(_, worker)| pids.iter().any(|&pid| common::is_of(worker, pid))),
+        "the workers played every game: {by_worker:?}"
+    );
 
     // A bot's list forged in the database (a path out of the cache, its hash made to
     // match) is refused by the next worker, which writes nothing.

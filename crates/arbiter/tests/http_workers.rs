@@ -8,6 +8,8 @@
 //! cannot renew or report another's lease; a small fleet (20 workers, some killed at
 //! random) holds.
 
+mod common;
+
 use std::io::{BufRead, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -210,36 +212,6 @@ fn call(addr: &str, method: &str, path: &str, token: &str, body: Option<&Value>)
     (status, serde_json::from_str(body).unwrap_or(Value::Null))
 }
 
-/// Waits until a test hook of a worker wrote `file` (the worker's stderr in `log`).
-fn wait_for_file(file: &Path, log: &Path) {
-    let since = Instant::now();
-    while !file.exists() {
-        assert!(since.elapsed() < PATIENCE, "{} never came: {}", file.display(), std::fs::read_to_string(log).unwrap_or_default());
-        std::thread::sleep(Duration::from_millis(5));
-    }
-}
-
-/// Waits for a process to end, killing it after [`PATIENCE`].
-fn ended(child: &mut Child, what: &str) -> std::process::ExitStatus {
-    let since = Instant::now();
-    loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            return status;
-        }
-        if since.elapsed() > PATIENCE {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("{what} did not end within {PATIENCE:?}");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
-/// Whether a worker id is that of the process `pid` (ids are `name/host:pid:joined_ms`).
-fn is_of(worker: &str, pid: u32) -> bool {
-    worker.split(':').nth(1) == Some(pid.to_string().as_str())
-}
-
 /// The scenario on one database: three HTTP workers, one SIGKILLed while it holds a
 /// played game, the server restarted while another holds one; the games and standings
 /// of the reference, each game stored once, the killed worker's game by another.
@@ -257,12 +229,12 @@ fn play_with_http_workers(db: &str, dir: &Path, config: &Path, reference: &[Valu
     // One holds its first game across the server's restart.
     let across = dir.join("across");
     let mut carrying = worker(&addr, &tokens[1], &["--pause-before-store", across.to_str().unwrap()], &log("carrying.err"));
-    wait_for_file(&held, &log("killed.err"));
+    common::wait_for_file(&held, &log("killed.err"));
     let killed_key = std::fs::read_to_string(&held).unwrap();
     killed.kill().unwrap();
     killed.wait().unwrap();
 
-    wait_for_file(&across, &log("carrying.err"));
+    common::wait_for_file(&across, &log("carrying.err"));
     let stored_before = games(db).len();
     drop(server);
     let server = serve(db, &data, &addr);
@@ -270,7 +242,7 @@ fn play_with_http_workers(db: &str, dir: &Path, config: &Path, reference: &[Valu
     std::fs::remove_file(&across).unwrap();
     let mut third = worker(&addr, &tokens[2], &[], &log("third.err"));
     for (child, name) in [(&mut carrying, "carrying.err"), (&mut third, "third.err")] {
-        let status = ended(child, name);
+        let status = common::ended(child, name);
         let said = std::fs::read_to_string(log(name)).unwrap();
         assert!(status.success(), "{name} failed: {said}");
     }
@@ -282,7 +254,7 @@ fn play_with_http_workers(db: &str, dir: &Path, config: &Path, reference: &[Valu
     assert_eq!(by_worker.len(), reference.len(), "every game names the worker that played it");
     let stored_by: Vec<&String> = by_worker.iter().filter(|(key, _)| *key == killed_key).map(|(_, w)| w).collect();
     assert_eq!(stored_by.len(), 1, "{killed_key} stored once");
-    assert!(!is_of(stored_by[0], killed.id()), "{killed_key} was stored by another worker than the killed one");
+    assert!(!common::is_of(stored_by[0], killed.id()), "{killed_key} was stored by another worker than the killed one");
     assert!(by_worker.iter().all(|(_, w)| w.starts_with("w1/") || w.starts_with("w2/") || w.starts_with("w3/")), "{by_worker:?}");
     let logs = ["carrying.err", "third.err"].map(|name| std::fs::read_to_string(log(name)).unwrap()).concat();
     assert!(logs.contains(&format!("game {killed_key}: attempt ")), "{killed_key} was claimed again: {logs}");
@@ -357,17 +329,19 @@ fn a_revoked_token_stops_its_worker_with_one_line() {
     let log = dir.path().join("worker.err");
     let paused = dir.path().join("paused");
     let mut child = worker(&server.addr, &tokens[0], &["--pause-before-store", paused.to_str().unwrap()], &log);
-    wait_for_file(&paused, &log);
+    common::wait_for_file(&paused, &log);
     let out = Command::new(ARBITER).args(["workers", "revoke", "lab-1", "--data"]).arg(&data).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     std::fs::remove_file(&paused).unwrap();
-    let status = ended(&mut child, "the revoked worker");
+    let status = common::ended(&mut child, "the revoked worker");
     assert!(!status.success(), "a refused worker exits non-zero");
     let said = std::fs::read_to_string(&log).unwrap();
     assert_eq!(said.lines().last(), Some("arbiter: the server refused this worker's token (revoked or unknown)"), "{said}");
-    // A token never made is refused alike, at once.
+    // A token never made is refused alike, at once; given here in the environment, as
+    // the Kubernetes example gives it (`--token` left out).
     let out = Command::new(ARBITER)
-        .args(["worker", "--server", &format!("http://{}", server.addr), "--token", "not-a-token", "--no-sandbox"])
+        .args(["worker", "--server", &format!("http://{}", server.addr), "--no-sandbox"])
+        .env("ARBITER_WORKER_TOKEN", "not-a-token")
         .output()
         .unwrap();
     assert!(!out.status.success());
@@ -511,7 +485,7 @@ fn a_fleet_of_twenty_workers_some_killed_and_the_server_restarted_loses_nothing(
         if killed.contains(&n) {
             continue;
         }
-        let status = ended(child, "a fleet worker");
+        let status = common::ended(child, "a fleet worker");
         assert!(status.success(), "worker {n}: {}", std::fs::read_to_string(log(n)).unwrap());
     }
     drop(server);

@@ -1,5 +1,5 @@
-//! What the integration tests of `arbiter` share: the binary run with arguments, and
-//! `arbiter verify` run on records. Each test program uses part of it.
+//! What the integration tests of `arbiter` share: the binary run with arguments,
+//! `arbiter verify` run on records, and waits for workers' hooks and ends. Each test program uses part of it.
 #![allow(dead_code)]
 
 use std::io::Write;
@@ -42,4 +42,37 @@ pub fn arbiter(args: &[&str]) -> std::process::Output {
 pub fn ok(output: &std::process::Output) -> String {
     assert!(output.status.success(), "arbiter failed: {}", String::from_utf8_lossy(&output.stderr));
     String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// How long [`wait_for_file`] and [`ended`] wait before the test fails.
+pub const PATIENCE: std::time::Duration = std::time::Duration::from_secs(180);
+
+/// Waits until a test hook of a worker wrote `file` (the worker's stderr in `log`).
+pub fn wait_for_file(file: &std::path::Path, log: &std::path::Path) {
+    let since = std::time::Instant::now();
+    while !file.exists() {
+        assert!(since.elapsed() < PATIENCE, "{} never came: {}", file.display(), std::fs::read_to_string(log).unwrap_or_default());
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+}
+
+/// Waits for a process to end, killing it after [`PATIENCE`].
+pub fn ended(child: &mut std::process::Child, what: &str) -> std::process::ExitStatus {
+    let since = std::time::Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        if since.elapsed() > PATIENCE {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{what} did not end within {PATIENCE:?}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+/// Whether a worker id is that of the process `pid` (ids are `[name/]host:pid:joined_ms`).
+pub fn is_of(worker: &str, pid: u32) -> bool {
+    worker.split(':').nth(1) == Some(pid.to_string().as_str())
 }

@@ -53,8 +53,9 @@ int main(void) {
     if (fork() == 0) {
         /* Out of the group the referee stops, where the system lets it (outside the sandbox). */
         if (setsid() < 0) fprintf(stderr, "setsid refused\n");
+        /* Ends with the bot: out of its group, no kill of the group reaches it. */
         for (;;) {
-            kill(parent, SIGCONT);
+            if (kill(parent, SIGCONT) < 0) _exit(0);
             usleep(1000);
         }
     }
