@@ -19,32 +19,12 @@ const ARBITER: &str = env!("CARGO_BIN_EXE_arbiter");
 /// How long any wait of these tests may take before it is a failure (far beyond need).
 const PATIENCE: Duration = Duration::from_secs(120);
 
-/// A deterministic bot behind the project's protocol: `arbiter bot PLAYER --seed SEED`
-/// (node-limited searches take a few milliseconds a move, so games last a while).
-fn bot(dir: &Path, name: &str, player: &str, seed: u64) {
-    let folder = dir.join(name);
-    std::fs::create_dir_all(&folder).unwrap();
-    let manifest = format!(
-        "name = \"{name}\"\ngame = \"connect4\"\nprotocol = \"arbiter\"\ncommand = [\"{ARBITER}\", \"bot\", \"{player}\", \"--seed\", \"{seed}\"]\n"
-    );
-    std::fs::write(folder.join("bot.toml"), manifest).unwrap();
-}
-
 /// A league of three program bots and a built-in, then a final of two.
 fn config(dir: &Path) -> PathBuf {
-    bot(dir, "a", "strong:4000", 1);
-    bot(dir, "b", "strong:2000", 2);
-    bot(dir, "c", "greedy", 3);
-    let mut text = String::from("name = \"shared\"\ngame = \"connect4\"\nseed = 5\n");
-    for (name, bot) in [("a", "a"), ("b", "b"), ("c", "c"), ("random", "random")] {
-        text.push_str(&format!("[[entrant]]\nname = \"{name}\"\nbot = \"{bot}\"\n"));
-    }
-    text.push_str("[[stage]]\nname = \"league\"\nformat = \"round-robin\"\ndeals = 2\nscoring = \"game-1-half-0\"\n");
-    text.push_str("[[stage]]\nname = \"final\"\nformat = \"final\"\ntop = 2\ndeals = 1\nscoring = \"game-1-half-0\"\n");
-    text.push_str("tie-breaks = [\"head-to-head\", \"extra-games\", \"submission\"]\n");
-    let path = dir.join("tournament.toml");
-    std::fs::write(&path, text).unwrap();
-    path
+    common::seeded_bot(dir, "a", "strong:4000", 1);
+    common::seeded_bot(dir, "b", "strong:2000", 2);
+    common::seeded_bot(dir, "c", "greedy", 3);
+    common::league_and_final(dir, "shared", 5, &[("a", "a"), ("b", "b"), ("c", "c"), ("random", "random")])
 }
 
 fn runtime() -> tokio::runtime::Runtime {

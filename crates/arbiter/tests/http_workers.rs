@@ -26,30 +26,12 @@ const PATIENCE: Duration = Duration::from_secs(180);
 /// The organiser's token of the test servers.
 const ADMIN: &str = "http-workers-test-token";
 
-/// A deterministic bot behind the project's protocol whose files travel by hash.
-fn bot(dir: &Path, name: &str, player: &str, seed: u64) {
-    let folder = dir.join(name);
-    std::fs::create_dir_all(&folder).unwrap();
-    let manifest = format!(
-        "name = \"{name}\"\ngame = \"connect4\"\nprotocol = \"arbiter\"\ncommand = [\"{ARBITER}\", \"bot\", \"{player}\", \"--seed\", \"{seed}\"]\n"
-    );
-    std::fs::write(folder.join("bot.toml"), manifest).unwrap();
-}
-
-/// Two program bots and two built-ins in a league, then a final of two.
+/// Two program bots (their files travel by hash) and two built-ins in a league, then a
+/// final of two.
 fn config(dir: &Path) -> PathBuf {
-    bot(dir, "a", "strong:2000", 1);
-    bot(dir, "b", "greedy", 2);
-    let mut text = String::from("name = \"http\"\ngame = \"connect4\"\nseed = 7\n");
-    for (name, bot) in [("a", "a"), ("b", "b"), ("greedy", "greedy"), ("random", "random")] {
-        text.push_str(&format!("[[entrant]]\nname = \"{name}\"\nbot = \"{bot}\"\n"));
-    }
-    text.push_str("[[stage]]\nname = \"league\"\nformat = \"round-robin\"\ndeals = 2\nscoring = \"game-1-half-0\"\n");
-    text.push_str("[[stage]]\nname = \"final\"\nformat = \"final\"\ntop = 2\ndeals = 1\nscoring = \"game-1-half-0\"\n");
-    text.push_str("tie-breaks = [\"head-to-head\", \"extra-games\", \"submission\"]\n");
-    let path = dir.join("tournament.toml");
-    std::fs::write(&path, text).unwrap();
-    path
+    common::seeded_bot(dir, "a", "strong:2000", 1);
+    common::seeded_bot(dir, "b", "greedy", 2);
+    common::league_and_final(dir, "http", 7, &[("a", "a"), ("b", "b"), ("greedy", "greedy"), ("random", "random")])
 }
 
 /// Built-in players only (instant games), `deals` of a round robin of six: the fleet's.

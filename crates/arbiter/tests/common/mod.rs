@@ -76,3 +76,31 @@ pub fn ended(child: &mut std::process::Child, what: &str) -> std::process::ExitS
 pub fn is_of(worker: &str, pid: u32) -> bool {
     worker.split(':').nth(1) == Some(pid.to_string().as_str())
 }
+
+/// A deterministic Connect Four bot behind the project's protocol, `arbiter bot PLAYER
+/// --seed SEED`, in `dir/name` (node-limited searches take a few milliseconds a move, so
+/// games last a while).
+pub fn seeded_bot(dir: &std::path::Path, name: &str, player: &str, seed: u64) {
+    let folder = dir.join(name);
+    std::fs::create_dir_all(&folder).unwrap();
+    let arbiter = env!("CARGO_BIN_EXE_arbiter");
+    let manifest = format!(
+        "name = \"{name}\"\ngame = \"connect4\"\nprotocol = \"arbiter\"\ncommand = [\"{arbiter}\", \"bot\", \"{player}\", \"--seed\", \"{seed}\"]\n"
+    );
+    std::fs::write(folder.join("bot.toml"), manifest).unwrap();
+}
+
+/// `dir/tournament.toml`: a Connect Four league of `entrants` (name, bot) with two deals,
+/// then a final of the top two.
+pub fn league_and_final(dir: &std::path::Path, name: &str, seed: u64, entrants: &[(&str, &str)]) -> std::path::PathBuf {
+    let mut text = format!("name = \"{name}\"\ngame = \"connect4\"\nseed = {seed}\n");
+    for (name, bot) in entrants {
+        text.push_str(&format!("[[entrant]]\nname = \"{name}\"\nbot = \"{bot}\"\n"));
+    }
+    text.push_str("[[stage]]\nname = \"league\"\nformat = \"round-robin\"\ndeals = 2\nscoring = \"game-1-half-0\"\n");
+    text.push_str("[[stage]]\nname = \"final\"\nformat = \"final\"\ntop = 2\ndeals = 1\nscoring = \"game-1-half-0\"\n");
+    text.push_str("tie-breaks = [\"head-to-head\", \"extra-games\", \"submission\"]\n");
+    let path = dir.join("tournament.toml");
+    std::fs::write(&path, text).unwrap();
+    path
+}
