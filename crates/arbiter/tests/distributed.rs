@@ -31,21 +31,6 @@ fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap()
 }
 
-/// The stored games without their timing, sorted by key.
-fn games(db: &str) -> Vec<Value> {
-    let mut games: Vec<Value> = runtime().block_on(async {
-        let store = Store::open_read_only_at(&Location::parse(db)).await.unwrap();
-        let games = store.games().await.unwrap().into_iter().map(|g| serde_json::to_value(g).unwrap()).collect();
-        store.close().await;
-        games
-    });
-    for game in &mut games {
-        game.as_object_mut().unwrap().remove("time_ms");
-    }
-    games.sort_by_key(|g| g["spec"]["key"].as_str().unwrap().to_string());
-    games
-}
-
 /// The standings without the timing column.
 fn standings(db: &str) -> Value {
     let out = Command::new(ARBITER).args(["standings", "--db", db, "--format", "json"]).output().unwrap();
@@ -86,7 +71,7 @@ fn on_sqlite(config: &Path, file: &Path) -> Vec<Value> {
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    games(file.to_str().unwrap())
+    common::stored_games(file.to_str().unwrap())
 }
 
 /// `tournament CONFIG --db URL -j 1`: creates the tournament and works on it with a 2 s
@@ -191,12 +176,12 @@ fn killed_workers_and_a_restarted_database_lose_nothing_and_store_nothing_twice(
     );
     let logs = ["creator.err", "storing.err"].map(|name| std::fs::read_to_string(log(name)).unwrap()).concat();
     assert!(logs.contains(&format!("game {killed_key}: attempt ")), "{killed_key} was claimed again: {logs}");
-    let stored = games(&db).into_iter().find(|g| g["spec"]["key"] == killed_key.as_str()).unwrap();
+    let stored = common::stored_games(&db).into_iter().find(|g| g["spec"]["key"] == killed_key.as_str()).unwrap();
     let expected = reference.iter().find(|g| g["spec"]["key"] == killed_key.as_str()).unwrap();
     assert!(stored["spec"]["seed"].is_u64());
     assert_eq!(stored["spec"]["seed"], expected["spec"]["seed"], "{killed_key} replayed from its own seed");
     assert_eq!(stored, *expected, "{killed_key} replayed from the same seed, to the same end");
-    assert_eq!(games(&db), reference, "the same games with the same results, each stored once");
+    assert_eq!(common::stored_games(&db), reference, "the same games with the same results, each stored once");
     assert_eq!(standings(&db), standings(file.to_str().unwrap()));
 
     // `serve --db URL` shows the tournament as its workers stored it.
@@ -247,7 +232,7 @@ fn a_worker_that_comes_while_the_tournament_is_created_waits_for_it() {
         assert!(status.success(), "{name}: {said}");
         assert!(!said.contains("changed during stage"), "{name}: {said}");
     }
-    assert_eq!(games(&db), reference, "the same games with the same results, each stored once");
+    assert_eq!(common::stored_games(&db), reference, "the same games with the same results, each stored once");
 }
 
 /// The server process, killed when the test ends (also on a panic), and its data folder.
@@ -328,7 +313,7 @@ fn a_worker_whose_lease_expired_cannot_store_its_stale_result() {
     let said = std::fs::read_to_string(log("late.err")).unwrap();
     assert!(status.success(), "{said}");
     assert!(said.contains(&format!("game {key} not stored: its lease had passed to another attempt")), "{said}");
-    assert_eq!(games(&db).len(), by_worker.len(), "nothing stored after the other worker ended");
+    assert_eq!(common::stored_games(&db).len(), by_worker.len(), "nothing stored after the other worker ended");
 }
 
 /// A Gomoku bot whose files matter: a script that starts `arbiter bot PLAYER`, made by a
@@ -430,7 +415,7 @@ fn workers_with_empty_folders_play_bots_that_exist_only_in_the_database() {
         pids.push(child.id());
     }
 
-    assert_eq!(games(&db), reference, "the same games as on the bots' own machine");
+    assert_eq!(common::stored_games(&db), reference, "the same games as on the bots' own machine");
     assert_eq!(standings(&db), standings(file.to_str().unwrap()));
     let by_worker = runtime().block_on(async {
         let store = Store::open_read_only_at(&Location::parse(&db)).await.unwrap();

@@ -50,21 +50,6 @@ fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap()
 }
 
-/// The stored games without their timing, sorted by key.
-fn games(db: &str) -> Vec<Value> {
-    let mut games: Vec<Value> = runtime().block_on(async {
-        let store = Store::open_read_only_at(&Location::parse(db)).await.unwrap();
-        let games = store.games().await.unwrap().into_iter().map(|g| serde_json::to_value(g).unwrap()).collect();
-        store.close().await;
-        games
-    });
-    for game in &mut games {
-        game.as_object_mut().unwrap().remove("time_ms");
-    }
-    games.sort_by_key(|g| g["spec"]["key"].as_str().unwrap().to_string());
-    games
-}
-
 /// Fails with the games that differ (by key), not with both lists whole.
 fn assert_same_games(got: &[Value], want: &[Value], what: &str) {
     let keys = |games: &[Value]| games.iter().map(|g| g["spec"]["key"].as_str().unwrap().to_string()).collect::<Vec<_>>();
@@ -116,7 +101,7 @@ fn on_sqlite(config: &Path, file: &Path) -> Vec<Value> {
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    games(file.to_str().unwrap())
+    common::stored_games(file.to_str().unwrap())
 }
 
 /// `tournament CONFIG --db DB --for-workers`.
@@ -217,7 +202,7 @@ fn play_with_http_workers(db: &str, dir: &Path, config: &Path, reference: &[Valu
     killed.wait().unwrap();
 
     common::wait_for_file(&across, &log("carrying.err"));
-    let stored_before = games(db).len();
+    let stored_before = common::stored_games(db).len();
     drop(server);
     let server = serve(db, &data, &addr);
     assert_eq!(server.addr, addr, "the server came back on its address");
@@ -230,7 +215,7 @@ fn play_with_http_workers(db: &str, dir: &Path, config: &Path, reference: &[Valu
     }
     assert!(stored_before < reference.len(), "the restart came before the end ({stored_before} games stored)");
 
-    assert_same_games(&games(db), reference, "the same games with the same results, each stored once");
+    assert_same_games(&common::stored_games(db), reference, "the same games with the same results, each stored once");
     assert_eq!(standings(db), standings(reference_db));
     let by_worker = game_workers(db);
     assert_eq!(by_worker.len(), reference.len(), "every game names the worker that played it");
@@ -423,7 +408,7 @@ fn forged_records_are_refused_and_counted_and_nobody_reports_another_workers_lea
     assert!(row("forger")["last_refusal"].as_str().unwrap().contains("seed"), "{listed}");
     let (status, _) = call(addr, "GET", "/api/workers", forger, None);
     assert_eq!(status, 403, "a worker's token is not the organiser's");
-    assert!(games(dir.path().join("served.db").to_str().unwrap()).is_empty());
+    assert!(common::stored_games(dir.path().join("served.db").to_str().unwrap()).is_empty());
 }
 
 #[test]
@@ -445,7 +430,7 @@ fn a_fleet_of_twenty_workers_some_killed_and_the_server_restarted_loses_nothing(
     // restarted once a third of the games are.
     let wait_stored = |at_least: usize| {
         let since = Instant::now();
-        while games(db).len() < at_least {
+        while common::stored_games(db).len() < at_least {
             assert!(since.elapsed() < PATIENCE, "waited for {at_least} games");
             std::thread::sleep(Duration::from_millis(20));
         }
@@ -471,7 +456,7 @@ fn a_fleet_of_twenty_workers_some_killed_and_the_server_restarted_loses_nothing(
         assert!(status.success(), "worker {n}: {}", std::fs::read_to_string(log(n)).unwrap());
     }
     drop(server);
-    assert_same_games(&games(db), &reference, "every game stored once, with the reference's result");
+    assert_same_games(&common::stored_games(db), &reference, "every game stored once, with the reference's result");
     assert_eq!(standings(db), standings(reference_db.to_str().unwrap()));
     assert_eq!(game_workers(db).len(), 300);
 }

@@ -104,3 +104,20 @@ pub fn league_and_final(dir: &std::path::Path, name: &str, seed: u64, entrants: 
     std::fs::write(&path, text).unwrap();
     path
 }
+
+/// The games stored in `db` (a file or a URL) without their timing, sorted by key: what
+/// two runs of one config must agree on.
+pub fn stored_games(db: &str) -> Vec<Value> {
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let mut games: Vec<Value> = runtime.block_on(async {
+        let store = store::Store::open_read_only_at(&store::Location::parse(db)).await.unwrap();
+        let games = store.games().await.unwrap().into_iter().map(|g| serde_json::to_value(g).unwrap()).collect();
+        store.close().await;
+        games
+    });
+    for game in &mut games {
+        game.as_object_mut().unwrap().remove("time_ms");
+    }
+    games.sort_by_key(|g| g["spec"]["key"].as_str().unwrap().to_string());
+    games
+}
